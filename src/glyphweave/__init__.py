@@ -1,0 +1,50 @@
+"""glyphweave: PDF text extraction that gets the text right, built from plugins.
+
+    import glyphweave
+    with glyphweave.open("paper.pdf") as doc:
+        print(doc.text())
+
+Public names are imported lazily so that ``glyphweave --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Document", "Glyph", "GlyphweaveError", "Page", "PasswordError", "Profile",
+    "__version__", "hookimpl", "open",
+]
+
+if TYPE_CHECKING:
+    from glyphweave.core.document import Document, Page
+    from glyphweave.core.document import open_document as open
+    from glyphweave.core.errors import GlyphweaveError, PasswordError
+    from glyphweave.core.glyph import Glyph
+    from glyphweave.registry.markers import hookimpl
+    from glyphweave.registry.profile import Profile
+
+_LAZY = {
+    "open": ("glyphweave.core.document", "open_document"),
+    "Document": ("glyphweave.core.document", "Document"),
+    "Page": ("glyphweave.core.document", "Page"),
+    "Glyph": ("glyphweave.core.glyph", "Glyph"),
+    "GlyphweaveError": ("glyphweave.core.errors", "GlyphweaveError"),
+    "PasswordError": ("glyphweave.core.errors", "PasswordError"),
+    "Profile": ("glyphweave.registry.profile", "Profile"),
+    "hookimpl": ("glyphweave.registry.markers", "hookimpl"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module_name, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'glyphweave' has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(module_name), attr)
+    globals()[name] = value
+    return value

@@ -1,0 +1,193 @@
+"""The ``glyphweave`` command: parses arguments, calls the API, formats output.
+
+Errors a user can cause (bad file, wrong password, unknown profile) end in one line on
+stderr and a non-zero exit; never a traceback. Output files are written atomically, so
+a failed run never leaves a truncated file where a good one stood.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from typing import IO, Any
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    from glyphweave import __version__
+
+    parser = argparse.ArgumentParser(prog="glyphweave", description="Extract the text of PDF files, right.")
+    parser.add_argument("--version", action="version", version=f"glyphweave {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("pdf", help="the PDF file ('-' reads standard input)")
+        p.add_argument("--pages", help="page ranges, 1-based: 1-3,7,10-")
+        p.add_argument("--password", help="user or owner password of an encrypted file")
+        p.add_argument("--profile", default="default", help="profile name or TOML file (default: default)")
+        p.add_argument("-o", "--output", help="write here instead of standard output")
+
+    ex = sub.add_parser("extract", help="print the text of a PDF")
+    common(ex)
+    ex.add_argument("--mode", help="assembler to use instead of the profile's (e.g. reading)")
+    ex.add_argument("--format", choices=("text", "jsonl"), default="text",
+                    help="text (pages separated by form feeds) or JSON lines, one per page")
+    ex.add_argument("--separator", default="\f", help="written after each page in text format (default: form feed)")
+    ex.add_argument("--bom", action="store_true", help="start text output with a byte-order mark")
+    ex.add_argument("--stats", action="store_true", help="print statistics to standard error")
+
+    gl = sub.add_parser("glyphs", help="dump glyph records as JSON lines")
+    common(gl)
+    gl.add_argument("--raw", action="store_true", help="every painted glyph, before the filters")
+
+    pl = sub.add_parser("plugins", help="list installed components and a profile's pipeline")
+    pl.add_argument("--profile", default="default", help="profile whose resolved pipeline to show")
+
+    sub.add_parser("profiles", help="list the profiles available by name")
+    return parser
+
+
+@contextlib.contextmanager
+def _output(path: str | None, *, encoding: str = "utf-8") -> Iterator[IO[str]]:
+    """Standard output, or a file replaced atomically when the block succeeds."""
+    if path is None or path == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".glyphweave-", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as stream:
+            yield stream
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _open(args: argparse.Namespace) -> Any:
+    import glyphweave
+
+    source: Any = args.pdf
+    if source == "-":
+        source = sys.stdin.buffer.read()
+    return glyphweave.open(source, password=args.password, profile=args.profile)
+
+
+def _page_indices(args: argparse.Namespace, doc: Any) -> list[int] | None:
+    if not args.pages:
+        return None
+    from glyphweave.core.document import parse_page_ranges
+
+    return parse_page_ranges(args.pages, len(doc))
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    with _open(args) as doc:
+        pages = _page_indices(args, doc)
+        with _output(args.output) as out:
+            if args.format == "text":
+                if args.bom:
+                    out.write("\ufeff")
+                for _, text in doc.iter_text(pages, mode=args.mode):
+                    out.write(text)
+                    out.write(args.separator)
+            else:
+                for page, text in doc.iter_text(pages, mode=args.mode):
+                    record = {"page": page.number + 1, "text": text, "stats": page.stats.to_dict()}
+                    out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        if args.stats:
+            print(json.dumps(doc.stats.to_dict(), ensure_ascii=False), file=sys.stderr)
+    return 0
+
+
+def cmd_glyphs(args: argparse.Namespace) -> int:
+    with _open(args) as doc:
+        pages = _page_indices(args, doc)
+        with _output(args.output) as out:
+            for i in pages if pages is not None else range(len(doc)):
+                page = doc.pages[i]
+                for glyph in page.glyphs(raw=args.raw):
+                    record = {"page": i + 1, **glyph.to_dict()}
+                    out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return 0
+
+
+def cmd_plugins(args: argparse.Namespace) -> int:
+    from glyphweave.registry.catalog import Catalog
+    from glyphweave.registry.manager import create_plugin_manager
+    from glyphweave.registry.profile import load_profile
+
+    catalog = Catalog.from_plugin_manager(create_plugin_manager())
+    rows = [(c.kind, c.name, c.distribution, c.summary) for c in catalog.components()]
+    width = max((len(r[1]) for r in rows), default=4)
+    for kind in ("decoder", "filter", "assembler"):
+        print(f"{kind}s:")
+        for k, name, dist, summary in rows:
+            if k == kind:
+                print(f"  {name:<{width}}  {dist:<24}  {summary}")
+    profile = load_profile(args.profile, catalog)
+    print(f"\nprofile {profile.name!r} resolves to:")
+    print(f"  decoders:  {' -> '.join(profile.decoders) or '(none)'}")
+    print(f"  filters:   {' -> '.join(profile.filters) or '(none)'}")
+    print(f"  assembler: {profile.assembler}")
+    print(f"  unresolved glyphs show as: {profile.unresolved}")
+    return 0
+
+
+def cmd_profiles(args: argparse.Namespace) -> int:
+    from glyphweave.registry.catalog import Catalog
+    from glyphweave.registry.manager import create_plugin_manager
+    from glyphweave.registry.profile import available_profiles
+
+    catalog = Catalog.from_plugin_manager(create_plugin_manager())
+    for name, description in sorted(available_profiles(catalog).items()):
+        print(f"{name:<16} {description}")
+    return 0
+
+
+COMMANDS = {"extract": cmd_extract, "glyphs": cmd_glyphs, "plugins": cmd_plugins, "profiles": cmd_profiles}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    from glyphweave.core.errors import GlyphweaveError
+
+    try:
+        return COMMANDS[args.command](args)
+    except GlyphweaveError as exc:
+        print(f"glyphweave: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        # Output closed early (| head): not an error of ours.
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        return 0
+    except KeyboardInterrupt:
+        print("glyphweave: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        print(f"glyphweave: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as exc:  # a bug of ours or a hostile file: one line, never a traceback
+        print(f"glyphweave: error: unexpected {type(exc).__name__}: {exc} "
+              "(please report this with the file)", file=sys.stderr)
+        if os.environ.get("GLYPHWEAVE_DEBUG"):
+            raise
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,249 @@
+"""The Python API: open a PDF, walk its pages lazily, get text, glyphs and statistics."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO, Any
+
+import pikepdf
+
+from glyphweave.core.errors import PageError, PasswordError, PDFOpenError
+from glyphweave.core.fonts import FontLoader
+from glyphweave.core.glyph import Glyph
+from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.interpreter import PageInterpreter, resolve_inherited
+from glyphweave.core.pipeline import DocumentStats, PageStats, Pipeline, gc_paused
+from glyphweave.core.stages import PageContext
+
+Source = str | os.PathLike[str] | bytes | IO[bytes]
+Box = tuple[float, float, float, float]
+LETTER: Box = (0.0, 0.0, 612.0, 792.0)
+
+
+def _box(value: Any) -> Box | None:
+    try:
+        x0, y0, x1, y1 = (float(v) for v in value)
+    except (TypeError, ValueError):
+        return None
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        target: Any = io.BytesIO(bytes(source))
+        name = "<bytes>"
+    elif isinstance(source, (str, os.PathLike)):
+        target = os.fspath(source)
+        name = target
+        if not os.path.exists(target):
+            raise PDFOpenError(f"{name}: no such file")
+        if os.path.isdir(target):
+            raise PDFOpenError(f"{name}: is a directory, not a PDF")
+    else:
+        target = source
+        name = getattr(source, "name", "<stream>")
+    try:
+        pdf = pikepdf.open(target, password=password or "")
+    except pikepdf.PasswordError:
+        if password:
+            raise PasswordError(f"{name}: wrong password") from None
+        raise PasswordError(f"{name}: encrypted; a password is needed (--password)") from None
+    except (pikepdf.PdfError, OSError, ValueError, RuntimeError) as exc:
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise PDFOpenError(f"{name}: cannot open as PDF ({detail})") from None
+    return pdf, name
+
+
+class Page:
+    """One page. Interpreting happens on first use and is kept with the page."""
+
+    def __init__(self, document: Document, number: int, obj: Any) -> None:
+        self.document = document
+        self.number = number
+        """0-based index."""
+        self._obj = obj
+        self._table: GlyphTable | None = None
+        self._warnings: list[str] = []
+        self._visible: list[int] | None = None
+        self._dropped: dict[str, int] = {}
+        self.mediabox: Box = _box(resolve_inherited(obj, "/MediaBox")) or LETTER
+        """The page's MediaBox (normalised x0, y0, x1, y1)."""
+        self.cropbox: Box = _box(resolve_inherited(obj, "/CropBox")) or self.mediabox
+        """The page's CropBox; the MediaBox when absent."""
+        rotate = resolve_inherited(obj, "/Rotate")
+        try:
+            self.rotate = int(rotate) % 360 if rotate is not None else 0
+        except (TypeError, ValueError):
+            self.rotate = 0
+
+    def __repr__(self) -> str:
+        return f"<Page {self.number + 1} of {self.document.name}>"
+
+    # -- glyphs -------------------------------------------------------------------------
+    @property
+    def table(self) -> GlyphTable:
+        """The raw glyph table (every painted glyph, in paint order)."""
+        if self._table is None:
+            interpreter = PageInterpreter(self.document._fonts)
+            with gc_paused():
+                try:
+                    self._table = interpreter.run_page(self._obj, resolve_inherited(self._obj, "/Resources"))
+                except RecursionError:
+                    self._table = interpreter.table
+                    interpreter.warnings.append("content nested too deeply; page cut short")
+            self._warnings = interpreter.warnings + self.document._fonts.warnings
+            self.document._fonts.warnings = []
+        return self._table
+
+    def context(self) -> PageContext:
+        return PageContext(
+            number=self.number,
+            mediabox=self.mediabox,
+            cropbox=self.cropbox,
+            rotate=self.rotate,
+            table=self.table,
+            placeholder=self.document.pipeline.placeholder,
+        )
+
+    def visible_indices(self) -> list[int]:
+        """Indices (paint order) of the glyphs the profile's filters keep."""
+        if self._visible is None:
+            ctx = self.context()
+            with gc_paused():
+                self._visible, self._dropped = self.document.pipeline.filter_page(ctx)
+        return self._visible
+
+    def glyphs(self, raw: bool = False) -> list[Glyph]:
+        """Glyph records: visible ones by default, every painted one with ``raw=True``."""
+        table = self.table
+        return table.glyphs() if raw else table.glyphs(self.visible_indices())
+
+    # -- text ---------------------------------------------------------------------------
+    def text(self, mode: str | None = None) -> str:
+        """The page's text, assembled by the profile's assembler or the one named ``mode``."""
+        assembler = self.document.pipeline.assembler_for(mode)
+        indices = self.visible_indices()
+        with gc_paused():
+            return assembler.assemble(self.context(), indices)
+
+    @property
+    def stats(self) -> PageStats:
+        indices = self.visible_indices()
+        return Pipeline.page_stats(self.number, self.table, indices, self._dropped, self._warnings)
+
+
+class PageList(Sequence[Page]):
+    """The pages of a document, created on access (memory stays flat on long files)."""
+
+    def __init__(self, document: Document) -> None:
+        self._document = document
+        self._objs = document._pdf.pages
+
+    def __len__(self) -> int:
+        return len(self._objs)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = len(self)
+        if not -n <= index < n:
+            raise PageError(f"page index {index} out of range (document has {n} pages)")
+        index %= n
+        return Page(self._document, index, self._objs[index].obj)
+
+
+class Document:
+    """An open PDF with a pipeline. Use :func:`glyphweave.open` to make one."""
+
+    def __init__(self, pdf: pikepdf.Pdf, pipeline: Pipeline, name: str = "<pdf>") -> None:
+        self._pdf = pdf
+        self.pipeline = pipeline
+        self.name = name
+        self._fonts = FontLoader(pipeline.chain.table_for)
+        self.pages = PageList(self)
+        self._stats = DocumentStats()
+
+    def __enter__(self) -> Document:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._pdf.close()
+
+    def __len__(self) -> int:
+        return len(self.pages)
+
+    def __iter__(self) -> Iterator[Page]:
+        for i in range(len(self.pages)):
+            yield self.pages[i]
+
+    @property
+    def stats(self) -> DocumentStats:
+        """Totals over the pages extracted through :meth:`text` / :meth:`write_text`."""
+        return self._stats
+
+    def iter_text(self, pages: Iterable[int] | None = None, *, mode: str | None = None
+                  ) -> Iterator[tuple[Page, str]]:
+        """Yield (page, text) for the selected pages (0-based indices, in the order given)."""
+        indices = range(len(self.pages)) if pages is None else pages
+        for i in indices:
+            page = self.pages[i]
+            text = page.text(mode)
+            self._stats = self._stats.add(page.stats)
+            yield page, text
+
+    def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
+             separator: str = "\f") -> str:
+        """The text of the selected pages, each followed by ``separator``."""
+        return "".join(text + separator for _, text in self.iter_text(pages, mode=mode))
+
+    def write_text(self, stream: IO[str], pages: Iterable[int] | None = None, *,
+                   mode: str | None = None, separator: str = "\f", bom: bool = False) -> DocumentStats:
+        """Write page texts to a text stream as they are extracted; returns the totals."""
+        if bom:
+            stream.write("\ufeff")
+        for _, text in self.iter_text(pages, mode=mode):
+            stream.write(text)
+            stream.write(separator)
+        return self._stats
+
+
+def parse_page_ranges(spec: str, count: int) -> list[int]:
+    """``"1-3,7,10-"`` (1-based, inclusive) → 0-based indices; clear errors."""
+    result: list[int] = []
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            if "-" in part:
+                lo_s, hi_s = part.split("-", 1)
+                lo = int(lo_s) if lo_s.strip() else 1
+                hi = int(hi_s) if hi_s.strip() else count
+            else:
+                lo = hi = int(part)
+        except ValueError:
+            raise PageError(f"bad page range {part!r} (use e.g. 1-3,7)") from None
+        if lo < 1 or hi > count or lo > hi:
+            raise PageError(f"page range {part!r} outside 1-{count}")
+        result.extend(range(lo - 1, hi))
+    return result
+
+
+def open_document(source: Source, *, password: str | None = None, profile: Any = "default",
+                  plugin_manager: Any = None) -> Document:
+    """Open a PDF (path, bytes or binary stream) with a profile (name, TOML path or Profile)."""
+    from glyphweave.registry.catalog import Catalog
+    from glyphweave.registry.manager import create_plugin_manager
+    from glyphweave.registry.profile import Profile, load_profile
+
+    pm = plugin_manager if plugin_manager is not None else create_plugin_manager()
+    catalog = Catalog.from_plugin_manager(pm)
+    prof = profile if isinstance(profile, Profile) else load_profile(profile, catalog)
+    pipeline = Pipeline(prof.instantiate(catalog), catalog)
+    pdf, name = _open_pdf(source, password)
+    return Document(pdf, pipeline, name)

@@ -1,0 +1,459 @@
+"""Font loading: turns a font dictionary into what the interpreter and decoders need.
+
+Each font object is loaded once per document, keyed by its object id and generation
+(PERFORMANCE.md §6: never by ``id()`` of a pikepdf wrapper, which is transient).
+What the interpreter needs per glyph is kept in plain lists and dicts so that a whole
+string is measured and decoded with ``map`` at C speed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import pikepdf
+
+from glyphweave.core.cmap import CMap, identity_cmap, parse_cmap
+from glyphweave.core.fontinfo import FontInfo
+
+log = logging.getLogger(__name__)
+
+DEFAULT_ASCENT = 0.75
+DEFAULT_DESCENT = -0.25
+DEFAULT_WIDTH = 0.5
+"""Advance (in ems) of a glyph whose font gives no width at all (broken files)."""
+
+
+class RangeDict(dict):  # type: ignore[type-arg]
+    """A CID → value map with big ranges kept as ranges, and a default; lookups are cached."""
+
+    __slots__ = ("ranges", "default")
+
+    def __init__(self, default: Any) -> None:
+        super().__init__()
+        self.ranges: list[tuple[int, int, Any]] = []
+        self.default = default
+
+    def __missing__(self, key: int) -> Any:
+        value = self.default
+        for lo, hi, v in self.ranges:
+            if lo <= key <= hi:
+                value = v
+                break
+        self[key] = value
+        return value
+
+
+class DecodeTable(dict):  # type: ignore[type-arg]
+    """code → (text, decoder name or None), filled on first use by the decoder chain."""
+
+    __slots__ = ("_resolve",)
+
+    def __init__(self, resolve: Callable[[Any], tuple[str, str | None]]) -> None:
+        super().__init__()
+        self._resolve = resolve
+
+    def __missing__(self, code: Any) -> tuple[str, str | None]:
+        value = self._resolve(code)
+        self[code] = value
+        return value
+
+
+class FontState:
+    """A loaded font: :class:`FontInfo` for decoders plus the interpreter's metrics.
+
+    ``widths``: simple fonts, a 256-list of advances in text-space units per unit font
+    size; composite fonts, a :class:`RangeDict` CID → advance. ``vwidths``: writing mode
+    1, CID → vertical advance (negative: down). ``cmap``: composite fonts' code → CID map.
+    """
+
+    __slots__ = ("info", "simple", "widths", "vwidths", "ascent", "descent", "cmap",
+                 "decode", "space_single_byte")
+
+    def __init__(self, info: FontInfo) -> None:
+        self.info = info
+        self.simple = not info.composite
+        self.widths: Any = [DEFAULT_WIDTH] * 256
+        self.vwidths: Any = None
+        self.ascent = DEFAULT_ASCENT
+        self.descent = DEFAULT_DESCENT
+        self.cmap: CMap | None = None
+        self.decode: DecodeTable | None = None
+        self.space_single_byte = True
+
+
+def _num(value: Any, default: float = 0.0) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _name(value: Any) -> str | None:
+    if isinstance(value, pikepdf.Name):
+        return str(value)[1:]
+    return None
+
+
+def split_subset_prefix(base_font: str) -> tuple[str, str]:
+    """``ABCDEF+Times-Roman`` → (``ABCDEF``, ``Times-Roman``)."""
+    if len(base_font) > 7 and base_font[6] == "+" and base_font[:6].isalpha() and base_font[:6].isupper():
+        return base_font[:6], base_font[7:]
+    return "", base_font
+
+
+def object_key(obj: Any) -> tuple[Any, ...]:
+    """A stable identity for a PDF object within one document."""
+    objgen = getattr(obj, "objgen", (0, 0))
+    if objgen != (0, 0):
+        return objgen
+    # A direct object (rare for fonts): its identity is its content.
+    return ("direct", repr(obj)[:200])
+
+
+class FontLoader:
+    """Loads and caches fonts for one document.
+
+    ``make_decode_table(info, to_cid)`` builds the per-font decode cache (the decoder
+    chain lives in the pipeline, not here).
+    """
+
+    def __init__(self, make_decode_table: Callable[[FontState], DecodeTable]) -> None:
+        self._make_decode_table = make_decode_table
+        self._fonts: dict[tuple[Any, ...], FontState] = {}
+        self.warnings: list[str] = []
+
+    def fonts(self) -> list[FontState]:
+        return list(self._fonts.values())
+
+    def load(self, font: Any) -> FontState:
+        key = object_key(font)
+        state = self._fonts.get(key)
+        if state is None:
+            try:
+                state = self._load(font, key)
+            except Exception as exc:  # a broken font must not stop the page
+                self.warnings.append(f"font {key}: {exc}")
+                log.warning("cannot read font %s: %s", key, exc)
+                state = FontState(FontInfo(key=key, base_font="(broken)"))
+                state.decode = self._make_decode_table(state)
+            self._fonts[key] = state
+        return state
+
+    # -- loading ----------------------------------------------------------------------
+    def _load(self, font: Any, key: tuple[Any, ...]) -> FontState:
+        subtype = _name(font.get("/Subtype")) or ""
+        raw_base = _name(font.get("/BaseFont")) or ""
+        if subtype == "Type3" and not raw_base:
+            raw_base = _name(font.get("/Name")) or "Type3"
+        prefix, base = split_subset_prefix(raw_base)
+        composite = subtype == "Type0"
+        desc_font = None
+        if composite:
+            descendants = font.get("/DescendantFonts")
+            if isinstance(descendants, pikepdf.Array) and len(descendants):
+                desc_font = descendants[0]
+        descriptor_owner = desc_font if desc_font is not None else font
+        descriptor = descriptor_owner.get("/FontDescriptor")
+        if not isinstance(descriptor, pikepdf.Dictionary):
+            descriptor = None
+        flags = int(_num(descriptor.get("/Flags"), 0)) if descriptor is not None else 0
+
+        tounicode_stream = font.get("/ToUnicode")
+        to_unicode_loader = None
+        if isinstance(tounicode_stream, pikepdf.Stream):
+            to_unicode_loader = self._cmap_loader(tounicode_stream, key, "ToUnicode")
+
+        font_file_kind, font_file_loader = self._font_file(descriptor)
+        info_kwargs: dict[str, Any] = dict(
+            key=key,
+            base_font=base,
+            subset_prefix=prefix,
+            subtype=subtype,
+            composite=composite,
+            flags=flags,
+            embedded=font_file_loader is not None,
+            font_file_kind=font_file_kind,
+            to_unicode_loader=to_unicode_loader,
+            font_file_loader=font_file_loader,
+        )
+        cmap: CMap | None = None
+        if composite:
+            cmap, cmap_name = self._encoding_cmap(font.get("/Encoding"), tounicode_stream)
+            info_kwargs["encoding_cmap_name"] = cmap_name
+            info_kwargs["writing_mode"] = cmap.wmode
+            if desc_font is not None:
+                info_kwargs["descendant_subtype"] = _name(desc_font.get("/Subtype")) or ""
+                csi = desc_font.get("/CIDSystemInfo")
+                if isinstance(csi, pikepdf.Dictionary):
+                    info_kwargs["cid_system_info"] = (
+                        str(csi.get("/Registry", "")),
+                        str(csi.get("/Ordering", "")),
+                        int(_num(csi.get("/Supplement"), 0)),
+                    )
+        else:
+            base_enc, differences = self._simple_encoding(font.get("/Encoding"))
+            info_kwargs["base_encoding"] = base_enc
+            info_kwargs["differences"] = differences
+        info = FontInfo(**info_kwargs)
+        state = FontState(info)
+        state.cmap = cmap
+        if composite:
+            if cmap is not None:
+                state.space_single_byte = 1 in cmap.code_lengths()
+            self._composite_metrics(state, desc_font, descriptor)
+        else:
+            self._simple_metrics(state, font, descriptor, subtype)
+        state.decode = self._make_decode_table(state)
+        return state
+
+    def _cmap_loader(self, stream: Any, key: tuple[Any, ...], what: str) -> Callable[[], CMap | None]:
+        def load() -> CMap | None:
+            try:
+                return parse_cmap(stream.read_bytes(), usecmap=_predefined_cmap)
+            except Exception as exc:
+                self.warnings.append(f"font {key}: unreadable {what} CMap ({exc})")
+                return None
+
+        return load
+
+    def _font_file(self, descriptor: Any) -> tuple[str | None, Callable[[], bytes | None] | None]:
+        if descriptor is None:
+            return None, None
+        for name in ("/FontFile", "/FontFile2", "/FontFile3"):
+            stream = descriptor.get(name)
+            if isinstance(stream, pikepdf.Stream):
+                kind = name[1:]
+                if name == "/FontFile3":
+                    kind = _name(stream.get("/Subtype")) or kind
+
+                def load(stream: Any = stream) -> bytes | None:
+                    try:
+                        return bytes(stream.read_bytes())
+                    except Exception:
+                        return None
+
+                return kind, load
+        return None, None
+
+    def _encoding_cmap(self, encoding: Any, tounicode: Any) -> tuple[CMap, str | None]:
+        name = _name(encoding)
+        if name is not None:
+            cmap = _predefined_cmap(name)
+            if cmap is not None:
+                return cmap, name
+            # A predefined CMap we do not carry: use the ToUnicode CMap's codespace for
+            # splitting (same code structure), with CIDs unknown.
+            fallback = None
+            if isinstance(tounicode, pikepdf.Stream):
+                try:
+                    fallback = parse_cmap(tounicode.read_bytes())
+                except Exception:
+                    fallback = None
+            cmap = fallback if fallback is not None and fallback.codespace else identity_cmap(0)
+            if name.endswith("-V"):
+                cmap = _with_wmode(cmap, 1)
+            return cmap, name
+        if isinstance(encoding, pikepdf.Stream):
+            try:
+                cmap = parse_cmap(encoding.read_bytes(), usecmap=_predefined_cmap)
+                wmode = encoding.get("/WMode")
+                if wmode is not None and int(_num(wmode)) == 1:
+                    cmap = _with_wmode(cmap, 1)
+                return cmap, _name(encoding.get("/CMapName"))
+            except Exception as exc:
+                self.warnings.append(f"unreadable embedded CMap ({exc})")
+        return identity_cmap(0), None
+
+    @staticmethod
+    def _simple_encoding(encoding: Any) -> tuple[str | None, dict[int, str]]:
+        name = _name(encoding)
+        if name is not None:
+            return name, {}
+        differences: dict[int, str] = {}
+        base = None
+        if isinstance(encoding, pikepdf.Dictionary):
+            base = _name(encoding.get("/BaseEncoding"))
+            diffs = encoding.get("/Differences")
+            if isinstance(diffs, pikepdf.Array):
+                code = 0
+                for item in diffs:
+                    if isinstance(item, pikepdf.Name):
+                        if 0 <= code < 256:
+                            differences[code] = str(item)[1:]
+                        code += 1
+                    else:
+                        try:
+                            code = int(item)
+                        except (TypeError, ValueError):
+                            continue
+        return base, differences
+
+    def _simple_metrics(self, state: FontState, font: Any, descriptor: Any, subtype: str) -> None:
+        info = state.info
+        scale = 0.001
+        vscale = 0.001
+        bbox = None
+        if subtype == "Type3":
+            matrix = font.get("/FontMatrix")
+            if isinstance(matrix, pikepdf.Array) and len(matrix) == 6:
+                m = [_num(v) for v in matrix]
+                scale = m[0] or 0.001
+                vscale = abs(m[3]) or abs(scale)
+            fb = font.get("/FontBBox")
+            if isinstance(fb, pikepdf.Array) and len(fb) == 4:
+                bbox = [_num(v) for v in fb]
+        missing = _num(descriptor.get("/MissingWidth"), 0.0) if descriptor is not None else 0.0
+        widths_arr = font.get("/Widths")
+        std = _std14(info.base_font) if subtype != "Type3" else None
+        if isinstance(widths_arr, pikepdf.Array) and len(widths_arr):
+            first = int(_num(font.get("/FirstChar"), 0))
+            default = missing * scale
+            widths = [default] * 256
+            for i, w in enumerate(widths_arr):
+                code = first + i
+                if 0 <= code < 256:
+                    widths[code] = _num(w) * scale
+            state.widths = widths
+        elif std is not None:
+            state.widths = _std14_widths(std, info)
+        elif missing:
+            state.widths = [missing * scale] * 256
+        # ascent / descent
+        asc = desc = None
+        if descriptor is not None:
+            asc = _num(descriptor.get("/Ascent"), 0.0) * vscale
+            desc = _num(descriptor.get("/Descent"), 0.0) * vscale
+            if bbox is None:
+                fb = descriptor.get("/FontBBox")
+                if isinstance(fb, pikepdf.Array) and len(fb) == 4:
+                    bbox = [_num(v) for v in fb]
+        elif std is not None:
+            asc, desc = std.ascent / 1000, std.descent / 1000
+        state.ascent, state.descent = _sane_extent(asc, desc, bbox, vscale)
+
+    def _composite_metrics(self, state: FontState, desc_font: Any, descriptor: Any) -> None:
+        dw = 1.0
+        widths = RangeDict(dw)
+        if desc_font is not None:
+            dw = _num(desc_font.get("/DW"), 1000.0) / 1000
+            widths = RangeDict(dw)
+            _read_w(desc_font.get("/W"), widths, lambda vals: vals[0] / 1000, 1)
+            if state.info.writing_mode == 1:
+                dw2 = desc_font.get("/DW2")
+                vy, w1 = 0.88, -1.0
+                if isinstance(dw2, pikepdf.Array) and len(dw2) == 2:
+                    vy, w1 = _num(dw2[0], 880) / 1000, _num(dw2[1], -1000) / 1000
+                vwidths = RangeDict(w1)
+                _read_w(desc_font.get("/W2"), vwidths, lambda vals: vals[0] / 1000, 3)
+                state.vwidths = vwidths
+        state.widths = widths
+        asc = desc = None
+        bbox = None
+        if descriptor is not None:
+            asc = _num(descriptor.get("/Ascent"), 0.0) / 1000
+            desc = _num(descriptor.get("/Descent"), 0.0) / 1000
+            fb = descriptor.get("/FontBBox")
+            if isinstance(fb, pikepdf.Array) and len(fb) == 4:
+                bbox = [_num(v) for v in fb]
+        state.ascent, state.descent = _sane_extent(asc, desc, bbox, 0.001)
+        if state.info.writing_mode == 1:
+            # Vertical: the box spans half a width either side of the column.
+            state.ascent, state.descent = 0.5, -0.5
+
+
+def _read_w(array: Any, target: RangeDict, pick: Callable[[list[float]], float], group: int) -> None:
+    """Read a /W (group 1) or /W2 (group 3) array; the first entry wins on overlap."""
+    if not isinstance(array, pikepdf.Array):
+        return
+    items = list(array)
+    i = 0
+    n = len(items)
+    explicit: dict[int, float] = {}
+    ranges: list[tuple[int, int, float]] = []
+    while i < n:
+        first = items[i]
+        if i + 1 >= n:
+            break
+        nxt = items[i + 1]
+        try:
+            c = int(first)
+        except (TypeError, ValueError):
+            i += 1
+            continue
+        if isinstance(nxt, pikepdf.Array):
+            vals = [_num(v) for v in nxt]
+            for j in range(len(vals) // group):
+                explicit.setdefault(c + j, pick(vals[j * group:(j + 1) * group]))
+            i += 2
+        else:
+            if i + 1 + group >= n + 1:
+                break
+            last = int(_num(nxt))
+            vals = [_num(v) for v in items[i + 2:i + 2 + group]]
+            if len(vals) < group:
+                break
+            value = pick(vals)
+            if last - c < 4096:
+                for cid in range(c, last + 1):
+                    explicit.setdefault(cid, value)
+            else:
+                ranges.append((c, last, value))
+            i += 2 + group
+    # Explicit entries first-wins; ranges checked in order on a miss (first wins too).
+    target.update(explicit)
+    target.ranges.extend(ranges)
+
+
+def _sane_extent(asc: float | None, desc: float | None, bbox: list[float] | None,
+                 scale: float) -> tuple[float, float]:
+    if not asc or asc <= 0:
+        asc = bbox[3] * scale if bbox and bbox[3] * scale > 0 else DEFAULT_ASCENT
+    if desc is None or desc >= 0 or desc == 0:
+        desc = bbox[1] * scale if bbox and bbox[1] * scale < 0 else DEFAULT_DESCENT
+    height = asc - desc
+    if not 0.3 <= height <= 2.5:
+        return DEFAULT_ASCENT, DEFAULT_DESCENT
+    return asc, desc
+
+
+def _with_wmode(cmap: CMap, wmode: int) -> CMap:
+    cmap.wmode = wmode
+    return cmap
+
+
+def _predefined_cmap(name: str) -> CMap | None:
+    """The predefined CMaps we carry (Identity only, for now)."""
+    if name == "Identity-H":
+        return identity_cmap(0)
+    if name == "Identity-V":
+        return identity_cmap(1)
+    return None
+
+
+def _std14(base_font: str) -> Any:
+    from glyphweave.core.std14 import canonical_std14_name, std14_metrics
+
+    canonical = canonical_std14_name(base_font)
+    return std14_metrics(canonical) if canonical else None
+
+
+def _std14_widths(std: Any, info: FontInfo) -> list[float]:
+    """Advances of a standard-14 font without /Widths: code → glyph name → AFM width."""
+    from glyphweave.core.encodings import base_encoding
+
+    names: list[str | None]
+    if info.base_encoding:
+        try:
+            names = list(base_encoding(info.base_encoding))
+        except KeyError:
+            names = [None] * 256
+    elif std.builtin_encoding:
+        names = [std.builtin_encoding.get(code) for code in range(256)]
+    else:
+        names = [None] * 256
+    for code, glyph in info.differences.items():
+        names[code] = glyph
+    avg = DEFAULT_WIDTH
+    return [std.widths.get(n, avg * 1000) / 1000 if n else avg for n in names]

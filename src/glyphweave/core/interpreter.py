@@ -1,0 +1,474 @@
+"""The content interpreter (ISO 32000-1 §8, §9): content streams → a page's glyph runs.
+
+It tracks exactly the state that decides where text lands: the CTM, the text state
+(font, size, Tc, Tw, Tz, TL, Tr, Ts), the text and line matrices, marked content, and
+form XObjects (painted at ``Do`` with /Matrix × CTM, resources inherited when absent,
+cycles detected). Everything else (paths, colours, images) costs one dictionary miss.
+
+Per shown string it does per-string work only: codes are measured with
+``map(widths.__getitem__, ...)`` and decoded through the font's decode cache, then
+recorded as one run in a :class:`~glyphweave.core.glyphtable.GlyphTable`.
+"""
+
+from __future__ import annotations
+
+import logging
+from itertools import accumulate
+from typing import Any
+
+import pikepdf
+
+from glyphweave.core.fonts import FontLoader, FontState, object_key, split_subset_prefix
+from glyphweave.core.glyph import FontRef
+from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.tokenizer import operations
+
+log = logging.getLogger(__name__)
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+MAX_FORM_DEPTH = 32
+"""Nesting limit for form XObjects, on top of cycle detection (hostile files)."""
+
+
+def multiply(m1: Matrix, m2: Matrix) -> Matrix:
+    """m1 × m2 in PDF's row-vector convention (apply m1 first)."""
+    a1, b1, c1, d1, e1, f1 = m1
+    a2, b2, c2, d2, e2, f2 = m2
+    return (
+        a1 * a2 + b1 * c2,
+        a1 * b2 + b1 * d2,
+        c1 * a2 + d1 * c2,
+        c1 * b2 + d1 * d2,
+        e1 * a2 + f1 * c2 + e2,
+        e1 * b2 + f1 * d2 + f2,
+    )
+
+
+def _matrix(values: list[Any]) -> Matrix | None:
+    if len(values) < 6:
+        return None
+    try:
+        a, b, c, d, e, f = (float(v) for v in values[-6:])
+    except (TypeError, ValueError):
+        return None
+    return (a, b, c, d, e, f)
+
+
+def _text_string(value: Any) -> str | None:
+    """A PDF text string (UTF-16BE with BOM, UTF-8 with BOM, or PDFDocEncoding)."""
+    if isinstance(value, pikepdf.String):
+        return str(value)
+    if isinstance(value, (bytes, bytearray)):
+        raw = bytes(value)
+        if raw.startswith(b"\xfe\xff"):
+            return raw[2:].decode("utf-16-be", errors="replace")
+        if raw.startswith(b"\xef\xbb\xbf"):
+            return raw[3:].decode("utf-8", errors="replace")
+        try:
+            return raw.decode("pdfdoc")
+        except (LookupError, UnicodeDecodeError):
+            return raw.decode("latin-1")
+    return None
+
+
+class _Resources:
+    """Lazy, cached lookups into one /Resources dictionary."""
+
+    __slots__ = ("obj", "fonts", "xobjects", "properties")
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj if isinstance(obj, pikepdf.Dictionary) else None
+        self.fonts: dict[str, Any] = {}
+        self.xobjects: dict[str, Any] = {}
+        self.properties: dict[str, Any] = {}
+
+    def lookup(self, category: str, name: str) -> Any:
+        if self.obj is None:
+            return None
+        group = self.obj.get(category)
+        if not isinstance(group, pikepdf.Dictionary):
+            return None
+        return group.get("/" + name)
+
+
+class PageInterpreter:
+    """Interprets one page (and the forms it paints) into a :class:`GlyphTable`."""
+
+    def __init__(self, fonts: FontLoader) -> None:
+        self.font_loader = fonts
+        self.table = GlyphTable()
+        self.warnings: list[str] = []
+        self._resource_cache: dict[Any, _Resources] = {}
+        self._font_index: dict[tuple[str, Any], int] = {}
+        self._active_forms: list[Any] = []
+        self._reset_state()
+
+    def _reset_state(self) -> None:
+        self.ctm: Matrix = IDENTITY
+        self.font: FontState | None = None
+        self.font_idx = -1
+        self.fs = 0.0
+        self.tc = 0.0
+        self.tw = 0.0
+        self.th = 1.0
+        self.tl = 0.0
+        self.tr = 0
+        self.ts = 0.0
+        self.tm: Matrix = IDENTITY
+        self.tlm: Matrix = IDENTITY
+        self.gstack: list[tuple[Any, ...]] = []
+        self.mc_stack: list[tuple[str | None, int | None, str | None]] = []
+        self.token = 0
+        self.in_form = False
+
+    # -- entry points ---------------------------------------------------------------------
+    def run_page(self, page_obj: Any, resources: Any) -> GlyphTable:
+        data = self._page_content(page_obj)
+        self._run(data, self._resources(resources))
+        return self.table
+
+    def _page_content(self, page_obj: Any) -> bytes:
+        contents = page_obj.get("/Contents")
+        streams = contents if isinstance(contents, pikepdf.Array) else [contents]
+        parts = []
+        for stream in streams:
+            if not isinstance(stream, pikepdf.Stream):
+                continue
+            try:
+                parts.append(stream.read_bytes())
+            except Exception as exc:
+                self.warnings.append(f"content stream unreadable: {exc}")
+        # Streams of one page are one content stream split at token boundaries.
+        return b"\n".join(parts)
+
+    def _resources(self, obj: Any) -> _Resources:
+        key = object_key(obj) if isinstance(obj, pikepdf.Object) else None
+        if key is None or key[0] == "direct":
+            return _Resources(obj)
+        cached = self._resource_cache.get(key)
+        if cached is None:
+            cached = self._resource_cache[key] = _Resources(obj)
+        return cached
+
+    # -- the loop -----------------------------------------------------------------------
+    def _run(self, data: bytes, res: _Resources) -> None:
+        handlers = self._handlers()
+        counting = not self.in_form
+        for op, args in operations(data):
+            if counting:
+                self.token += 1
+            handler = handlers.get(op)
+            if handler is not None:
+                try:
+                    handler(args, res)
+                except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
+                    # Bad operands for one operator: skip it, as viewers do.
+                    self._warn(f"operator {op.decode('latin-1')}: {exc}")
+
+    def _warn(self, message: str) -> None:
+        if len(self.warnings) < 100:
+            self.warnings.append(message)
+
+    def _handlers(self) -> dict[bytes, Any]:
+        return {
+            b"q": self._op_q, b"Q": self._op_Q, b"cm": self._op_cm,
+            b"BT": self._op_BT, b"ET": self._op_ET,
+            b"Tf": self._op_Tf, b"Tc": self._op_Tc, b"Tw": self._op_Tw, b"Tz": self._op_Tz,
+            b"TL": self._op_TL, b"Ts": self._op_Ts, b"Tr": self._op_Tr,
+            b"Td": self._op_Td, b"TD": self._op_TD, b"Tm": self._op_Tm, b"T*": self._op_Tstar,
+            b"Tj": self._op_Tj, b"TJ": self._op_TJ, b"'": self._op_quote, b'"': self._op_dquote,
+            b"Do": self._op_Do,
+            b"BDC": self._op_BDC, b"BMC": self._op_BMC, b"EMC": self._op_EMC,
+        }
+
+    # -- graphics state -------------------------------------------------------------------
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (self.ctm, self.font, self.font_idx, self.fs, self.tc, self.tw, self.th,
+                self.tl, self.tr, self.ts)
+
+    def _restore(self, snap: tuple[Any, ...]) -> None:
+        (self.ctm, self.font, self.font_idx, self.fs, self.tc, self.tw, self.th,
+         self.tl, self.tr, self.ts) = snap
+
+    def _op_q(self, args: list[Any], res: _Resources) -> None:
+        self.gstack.append(self._snapshot())
+
+    def _op_Q(self, args: list[Any], res: _Resources) -> None:
+        if self.gstack:
+            self._restore(self.gstack.pop())
+
+    def _op_cm(self, args: list[Any], res: _Resources) -> None:
+        m = _matrix(args)
+        if m is not None:
+            self.ctm = multiply(m, self.ctm)
+
+    # -- text state -----------------------------------------------------------------------
+    def _op_BT(self, args: list[Any], res: _Resources) -> None:
+        self.tm = self.tlm = IDENTITY
+
+    def _op_ET(self, args: list[Any], res: _Resources) -> None:
+        pass
+
+    def _op_Tf(self, args: list[Any], res: _Resources) -> None:
+        if len(args) < 2 or not isinstance(args[-2], str):
+            raise ValueError("Tf needs a font name and a size")
+        name = args[-2]
+        self.fs = float(args[-1])
+        font_obj = res.fonts.get(name)
+        if font_obj is None:
+            font_obj = res.lookup("/Font", name)
+            if font_obj is None:
+                self.font = None
+                self._warn(f"font /{name} not in resources")
+                return
+            res.fonts[name] = font_obj
+        state = self.font_loader.load(font_obj)
+        self.font = state
+        key = (name, state.info.key)
+        idx = self._font_index.get(key)
+        if idx is None:
+            info = state.info
+            idx = self.table.font_index(FontRef(
+                resource="/" + name, base_font=info.base_font,
+                subset_prefix=info.subset_prefix, subtype=info.subtype))
+            self._font_index[key] = idx
+        self.font_idx = idx
+
+    def _op_Tc(self, args: list[Any], res: _Resources) -> None:
+        self.tc = float(args[-1])
+
+    def _op_Tw(self, args: list[Any], res: _Resources) -> None:
+        self.tw = float(args[-1])
+
+    def _op_Tz(self, args: list[Any], res: _Resources) -> None:
+        self.th = float(args[-1]) / 100.0
+
+    def _op_TL(self, args: list[Any], res: _Resources) -> None:
+        self.tl = float(args[-1])
+
+    def _op_Ts(self, args: list[Any], res: _Resources) -> None:
+        self.ts = float(args[-1])
+
+    def _op_Tr(self, args: list[Any], res: _Resources) -> None:
+        self.tr = int(float(args[-1]))
+
+    def _op_Td(self, args: list[Any], res: _Resources) -> None:
+        tx, ty = float(args[-2]), float(args[-1])
+        a, b, c, d, e, f = self.tlm
+        self.tlm = self.tm = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
+
+    def _op_TD(self, args: list[Any], res: _Resources) -> None:
+        self.tl = -float(args[-1])
+        self._op_Td(args, res)
+
+    def _op_Tm(self, args: list[Any], res: _Resources) -> None:
+        m = _matrix(args)
+        if m is not None:
+            self.tlm = self.tm = m
+
+    def _op_Tstar(self, args: list[Any], res: _Resources) -> None:
+        a, b, c, d, e, f = self.tlm
+        ty = -self.tl
+        self.tlm = self.tm = (a, b, c, d, ty * c + e, ty * d + f)
+
+    # -- showing text ---------------------------------------------------------------------
+    def _op_Tj(self, args: list[Any], res: _Resources) -> None:
+        if args and isinstance(args[-1], bytearray):
+            self._show([args[-1]])
+
+    def _op_TJ(self, args: list[Any], res: _Resources) -> None:
+        if args and isinstance(args[-1], list):
+            self._show(args[-1])
+
+    def _op_quote(self, args: list[Any], res: _Resources) -> None:
+        self._op_Tstar(args, res)
+        self._op_Tj(args, res)
+
+    def _op_dquote(self, args: list[Any], res: _Resources) -> None:
+        if len(args) >= 3:
+            self.tw = float(args[-3])
+            self.tc = float(args[-2])
+        self._op_Tstar(args, res)
+        self._op_Tj(args, res)
+
+    def _show(self, items: list[Any]) -> None:
+        font = self.font
+        if font is None:
+            self._warn("text shown with no font set")
+            return
+        fs, th, tc, tw = self.fs, self.th, self.tc, self.tw
+        wmode = font.info.writing_mode
+        simple = font.simple
+        decode = font.decode.__getitem__  # type: ignore[union-attr]
+        all_codes: list[Any] = []
+        all_cids: list[int] | None = None if simple else []
+        starts: list[float] = []
+        advances: list[float] = []
+        pens: list[float] = []
+        pen = 0.0
+        hscale = fs * th if wmode == 0 else fs
+        for item in items:
+            if not isinstance(item, bytearray):
+                try:
+                    adjust = float(item)
+                except (TypeError, ValueError):
+                    continue
+                pen -= adjust / 1000.0 * hscale
+                continue
+            if not item:
+                continue
+            if simple:
+                codes: list[Any] = list(item)
+                own = [w * hscale for w in map(font.widths.__getitem__, codes)]
+                has_space = bool(tw) and 32 in item
+                space_code: Any = 32
+            else:
+                codes = font.cmap.split(bytes(item))  # type: ignore[union-attr]
+                cids = [font.cmap.to_cid(c) or 0 for c in codes]  # type: ignore[union-attr]
+                all_cids.extend(cids)  # type: ignore[union-attr]
+                metrics = font.widths if wmode == 0 else font.vwidths
+                own = [w * hscale for w in map(metrics.__getitem__, cids)]
+                has_space = bool(tw) and font.space_single_byte and b" " in codes
+                space_code = b" "
+            if not tc and not has_space:
+                steps = own
+            elif wmode == 0:
+                extra = tc * th
+                wextra = (tc + tw) * th
+                steps = [o + (wextra if c == space_code else extra) for o, c in zip(own, codes)]
+            else:
+                steps = [o + tc + (tw if c == space_code else 0.0) for o, c in zip(own, codes)]
+            positions = list(accumulate(steps, initial=pen))
+            pen = positions[-1]
+            starts.extend(positions[:-1])
+            pens.extend(positions[1:])
+            advances.extend(own)
+            all_codes.extend(codes)
+        if all_codes:
+            mc = self.mc_stack[-1] if self.mc_stack else (None, None, None)
+            self.table.add_run(
+                font=self.font_idx,
+                size=fs,
+                matrix=multiply(self.tm, self.ctm),
+                rise=self.ts,
+                wmode=wmode,
+                codes=all_codes,
+                cids=all_cids,
+                decoded=list(map(decode, all_codes)),
+                starts=starts,
+                advances=advances,
+                pens=pens,
+                lo=font.descent * fs,
+                hi=font.ascent * fs,
+                render=self.tr,
+                mcid=mc[1],
+                tag=mc[0],
+                actual_text=mc[2],
+                token=-1 if self.in_form else self.token,
+            )
+        if pen:
+            a, b, c, d, e, f = self.tm
+            if wmode == 0:
+                self.tm = (a, b, c, d, e + a * pen, f + b * pen)
+            else:
+                self.tm = (a, b, c, d, e + c * pen, f + d * pen)
+
+    # -- marked content -------------------------------------------------------------------
+    def _op_BMC(self, args: list[Any], res: _Resources) -> None:
+        tag = args[-1] if args and isinstance(args[-1], str) else None
+        outer = self.mc_stack[-1] if self.mc_stack else (None, None, None)
+        self.mc_stack.append((tag, outer[1], outer[2]))
+
+    def _op_BDC(self, args: list[Any], res: _Resources) -> None:
+        tag = args[0] if args and isinstance(args[0], str) else None
+        props: Any = args[1] if len(args) > 1 else None
+        outer = self.mc_stack[-1] if self.mc_stack else (None, None, None)
+        mcid, actual = outer[1], outer[2]
+        if isinstance(props, str):
+            cached = res.properties.get(props)
+            if cached is None:
+                cached = res.lookup("/Properties", props)
+                res.properties[props] = cached
+            props = cached
+        if isinstance(props, dict):
+            if "MCID" in props:
+                try:
+                    mcid = int(props["MCID"])
+                except (TypeError, ValueError):
+                    pass
+            if "ActualText" in props:
+                actual = _text_string(props["ActualText"])
+        elif isinstance(props, pikepdf.Dictionary):
+            value = props.get("/MCID")
+            if value is not None:
+                try:
+                    mcid = int(value)
+                except (TypeError, ValueError):
+                    pass
+            at = props.get("/ActualText")
+            if at is not None:
+                actual = _text_string(at)
+        self.mc_stack.append((tag, mcid, actual))
+
+    def _op_EMC(self, args: list[Any], res: _Resources) -> None:
+        if self.mc_stack:
+            self.mc_stack.pop()
+
+    # -- XObjects -------------------------------------------------------------------------
+    def _op_Do(self, args: list[Any], res: _Resources) -> None:
+        if not args or not isinstance(args[-1], str):
+            return
+        name = args[-1]
+        xobj = res.xobjects.get(name)
+        if xobj is None:
+            xobj = res.lookup("/XObject", name)
+            res.xobjects[name] = xobj if xobj is not None else False
+        if not isinstance(xobj, pikepdf.Stream) or xobj.get("/Subtype") != pikepdf.Name.Form:
+            return
+        key = object_key(xobj)
+        if key in self._active_forms:
+            self._warn(f"form XObject /{name} paints itself (cycle); skipped")
+            return
+        if len(self._active_forms) >= MAX_FORM_DEPTH:
+            self._warn(f"form XObjects nested deeper than {MAX_FORM_DEPTH}; /{name} skipped")
+            return
+        try:
+            data = xobj.read_bytes()
+        except Exception as exc:
+            self._warn(f"form XObject /{name} unreadable: {exc}")
+            return
+        matrix = _matrix(list(xobj.get("/Matrix", []))) or IDENTITY
+        form_res_obj = xobj.get("/Resources")
+        form_res = self._resources(form_res_obj) if isinstance(form_res_obj, pikepdf.Dictionary) else res
+        saved = self._snapshot()
+        saved_text = (self.tm, self.tlm, len(self.gstack), len(self.mc_stack), self.in_form)
+        self.ctm = multiply(matrix, self.ctm)
+        self.in_form = True
+        self._active_forms.append(key)
+        try:
+            self._run(data, form_res)
+        finally:
+            self._active_forms.pop()
+            self._restore(saved)
+            self.tm, self.tlm, depth, mc_depth, self.in_form = saved_text
+            del self.gstack[depth:]
+            del self.mc_stack[mc_depth:]
+
+
+def resolve_inherited(page_obj: Any, key: str) -> Any:
+    """A page attribute, inherited through the page tree (§7.7.3.4)."""
+    node = page_obj
+    seen = 0
+    while isinstance(node, pikepdf.Dictionary) and seen < 64:
+        value = node.get(key)
+        if value is not None:
+            return value
+        node = node.get("/Parent")
+        seen += 1
+    return None
+
+
+def font_ref_from_info(resource: str, base_font: str) -> FontRef:
+    prefix, base = split_subset_prefix(base_font)
+    return FontRef(resource=resource, base_font=base, subset_prefix=prefix)

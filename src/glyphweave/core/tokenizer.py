@@ -1,0 +1,194 @@
+"""A content-stream tokenizer: a compiled regex over qpdf-decoded bytes.
+
+PERFORMANCE.md measured this shape 2.4-2.6x faster than ``pikepdf.parse_content_stream``,
+whose cost is building one pikepdf object per operand. Operands stay cheap here:
+
+* numbers stay ``bytes`` (``float(b"1.5")`` converts them only when an operator needs it),
+* strings become ``bytearray`` (so they are told apart from numbers by type),
+* names become ``str`` without the slash, arrays ``list``, dictionaries ``dict``.
+
+:func:`operations` yields ``(operator, operands)`` with ``operator`` as ``bytes``. Inline
+images (``BI ... ID <binary> EI``) are skipped as a whole; ``ID`` data never reaches the
+token stream. Strings with deeply nested parentheses, which the regex does not cover, are
+parsed by hand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+_DELIMS = rb"\s/\[\]()<>{}%"
+_TOKEN = re.compile(
+    rb"(?:\s+|%[^\r\n]*)*"  # skip whitespace and comments before every token
+    rb"(?:"
+    rb"(?P<num>[+-]?(?:\d+\.?\d*|\.\d+))(?![^" + _DELIMS + rb"])"
+    rb"|/(?P<name>[^" + _DELIMS + rb"]*)"
+    rb"|\((?P<str>(?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*)\)"
+    rb"|<(?P<hex>[0-9A-Fa-f\s]*)>"
+    rb"|(?P<op>[^" + _DELIMS + rb"]+)"
+    rb"|(?P<delim><<|>>|[\[\]{}()<>])"
+    rb")",
+    re.DOTALL,
+)
+_TRAILING_SPACE = re.compile(rb"(?:\s+|%[^\r\n]*)*\Z")
+_ESCAPES = {
+    ord("n"): b"\n", ord("r"): b"\r", ord("t"): b"\t", ord("b"): b"\b", ord("f"): b"\f",
+    ord("("): b"(", ord(")"): b")", ord("\\"): b"\\",
+}
+_ESCAPE = re.compile(rb"\\([0-7]{1,3}|\r\n|[\r\n]|.)", re.DOTALL)
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+# End of inline image data: EI as its own token followed by whitespace/delimiter or EOF.
+_INLINE_END = re.compile(rb"(?<=[\s\x00])EI(?=[" + _DELIMS + rb"]|\Z)")
+
+
+class ContentSyntaxError(ValueError):
+    """The content stream cannot be tokenized past some point."""
+
+
+def _unescape_match(m: re.Match[bytes]) -> bytes:
+    s = m.group(1)
+    first = s[0]
+    if 0x30 <= first <= 0x37:
+        return bytes((int(s, 8) & 0xFF,))
+    if first in (0x0A, 0x0D):
+        return b""  # line continuation
+    return _ESCAPES.get(first, s)
+
+
+def unescape_literal(raw: bytes) -> bytearray:
+    """The bytes a literal string denotes (§7.3.4.2)."""
+    if b"\\" in raw:
+        raw = _ESCAPE.sub(_unescape_match, raw)
+    if b"\r" in raw:  # an end-of-line in a string is a single LF
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return bytearray(raw)
+
+
+def decode_hex(raw: bytes) -> bytearray:
+    digits = b"".join(raw.split())
+    if len(digits) % 2:
+        digits += b"0"
+    return bytearray.fromhex(digits.decode("ascii"))
+
+
+def decode_name(raw: bytes) -> str:
+    if b"#" in raw:
+        raw = _NAME_ESCAPE.sub(lambda m: bytes((int(m.group(1), 16),)), raw)
+    return raw.decode("latin-1")
+
+
+def _scan_literal(data: bytes, start: int) -> tuple[bytearray, int]:
+    """Parse a literal string whose '(' is at ``start - 1``; return it and the end offset."""
+    depth = 1
+    i = start
+    n = len(data)
+    while i < n:
+        ch = data[i]
+        if ch == 0x5C:  # backslash
+            i += 2
+            continue
+        if ch == 0x28:
+            depth += 1
+        elif ch == 0x29:
+            depth -= 1
+            if depth == 0:
+                return unescape_literal(data[start:i]), i + 1
+        i += 1
+    # Unterminated: take the rest, as viewers do.
+    return unescape_literal(data[start:]), n
+
+
+def _skip_inline_image(data: bytes, pos: int) -> int:
+    """Offset just after the EI that ends inline image data starting at ``pos``."""
+    # One whitespace byte follows ID; the data follows it.
+    m = _INLINE_END.search(data, pos + 1)
+    while m is not None:
+        end = m.end()
+        # Accept this EI if what follows looks like content (or nothing): a binary image
+        # may contain the bytes " EI " by chance.
+        tail = data[end:end + 64]
+        if not tail.strip() or _looks_like_content(tail):
+            return end
+        m = _INLINE_END.search(data, end)
+    return len(data)
+
+
+def _looks_like_content(tail: bytes) -> bool:
+    try:
+        text = tail.decode("ascii")
+    except UnicodeDecodeError:
+        # Binary garbage right after: not the real end unless it is mostly whitespace.
+        return False
+    return all(ch.isprintable() or ch.isspace() for ch in text)
+
+
+def operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
+    """Yield ``(operator, operands)`` for each operator in a content stream.
+
+    Malformed input never raises: unbalanced delimiters are dropped and a truncated
+    stream ends the iteration.
+    """
+    stack: list[Any] = []
+    # Containers being built: each is (kind, list) with kind b"[" or b"<<".
+    nest: list[tuple[bytes, list[Any]]] = []
+    pos = 0
+    n = len(data)
+    match = _TOKEN.match
+    while pos < n:
+        m = match(data, pos)
+        if m is None:
+            # Only trailing whitespace/comments can fail to match.
+            return
+        pos = m.end()
+        kind = m.lastgroup
+        if kind is None:
+            return  # nothing but whitespace left
+        target = nest[-1][1] if nest else stack
+        if kind == "num":
+            target.append(m.group(kind))
+        elif kind == "op":
+            op = m.group(kind)
+            if nest:
+                # true/false/null inside containers are values, not operators.
+                target.append(op)
+                continue
+            if op == b"ID":
+                pos = _skip_inline_image(data, pos)
+                stack.clear()
+                yield b"EI", []
+                continue
+            yield op, stack
+            stack = []
+        elif kind == "str":
+            target.append(unescape_literal(m.group(kind)))
+        elif kind == "name":
+            target.append(decode_name(m.group(kind)))
+        elif kind == "hex":
+            try:
+                target.append(decode_hex(m.group(kind)))
+            except ValueError:
+                target.append(bytearray())
+        else:
+            d = m.group(kind)
+            if d == b"[" or d == b"<<":
+                nest.append((d, []))
+            elif d == b"]" or d == b">>":
+                if not nest:
+                    continue
+                opener, items = nest.pop()
+                value: Any
+                if opener == b"<<":
+                    value = {}
+                    it = iter(items)
+                    for key in it:
+                        if isinstance(key, str):
+                            value[key] = next(it, None)
+                else:
+                    value = items
+                (nest[-1][1] if nest else stack).append(value)
+            elif d == b"(":
+                s, pos = _scan_literal(data, pos)
+                target.append(s)
+            # stray '<', '{', '}', ')' are ignored

@@ -1,0 +1,20 @@
+"""Plugin registry: hookspecs, markers, the plugin-manager factory, the catalog of
+components and profiles. The only package that imports pluggy."""
+
+from glyphweave.registry.catalog import Catalog, ComponentInfo, ProfileSource
+from glyphweave.registry.manager import create_plugin_manager
+from glyphweave.registry.markers import PROJECT_NAME, hookimpl, hookspec
+from glyphweave.registry.profile import Profile, ResolvedPipeline, load_profile
+
+__all__ = [
+    "PROJECT_NAME",
+    "Catalog",
+    "ComponentInfo",
+    "Profile",
+    "ProfileSource",
+    "ResolvedPipeline",
+    "create_plugin_manager",
+    "hookimpl",
+    "hookspec",
+    "load_profile",
+]

@@ -1,0 +1,99 @@
+"""Glyph factories: build a page's glyph table by hand, without a PDF."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from glyphweave.core.glyph import FontRef
+from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.stages import PageContext
+
+TEST_FONT = FontRef(resource="/F1", base_font="Helvetica", subtype="Type1")
+
+
+def add_text(
+    table: GlyphTable,
+    text: str,
+    x: float,
+    y: float,
+    *,
+    size: float = 10.0,
+    advance: float | Sequence[float] = 0.5,
+    char_spacing: float = 0.0,
+    angle: float = 0.0,
+    wmode: int = 0,
+    rise: float = 0.0,
+    font: FontRef = TEST_FONT,
+    ascent: float = 0.75,
+    descent: float = -0.25,
+    mcid: int | None = None,
+    tag: str | None = None,
+    render: int = 0,
+    token: int = 0,
+    unresolved: Sequence[int] = (),
+) -> GlyphTable:
+    """Append ``text`` as one run starting at (x, y), one glyph per character.
+
+    ``advance`` is each glyph's own advance in ems (one number, or one per character);
+    ``char_spacing`` is Tc in user-space units; ``angle`` rotates the baseline
+    (degrees, counter-clockwise). Writing mode 1 runs down from (x, y) with an advance
+    of 1 em. Indices listed in ``unresolved`` decode to nothing.
+    """
+    n = len(text)
+    widths = [advance] * n if isinstance(advance, (int, float)) else list(advance)
+    if len(widths) != n:
+        raise ValueError("one advance per character")
+    if wmode == 0:
+        own = [w * size for w in widths]
+        lo, hi = descent * size, ascent * size
+    else:
+        own = [-size] * n
+        lo, hi = -size / 2, size / 2
+    starts, pens, pen = [], [], 0.0
+    for w in own:
+        starts.append(pen)
+        pen += w + (char_spacing if wmode == 0 else -char_spacing)
+        pens.append(pen)
+    rad = math.radians(angle)
+    cos, sin = math.cos(rad), math.sin(rad)
+    table.add_run(
+        font=table.font_index(font),
+        size=size,
+        matrix=(cos, sin, -sin, cos, x, y),
+        rise=rise,
+        wmode=wmode,
+        codes=[ord(ch) & 0xFF for ch in text],
+        cids=None,
+        decoded=[("", None) if i in unresolved else (ch, "test") for i, ch in enumerate(text)],
+        starts=starts,
+        advances=own,
+        pens=pens,
+        lo=lo,
+        hi=hi,
+        render=render,
+        mcid=mcid,
+        tag=tag,
+        actual_text=None,
+        token=token,
+    )
+    return table
+
+
+def page_context(
+    table: GlyphTable,
+    *,
+    mediabox: tuple[float, float, float, float] = (0.0, 0.0, 612.0, 792.0),
+    cropbox: tuple[float, float, float, float] | None = None,
+    number: int = 0,
+    placeholder: str = " ",
+) -> PageContext:
+    """A page context around ``table`` (US Letter by default)."""
+    return PageContext(
+        number=number,
+        mediabox=mediabox,
+        cropbox=cropbox if cropbox is not None else mediabox,
+        rotate=0,
+        table=table,
+        placeholder=placeholder,
+    )
