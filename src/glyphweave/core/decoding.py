@@ -64,7 +64,7 @@ class DecoderChain:
             except Exception as exc:  # a broken plugin must not stop extraction
                 if len(errors) < 20:
                     errors.append(f"decoder {decoder.NAME!r} failed on font {info.base_font!r}: {exc!r}")
-                    log.warning(errors[-1])
+                    log.debug(errors[-1])
                 continue
             if text and not is_weak(text):
                 return text, decoder.NAME

@@ -9,6 +9,7 @@ string is measured and decoded with ``map`` at C speed.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -91,9 +92,15 @@ def _num(value: Any, default: float = 0.0) -> float:
 
 
 def _name(value: Any) -> str | None:
-    if isinstance(value, pikepdf.Name):
+    """A name object's text without the slash; names that are not UTF-8 (GBK font names
+    are common) are read byte for byte as Latin-1 rather than failing."""
+    if not isinstance(value, pikepdf.Name):
+        return None
+    try:
         return str(value)[1:]
-    return None
+    except UnicodeDecodeError:
+        raw = bytes(value.unparse())[1:]
+        return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes((int(m.group(1), 16),)), raw).decode("latin-1")
 
 
 def split_subset_prefix(base_font: str) -> tuple[str, str]:
@@ -109,7 +116,10 @@ def object_key(obj: Any) -> tuple[Any, ...]:
     if objgen != (0, 0):
         return objgen
     # A direct object (rare for fonts): its identity is its content.
-    return ("direct", repr(obj)[:200])
+    try:
+        return ("direct", hash(obj.unparse()))
+    except Exception:
+        return ("direct", id(obj))
 
 
 class FontLoader:
@@ -135,7 +145,7 @@ class FontLoader:
                 state = self._load(font, key)
             except Exception as exc:  # a broken font must not stop the page
                 self.warnings.append(f"font {key}: {exc}")
-                log.warning("cannot read font %s: %s", key, exc)
+                log.debug("cannot read font %s: %s", key, exc)
                 state = FontState(FontInfo(key=key, base_font="(broken)"))
                 state.decode = self._make_decode_table(state)
             self._fonts[key] = state
@@ -281,7 +291,7 @@ class FontLoader:
                 for item in diffs:
                     if isinstance(item, pikepdf.Name):
                         if 0 <= code < 256:
-                            differences[code] = str(item)[1:]
+                            differences[code] = _name(item) or ""
                         code += 1
                     else:
                         try:

@@ -1,0 +1,150 @@
+"""``dedup``: paint each overprinted glyph once.
+
+Producers fake bold by painting a word twice a fraction of a point apart, draw shadows as
+a slightly offset copy, and overprint logos; a reader sees one glyph, so the text must
+carry one. The test is deliberately tight (SPEC §4) so real repeats survive: double
+letters sit a full advance apart, identical table cells a column apart.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from glyphweave.core.errors import ProfileError
+from glyphweave.core.stages import Filter, Option, PageContext
+from glyphweave.registry.markers import hookimpl
+
+SAME_DIRECTION = 0.99
+"""Two writing directions are the same when their unit vectors' dot product exceeds this
+(about 8°): copies painted through a slightly different matrix still match, while text
+at a real angle to its neighbour (a rotated label over a table) never does."""
+
+_SPACE_EXTRA = "\u00a0\u3000"
+
+
+def _is_space(text: str) -> bool:
+    return all(ch <= " " or ch in _SPACE_EXTRA for ch in text)
+
+
+class DedupFilter(Filter):
+    """Drop glyphs painted over an earlier copy of themselves (fake bold, shadows, overprint).
+
+    A later glyph repeats an earlier one when both have the same text and writing
+    direction, their box heights (the painted size, not the Tf operand) are within
+    ``size_tolerance`` of the larger, and the later origin lies within ``along`` × height
+    along the baseline and ``across`` × height across it, both measured in the earlier
+    glyph's own baseline frame. The first painted copy wins. Later glyphs are compared
+    only with glyphs already kept: a triple strike collapses to its first copy, and a
+    chain of copies drifting 0.08 × size apart keeps every copy that has drifted beyond
+    the tolerance from the survivor, so a match never spreads along a line. Spaces
+    (≤ U+0020, U+00A0, U+3000) and unresolved glyphs are never candidates.
+    """
+
+    NAME = "dedup"
+    OPTIONS = {
+        "along": Option(default=0.1, doc="Largest offset along the baseline, as a fraction of the glyph's height."),
+        "across": Option(default=0.2, doc="Largest offset across the baseline, as a fraction of the glyph's height."),
+        "size_tolerance": Option(
+            default=0.05, doc="Largest height difference, as a fraction of the larger height (0 <= x < 1)."
+        ),
+    }
+
+    along: float
+    across: float
+    size_tolerance: float
+
+    def __init__(self, **options: float) -> None:
+        super().__init__(**options)
+        if not (self.along >= 0 and self.across >= 0 and 0 <= self.size_tolerance < 1):
+            raise ProfileError(
+                "dedup: 'along' and 'across' must be >= 0 and 'size_tolerance' in [0, 1), got "
+                f"{self.along!r}, {self.across!r}, {self.size_tolerance!r}"
+            )
+
+    def apply(self, page: PageContext, indices: Sequence[int]) -> list[int]:
+        t = page.table
+        texts, decoded_by, heights = t.text, t.decoded_by, t.height
+        ox, oy, dxs, dys = t.ox, t.oy, t.dx, t.dy
+        along, across, tol = self.along, self.across, self.size_tolerance
+        reach = math.hypot(along, across)  # farthest a match can lie, in heights
+        lo_ratio = 1.0 - tol  # a match's height lies in [h × lo_ratio, h / lo_ratio]
+
+        # Spatial hash instead of one sort by x: a sort window degrades to O(n²) on aligned
+        # columns (a table's "0" at one x on every row), a grid does not. Glyphs are binned
+        # by (text, height class, cell); height classes are powers of two, so a cell can be
+        # sized to the largest reach in its class (a 100 pt headline never inflates the
+        # cells of 9 pt body text), and a match lies in the classes the tolerated height
+        # range spans (one, or two near a class boundary). Cells are twice the class reach,
+        # so the neighbourhood a match can lie in touches at most 2 × 2 of them.
+        grid: dict[tuple[str, int, int, int], list[int]] = {}
+        cells: dict[int, float] = {}
+
+        def cell_of(c: int) -> float:
+            size = cells.get(c)
+            if size is None:
+                size = cells[c] = 2.0 * reach * math.ldexp(1.0, c) or 1.0
+            return size
+
+        def repeats(j: int, text: str, hj: float, x: float, y: float) -> bool:
+            """Whether a kept glyph already paints glyph j."""
+            ux_j, uy_j = dxs[j], dys[j]
+            # Height classes a match can be in (slack for rounding at the bounds).
+            first = math.frexp(hj * lo_ratio * (1.0 - 1e-9))[1]
+            last = math.frexp(hj / lo_ratio * (1.0 + 1e-9))[1]
+            for c in range(first, last + 1):
+                cell = cell_of(c)
+                fx, fy = x / cell, y / cell
+                gx, gy = math.floor(fx), math.floor(fy)
+                nx = gx - 1 if fx - gx < 0.5 else gx + 1
+                ny = gy - 1 if fy - gy < 0.5 else gy + 1
+                for key in ((text, c, gx, gy), (text, c, nx, gy), (text, c, gx, ny), (text, c, nx, ny)):
+                    for k in grid.get(key, ()):
+                        hk = heights[k]
+                        if abs(hj - hk) > tol * (hj if hj > hk else hk):
+                            continue
+                        ux, uy = dxs[k], dys[k]
+                        if ux_j * ux + uy_j * uy <= SAME_DIRECTION:
+                            continue
+                        vx, vy = x - ox[k], y - oy[k]
+                        if abs(vx * ux + vy * uy) <= along * hk and abs(vy * ux - vx * uy) <= across * hk:
+                            return True
+            return False
+
+        space: dict[str, bool] = {}
+        dropped: set[int] = set()
+        for j in sorted(indices):  # paint order: first painted wins
+            text = texts[j]
+            if not text or decoded_by[j] is None:
+                continue
+            is_space = space.get(text)
+            if is_space is None:
+                is_space = space[text] = _is_space(text)
+            if is_space:
+                continue
+            hj = heights[j]
+            if not (0.0 < hj < math.inf):
+                continue  # no size to scale the tolerances by
+            x, y = ox[j], oy[j]
+            try:
+                if repeats(j, text, hj, x, y):
+                    dropped.add(j)
+                    continue
+                c = math.frexp(hj)[1]  # hj in [2**(c-1), 2**c)
+                cell = cell_of(c)
+                key = (text, c, math.floor(x / cell), math.floor(y / cell))
+            except (OverflowError, ValueError):
+                continue  # NaN or astronomically far origin: not comparable, keep it
+            bucket = grid.get(key)
+            if bucket is None:
+                grid[key] = [j]
+            else:
+                bucket.append(j)
+        if not dropped:
+            return list(indices)
+        return [i for i in indices if i not in dropped]
+
+
+@hookimpl
+def glyphweave_register_filters() -> list[type[Filter]]:
+    return [DedupFilter]

@@ -1,0 +1,82 @@
+"""``visible-box``: keep only the glyphs that land on the visible page.
+
+ISO 32000-1 §14.11.2: the crop box is the region the page is clipped to when shown or
+printed, and it is itself clipped to the media box. Text outside it (bleed, printer's
+marks, content moved off the page to hide it) is not on the page a reader sees, so it is
+not part of the page's text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from glyphweave.core.stages import Filter, Option, PageContext
+from glyphweave.registry.markers import hookimpl
+
+Box = tuple[float, float, float, float]
+
+
+def _normalize(box: Sequence[float]) -> Box:
+    x0, y0, x1, y1 = (float(v) for v in box)
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def visible_area(mediabox: Sequence[float], cropbox: Sequence[float]) -> Box | None:
+    """CropBox ∩ MediaBox, both normalized (x0 < x1, y0 < y1).
+
+    Broken files carry crop boxes that miss the media box or have no area; a viewer then
+    shows the media box (MuPDF does the same), so we fall back to it rather than empty the
+    page. None when the media box itself has no area: there is nothing sane to clip to and
+    every glyph is kept.
+    """
+    mx0, my0, mx1, my1 = _normalize(mediabox)
+    if not (mx0 < mx1 and my0 < my1):
+        return None
+    cx0, cy0, cx1, cy1 = _normalize(cropbox)
+    x0, y0, x1, y1 = max(mx0, cx0), max(my0, cy0), min(mx1, cx1), min(my1, cy1)
+    if not (x0 < x1 and y0 < y1):
+        return (mx0, my0, mx1, my1)
+    return (x0, y0, x1, y1)
+
+
+class VisibleBoxFilter(Filter):
+    """Drop glyphs whose box centre lies outside CropBox ∩ MediaBox (ISO 32000-1 §14.11.2).
+
+    The test point is the centre of the glyph's quad, not its origin: a rotated or large
+    glyph whose origin sits just off the edge may still be mostly on the page, and vice
+    versa. The box edges count as inside. Render mode does not matter: invisible text
+    (mode 3, the OCR layer of a scan) on the page is kept, since it is the page's text; it
+    is dropped outside the box like any other glyph, because cropping hides it too.
+    """
+
+    NAME = "visible-box"
+    OPTIONS = {
+        "margin": Option(
+            default=0.0,
+            doc="Grow the visible box by this many user-space units on every side "
+            "(negative shrinks it); helps with text placed exactly on the crop edge.",
+        ),
+    }
+
+    margin: float
+
+    def apply(self, page: PageContext, indices: Sequence[int]) -> list[int]:
+        area = visible_area(page.mediabox, page.cropbox)
+        if area is None:
+            return list(indices)
+        m = self.margin
+        # Compare doubled coordinates against doubled bounds: saves a multiply per glyph.
+        x0, y0, x1, y1 = 2 * (area[0] - m), 2 * (area[1] - m), 2 * (area[2] + m), 2 * (area[3] + m)
+        t = page.table
+        ox, oy, ex, ey = t.ox, t.oy, t.ex, t.ey
+        lox, loy, hix, hiy = t.lox, t.loy, t.hix, t.hiy
+        # centre = (origin + end)/2 + (lo + hi)/2, so 2 × centre = origin + end + lo + hi
+        return [
+            i for i in indices
+            if x0 <= ox[i] + ex[i] + lox[i] + hix[i] <= x1 and y0 <= oy[i] + ey[i] + loy[i] + hiy[i] <= y1
+        ]
+
+
+@hookimpl
+def glyphweave_register_filters() -> list[type[Filter]]:
+    return [VisibleBoxFilter]

@@ -1,0 +1,244 @@
+from __future__ import annotations
+
+import pytest
+
+from glyphweave.core.errors import ProfileError
+from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.plugins.filters import dedup
+from glyphweave.plugins.filters.dedup import DedupFilter
+from glyphweave.testing.factories import add_text, page_context
+
+
+def run(table: GlyphTable, indices=None, **options) -> list[int]:
+    f = DedupFilter(**DedupFilter.validate_options(options))
+    return f.apply(page_context(table), range(len(table)) if indices is None else indices)
+
+
+def kept_text(table: GlyphTable, kept: list[int]) -> str:
+    return "".join(table.text[i] for i in kept)
+
+
+def test_registration_and_options():
+    assert dedup.glyphweave_register_filters() == [DedupFilter]
+    assert DedupFilter.NAME == "dedup"
+    assert DedupFilter.validate_options({}) == {"along": 0.1, "across": 0.2, "size_tolerance": 0.05}
+    with pytest.raises(ProfileError):
+        DedupFilter(size_tolerance=1.0)
+    with pytest.raises(ProfileError):
+        DedupFilter(along=-0.1)
+
+
+def test_fake_bold_word_painted_twice():
+    t = GlyphTable()
+    add_text(t, "Bold", 100, 500)
+    add_text(t, "Bold", 100.3, 500)
+    assert run(t) == [0, 1, 2, 3]
+
+
+def test_shadow_offset_dropped():
+    # 12 pt text (box height 12): 0.5 pt right and down is well inside 1.2 / 2.4 pt.
+    t = GlyphTable()
+    add_text(t, "Title", 100, 500, size=12)
+    add_text(t, "Title", 100.5, 499.5, size=12)
+    assert kept_text(t, run(t)) == "Title"
+    assert run(t) == [0, 1, 2, 3, 4]
+
+
+def test_first_painted_wins_regardless_of_received_order():
+    t = GlyphTable()
+    add_text(t, "ab", 100, 500)
+    add_text(t, "ab", 100.2, 500)
+    assert run(t, indices=[3, 1, 2, 0]) == [1, 0]
+
+
+def test_triple_strike_collapses_to_first():
+    t = GlyphTable()
+    for dx in (0.0, 0.3, 0.6):
+        add_text(t, "x", 100 + dx, 500)
+    assert run(t) == [0]
+
+
+def test_drifting_chain_compared_against_survivor():
+    # Each copy 0.08 × size from the previous: the second matches the first; the third is
+    # 0.16 × size from the survivor (the dropped second does not relay the match).
+    t = GlyphTable()
+    for k in range(3):
+        add_text(t, "x", 100 + 0.8 * k, 500)
+    assert run(t) == [0, 2]
+
+
+def test_along_and_across_bounds():
+    t = GlyphTable()
+    add_text(t, "a", 100, 500)
+    add_text(t, "a", 100.9, 500)  # 0.09 along: same
+    add_text(t, "b", 200, 500)
+    add_text(t, "b", 201.1, 500)  # 0.11 along: different
+    add_text(t, "c", 300, 500)
+    add_text(t, "c", 300, 501.9)  # 0.19 across: same
+    add_text(t, "d", 400, 500)
+    add_text(t, "d", 400, 502.1)  # 0.21 across: different
+    assert run(t) == [0, 2, 3, 4, 6, 7]
+
+
+def test_options_change_tolerances():
+    t = GlyphTable()
+    add_text(t, "a", 100, 500)
+    add_text(t, "a", 101.5, 500)
+    assert run(t) == [0, 1]
+    assert run(t, along=0.2) == [0]
+
+
+def test_double_letters_kept():
+    t = GlyphTable()
+    add_text(t, "coffee", 100, 500, advance=[0.5, 0.556, 0.278, 0.278, 0.556, 0.556])
+    add_text(t, "fill", 100, 480, advance=[0.278, 0.222, 0.222, 0.222])
+    assert kept_text(t, run(t)) == "coffeefill"
+
+
+def test_identical_table_cells_kept():
+    t = GlyphTable()
+    for x in (100, 200, 300):
+        for y in (500, 488, 476):
+            add_text(t, "0.00", x, y)
+    assert len(run(t)) == len(t)
+
+
+def test_spaces_never_candidates():
+    t = GlyphTable()
+    for ch in (" ", "\u00a0", "\u3000", "\t", "  "):
+        add_text(t, ch, 100, 500)
+        add_text(t, ch, 100, 500)
+    assert len(run(t)) == len(t)
+
+
+def test_unresolved_never_candidates():
+    t = GlyphTable()
+    add_text(t, "ab", 100, 500, unresolved=[0, 1])
+    add_text(t, "ab", 100, 500, unresolved=[0, 1])
+    assert t.decoded_by[0] is None and t.text[0] == ""
+    assert run(t) == [0, 1, 2, 3]
+
+
+def test_different_sizes_kept():
+    t = GlyphTable()
+    add_text(t, "S", 100, 500, size=10)
+    add_text(t, "S", 100, 500, size=11)  # 9% larger
+    add_text(t, "T", 200, 500, size=10)
+    add_text(t, "T", 200, 500, size=10.4)  # 4% larger: same glyph
+    assert run(t) == [0, 1, 2]
+
+
+def test_size_is_box_height_not_tf():
+    # Same Tf, but one copy squashed to half height (a different painted size).
+    t = GlyphTable()
+    add_text(t, "a", 100, 500)
+    add_text(t, "a", 100, 500, ascent=0.375, descent=-0.125)
+    assert run(t) == [0, 1]
+
+
+def test_different_direction_kept():
+    t = GlyphTable()
+    add_text(t, "a", 100, 500)
+    add_text(t, "a", 100, 500, angle=30)
+    add_text(t, "b", 200, 500)
+    add_text(t, "b", 200, 500, angle=5)  # within the direction tolerance
+    assert run(t) == [0, 1, 2]
+
+
+def test_rotated_90_offsets_measured_in_glyph_frame():
+    # Baseline runs up: 1.5 pt up is 0.15 × size *along* (different glyphs), 1.5 pt
+    # sideways is 0.15 × size *across* (same glyph). Unrotated it would be the reverse.
+    t = GlyphTable()
+    add_text(t, "a", 100, 500, angle=90)
+    add_text(t, "a", 100, 501.5, angle=90)
+    add_text(t, "b", 200, 500, angle=90)
+    add_text(t, "b", 201.5, 500, angle=90)
+    assert run(t) == [0, 1, 2]
+
+
+def test_vertical_writing_mode_duplicates():
+    t = GlyphTable()
+    add_text(t, "字字", 100, 500, wmode=1)
+    add_text(t, "字字", 100.4, 500, wmode=1)
+    assert run(t) == [0, 1]  # the column's two real characters survive, the copies do not
+
+
+def test_zero_height_never_candidates():
+    t = GlyphTable()
+    add_text(t, "a", 100, 500, ascent=0.0, descent=0.0)
+    add_text(t, "a", 100, 500, ascent=0.0, descent=0.0)
+    assert run(t) == [0, 1]
+
+
+def test_filtered_subset_only():
+    # A copy whose original an earlier filter removed is no longer a duplicate.
+    t = GlyphTable()
+    add_text(t, "a", 100, 500)
+    add_text(t, "a", 100.2, 500)
+    assert run(t, indices=[1]) == [1]
+
+
+def test_mixed_heights_across_class_boundary():
+    # Box heights 15.9 and 16.3 straddle a power of two; still within 5%.
+    t = GlyphTable()
+    add_text(t, "m", 100, 500, size=15.9)
+    add_text(t, "m", 100.5, 500, size=16.3)
+    add_text(t, "m", 300, 500, size=100)
+    add_text(t, "m", 300, 500, size=9)
+    assert run(t) == [0, 2, 3]
+
+
+def test_large_page():
+    # 400 lines of 100 glyphs from a two-letter alphabet, every line starting at the same
+    # x (aligned columns of identical letters), plus 100 fake-bold lines: 50,000 glyphs.
+    t = GlyphTable()
+    line = "aabbab" * 16 + "bbaa"
+    for row in range(400):
+        add_text(t, line, 36, 20 + 12 * row, size=10, advance=0.5)
+    for row in range(0, 400, 4):
+        add_text(t, line, 36.3, 20.1 + 12 * row, size=10, advance=0.5)
+    assert len(t) == 50_000
+    kept = run(t)
+    assert kept == list(range(40_000))
+
+
+def _brute_force(t: GlyphTable, along=0.1, across=0.2, tol=0.05) -> list[int]:
+    """The rule as written, O(n²): each glyph against every kept earlier glyph."""
+    kept: list[int] = []
+    for j in range(len(t)):
+        text = t.text[j]
+        candidate = t.decoded_by[j] is not None and text.strip(" \t\u00a0\u3000") != ""
+        for k in kept if candidate else ():
+            hj, hk = t.height[j], t.height[k]
+            if t.text[k] != text or abs(hj - hk) > tol * max(hj, hk):
+                continue
+            if t.dx[j] * t.dx[k] + t.dy[j] * t.dy[k] <= 0.99:
+                continue
+            vx, vy = t.ox[j] - t.ox[k], t.oy[j] - t.oy[k]
+            a = vx * t.dx[k] + vy * t.dy[k]
+            c = vy * t.dx[k] - vx * t.dy[k]
+            if abs(a) <= along * hk and abs(c) <= across * hk:
+                break
+        else:
+            kept.append(j)
+    return kept
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_matches_brute_force_on_random_overprint(seed):
+    import random
+
+    rng = random.Random(seed)
+    t = GlyphTable()
+    for _ in range(300):
+        add_text(
+            t,
+            rng.choice(["a", "b", "ab", "a b"]),
+            100 + rng.uniform(-3, 3),
+            500 + rng.uniform(-3, 3),
+            size=rng.choice([7.9, 8.0, 8.2, 8.5, 15.8, 16.0, 16.5, 32.0]),
+            angle=rng.choice([0.0, 0.0, 3.0, 90.0, 180.0, 45.0]),
+        )
+    expected = _brute_force(t)
+    assert 0 < len(expected) < len(t)  # the page exercises both outcomes
+    assert run(t) == expected

@@ -1,0 +1,236 @@
+"""Generate ``src/glyphweave/resources/encodings/base_encodings.tsv`` (and its PROVENANCE).
+
+The five simple-font base encodings of ISO 32000-1 Annex D, as glyph names per code:
+
+- StandardEncoding: ``fontTools.encodings.StandardEncoding``.
+- WinAnsiEncoding: Python's ``cp1252`` codec, each character named through
+  ``fontTools.agl`` (see ``_name``), then the Annex D rules: 0xA0 is ``space`` and 0xAD is
+  ``hyphen`` (table D.2, footnotes 1 and 2), and every unused code above 0x20 (0x7F, 0x81,
+  0x8D, 0x8F, 0x90, 0x9D) is ``bullet`` (footnote 3). Codes below 0x20 are undefined.
+- MacRomanEncoding: the PDF variant, not Mac OS Roman. ``fontTools.encodings.MacRoman``
+  is Mac OS Roman, so the 15 glyphs Annex D leaves out (notequal, infinity, lessequal,
+  greaterequal, partialdiff, summation, product, pi, integral, Omega, radical,
+  approxequal, Delta, lozenge, apple) are undefined, 0xCA is ``space`` (footnote 1),
+  0xDB stays ``currency`` (PDF never took Mac OS 8.5's Euro there), and codes below 0x20
+  and 0x7F are undefined.
+- PDFDocEncoding: pikepdf's registered ``pdfdoc`` codec, named through ``fontTools.agl``; the
+  control codes (0x00-0x17) are undefined, as they have no glyph.
+- MacExpertEncoding: parsed from Ghostscript's ``Resource/Init/gs_mex_e.ps`` (the same
+  table as ISO 32000-1 Annex D.4); no installed Python package carries it.
+
+With ``--gs-init`` pointing at Ghostscript's ``Resource/Init`` folder, the derived
+Standard, WinAnsi, MacRoman and PDFDoc tables are also cross-checked against
+Ghostscript's own vectors (gs_std_e.ps, gs_wan_e.ps, gs_mro_e.ps, gs_pdf_e.ps); any
+disagreement stops the run. Debian ships that folder in ``libgs10-common``::
+
+    apt-get download libgs10-common && dpkg-deb -x libgs10-common_*.deb /tmp/gs
+    python tools/gen_encodings.py --gs-init /tmp/gs/usr/share/ghostscript/*/Resource/Init \
+        --gs-label "Debian libgs10-common 10.0.0~dfsg-11+deb12u9"
+
+Only facts (which glyph name sits at which code) are taken from Ghostscript.
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import hashlib
+import re
+import sys
+from pathlib import Path
+
+import fontTools
+import pikepdf
+from fontTools.agl import LEGACY_AGL2UV, UV2AGL
+from fontTools.encodings.MacRoman import MacRoman
+from fontTools.encodings.StandardEncoding import StandardEncoding
+
+NAMES = ("StandardEncoding", "WinAnsiEncoding", "MacRomanEncoding", "MacExpertEncoding", "PDFDocEncoding")
+OUT = Path(__file__).resolve().parents[1] / "src" / "glyphweave" / "resources" / "encodings"
+
+# UV2AGL holds the AGL for New Fonts, which leaves out some Latin-1 names Annex D uses
+# (twosuperior, fi, ...); those come from the full AGL when it has a single name for the char.
+_AGL_NAMES: dict[int, list[str]] = {}
+for _agl_name, _uvs in LEGACY_AGL2UV.items():
+    for _uv in _uvs:
+        _AGL_NAMES.setdefault(_uv, []).append(_agl_name)
+
+# Annex D, footnote 6 of table D.2: in Mac OS Roman, absent from PDF's MacRomanEncoding.
+MAC_OS_ONLY = frozenset(
+    {
+        "notequal", "infinity", "lessequal", "greaterequal", "partialdiff", "summation", "product",
+        "pi", "integral", "Omega", "radical", "approxequal", "Delta", "lozenge", "apple",
+    }
+)  # fmt: skip
+
+Table = list[str | None]
+
+
+def _name(char: str) -> str:
+    name = UV2AGL.get(ord(char))
+    if name is not None:
+        return name
+    candidates = _AGL_NAMES.get(ord(char), [])
+    if len(candidates) != 1:
+        raise SystemExit(f"no single glyph name for U+{ord(char):04X}: {candidates}")
+    return candidates[0]
+
+
+def standard() -> Table:
+    return [None if n == ".notdef" else n for n in StandardEncoding]
+
+
+def winansi() -> Table:
+    table: Table = [None] * 256
+    for code in range(0x20, 256):
+        if code in (0xA0, 0xAD):
+            continue  # named below
+        try:
+            char = bytes([code]).decode("cp1252")
+        except UnicodeDecodeError:
+            table[code] = "bullet"  # unused code: Annex D, table D.2, footnote 3
+            continue
+        table[code] = "bullet" if code == 0x7F else _name(char)
+    table[0xA0] = "space"  # footnote 1
+    table[0xAD] = "hyphen"  # footnote 2
+    return table
+
+
+def macroman() -> Table:
+    table: Table = [None] * 256
+    for code in range(0x20, 0x7F):
+        table[code] = MacRoman[code]
+    for code in range(0x80, 256):
+        name = MacRoman[code]
+        table[code] = None if name in MAC_OS_ONLY else name
+    table[0xCA] = "space"  # footnote 1 (Mac OS Roman: nbspace)
+    if table[0xDB] != "currency":
+        raise SystemExit("fontTools MacRoman changed at 0xDB; expected currency")
+    return table
+
+
+def pdfdoc() -> Table:
+    codecs.lookup("pdfdoc")  # registered by importing pikepdf
+    table: Table = [None] * 256
+    for code in range(0x18, 256):
+        try:
+            char = bytes([code]).decode("pdfdoc")
+        except UnicodeDecodeError:
+            continue
+        if len(char) == 1 and (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0):
+            continue
+        table[code] = _name(char)
+    return table
+
+
+_TOKEN = re.compile(r"/[^\s/\[\]{}()<>%]+|[^\s/\[\]{}()<>%]+")
+
+
+def parse_gs_vector(path: Path, known: dict[str, Table]) -> Table:
+    """The 256 names of the encoding a Ghostscript ``gs_*_e.ps`` file defines.
+
+    Understands what those files use: literal names, and ``Vector start count getinterval
+    aload pop`` copying a run from a vector defined earlier (passed in ``known``).
+    """
+    text = "\n".join(line.split("%", 1)[0] for line in path.read_text("latin-1").splitlines())
+    tokens = _TOKEN.findall(text)
+    start = next(i for i, t in enumerate(tokens) if t.startswith("/") and t.endswith("Encoding"))
+    out: list[str] = []
+    i = start + 1
+    while len(out) < 256:
+        token = tokens[i]
+        if token.startswith("/"):
+            out.append(token[1:])
+            i += 1
+        elif token in known and tokens[i + 3 : i + 6] == ["getinterval", "aload", "pop"]:
+            first, count = int(tokens[i + 1]), int(tokens[i + 2])
+            out.extend(n or ".notdef" for n in known[token][first : first + count])
+            i += 6
+        else:
+            raise SystemExit(f"{path.name}: unexpected token {token!r}")
+    return [None if n == ".notdef" else n for n in out]
+
+
+def cross_check(name: str, ours: Table, theirs: Table) -> None:
+    diffs = [
+        f"  {c:02X}: ours {o!r}, Ghostscript {t!r}"
+        for c, (o, t) in enumerate(zip(ours, theirs, strict=True))
+        if o != t
+    ]
+    if diffs:
+        raise SystemExit(f"{name} differs from Ghostscript:\n" + "\n".join(diffs))
+    print(f"{name}: matches Ghostscript", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gs-init", type=Path, required=True, help="Ghostscript Resource/Init folder")
+    parser.add_argument("--gs-label", default="Ghostscript Resource/Init", help="where that folder came from")
+    args = parser.parse_args(argv)
+    gs: Path = args.gs_init
+
+    tables = {
+        "StandardEncoding": standard(),
+        "WinAnsiEncoding": winansi(),
+        "MacRomanEncoding": macroman(),
+        "PDFDocEncoding": pdfdoc(),
+    }
+    known: dict[str, Table] = {}
+    known["StandardEncoding"] = parse_gs_vector(gs / "gs_std_e.ps", known)
+    known["ISOLatin1Encoding"] = parse_gs_vector(gs / "gs_il1_e.ps", known)
+    for name, file in (
+        ("StandardEncoding", "gs_std_e.ps"),
+        ("WinAnsiEncoding", "gs_wan_e.ps"),
+        ("MacRomanEncoding", "gs_mro_e.ps"),
+        ("PDFDocEncoding", "gs_pdf_e.ps"),
+    ):
+        cross_check(name, tables[name], parse_gs_vector(gs / file, known))
+    tables["MacExpertEncoding"] = parse_gs_vector(gs / "gs_mex_e.ps", known)
+
+    lines = [
+        "# Base encodings of ISO 32000-1 Annex D: glyph name per code, '-' when undefined.",
+        "# Generated by tools/gen_encodings.py; see PROVENANCE. Do not edit by hand.",
+        "\t".join(("code", *NAMES)),
+    ]
+    for code in range(256):
+        lines.append("\t".join((f"{code:02X}", *(tables[n][code] or "-" for n in NAMES))))
+    data = ("\n".join(lines) + "\n").encode("ascii")
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "base_encodings.tsv").write_bytes(data)
+    digest = hashlib.sha256(data).hexdigest()
+    (OUT / "PROVENANCE").write_text(
+        PROVENANCE.format(
+            fonttools=fontTools.version,
+            pikepdf=pikepdf.__version__,
+            python=".".join(map(str, sys.version_info[:3])),
+            gs_label=args.gs_label,
+            sha256=digest,
+        ),
+        encoding="utf-8",
+    )
+    print(f"wrote base_encodings.tsv sha256={digest}", file=sys.stderr)
+
+
+PROVENANCE = """\
+base_encodings.tsv
+  what:     the five base encodings of ISO 32000-1 Annex D (StandardEncoding, WinAnsiEncoding,
+            MacRomanEncoding, MacExpertEncoding, PDFDocEncoding): code -> glyph name
+  how:      python tools/gen_encodings.py (the rules per table are in that script's docstring);
+            a char is named by fontTools.agl.UV2AGL (AGL for New Fonts), else by its single name
+            in the full AGL (fontTools.agl.LEGACY_AGL2UV)
+  sources:  StandardEncoding  fontTools {fonttools} fontTools.encodings.StandardEncoding (MIT)
+            WinAnsiEncoding   Python {python} cp1252 codec + fontTools.agl names + Annex D footnotes
+            MacRomanEncoding  fontTools {fonttools} fontTools.encodings.MacRoman, less the 15 Mac OS-only
+                              glyphs, 0xCA = space (the PDF variant, not Mac OS Roman)
+            PDFDocEncoding    pikepdf {pikepdf} 'pdfdoc' codec + fontTools.agl names
+            MacExpertEncoding Ghostscript Resource/Init/gs_mex_e.ps ({gs_label}); facts only
+  checked:  Standard, WinAnsi, MacRoman and PDFDoc agree code for code with Ghostscript's
+            gs_std_e.ps, gs_wan_e.ps, gs_mro_e.ps and gs_pdf_e.ps from the same folder
+  licence:  the tables are facts (the code-to-glyph-name assignments published in ISO 32000-1
+            Annex D); no program text from the sources is included
+  sha256:   {sha256}
+"""
+
+
+if __name__ == "__main__":
+    main()
