@@ -20,19 +20,46 @@ from collections.abc import Iterator
 from typing import Any
 
 _DELIMS = rb"\s/\[\]()<>{}%"
+_NUM = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
+_LIT = rb"\((?:[^\\()]|\\.)*\)"           # a literal string without nested parentheses
+_HEX = rb"<[0-9A-Fa-f\s]*>"
+# Unambiguous (one way to split any run), so a failed match cannot backtrack exponentially.
+_SKIP = rb"(?:\s|%[^\r\n]*(?=[\r\n]|\Z))*"
+_WS = rb"\s*"
 _TOKEN = re.compile(
-    rb"(?:\s+|%[^\r\n]*)*"  # skip whitespace and comments before every token
-    rb"(?:"
-    rb"(?P<num>[+-]?(?:\d+\.?\d*|\.\d+))(?![^" + _DELIMS + rb"])"
-    rb"|/(?P<name>[^" + _DELIMS + rb"]*)"
-    rb"|\((?P<str>(?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*)\)"
-    rb"|<(?P<hex>[0-9A-Fa-f\s]*)>"
-    rb"|(?P<op>[^" + _DELIMS + rb"]+)"
-    rb"|(?P<delim><<|>>|[\[\]{}()<>])"
-    rb")",
+    _SKIP
+    + rb"(?:"
+    # Fast paths, whole operations in one match (most of a text-heavy page):
+    #   [ (..) -120 <..> ] TJ      (..) Tj      1 0 0 1 72 720 cm
+    + rb"\[(?P<tj>(?:" + _WS + rb"(?:" + _LIT + rb"|" + _HEX + rb"|" + _NUM + rb"))*)" + _WS
+    + rb"\]" + _WS + rb"TJ(?![^" + _DELIMS + rb"])"
+    + rb"|\((?P<sj>(?:[^\\()]|\\.)*)\)" + _WS + rb"Tj(?![^" + _DELIMS + rb"])"
+    + rb"|(?P<nums>(?:" + _NUM + rb"\s+)+)(?P<numop>[A-Za-z'\"][^" + _DELIMS + rb"]*)"
+    # General tokens:
+    + rb"|(?P<num>" + _NUM + rb")(?![^" + _DELIMS + rb"])"
+    + rb"|/(?P<name>[^" + _DELIMS + rb"]*)"
+    + rb"|\((?P<str>(?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*)\)"
+    + rb"|<(?P<hex>[0-9A-Fa-f\s]*)>"
+    + rb"|(?P<op>[^" + _DELIMS + rb"]+)"
+    + rb"|(?P<delim><<|>>|[\[\]{}()<>])"
+    + rb")",
     re.DOTALL,
 )
-_TRAILING_SPACE = re.compile(rb"(?:\s+|%[^\r\n]*)*\Z")
+_GENERAL = re.compile(
+    _SKIP
+    + rb"(?:(?P<num>" + _NUM + rb")(?![^" + _DELIMS + rb"])"
+    + rb"|/(?P<name>[^" + _DELIMS + rb"]*)"
+    + rb"|\((?P<str>(?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*)\)"
+    + rb"|<(?P<hex>[0-9A-Fa-f\s]*)>"
+    + rb"|(?P<op>[^" + _DELIMS + rb"]+)"
+    + rb"|(?P<delim><<|>>|[\[\]{}()<>])"
+    + rb")",
+    re.DOTALL,
+)
+# The numbers following a lone number (operands of a non-operator: an array, a bad
+# stream): read in one go so the numbers-then-operator fast path never rescans them.
+_MORE_NUMS = re.compile(rb"(?:\s+" + _NUM + rb"(?![^" + _DELIMS + rb"]))*")
+_TJ_ITEM = re.compile(rb"\(((?:[^\\()]|\\.)*)\)|<([0-9A-Fa-f\s]*)>|(" + _NUM + rb")", re.DOTALL)
 _ESCAPES = {
     ord("n"): b"\n", ord("r"): b"\r", ord("t"): b"\t", ord("b"): b"\b", ord("f"): b"\f",
     ord("("): b"(", ord(")"): b")", ord("\\"): b"\\",
@@ -145,9 +172,52 @@ def operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
         kind = m.lastgroup
         if kind is None:
             return  # nothing but whitespace left
+        if kind == "tj" and not nest:
+            items: list[Any] = []
+            for lit, hexs, num in _TJ_ITEM.findall(m.group("tj")):
+                if num:
+                    items.append(num)
+                elif hexs or not lit:
+                    items.append(decode_hex(hexs) if hexs else bytearray())
+                else:
+                    items.append(bytearray(lit) if b"\\" not in lit and b"\r" not in lit
+                                 else unescape_literal(lit))
+            stack.append(items)
+            yield b"TJ", stack
+            stack = []
+            continue
+        if kind == "sj" and not nest:
+            lit = m.group("sj")
+            stack.append(bytearray(lit) if b"\\" not in lit and b"\r" not in lit else unescape_literal(lit))
+            yield b"Tj", stack
+            stack = []
+            continue
+        if kind == "numop" and not nest:
+            stack.extend(m.group("nums").split())
+            op = m.group("numop")
+            if op == b"ID":
+                pos = _skip_inline_image(data, pos)
+                stack.clear()
+                yield b"EI", []
+                continue
+            yield op, stack
+            stack = []
+            continue
+        if kind in ("tj", "sj", "numop"):
+            # Inside an array or dictionary: re-read the same text token by token.
+            pos = m.start(kind) if kind != "numop" else m.start("nums")
+            m = _GENERAL.match(data, pos)
+            if m is None:
+                return
+            pos = m.end()
+            kind = m.lastgroup
         target = nest[-1][1] if nest else stack
         if kind == "num":
             target.append(m.group(kind))
+            more = _MORE_NUMS.match(data, pos)
+            if more is not None and more.end() > pos:
+                target.extend(more.group().split())
+                pos = more.end()
         elif kind == "op":
             op = m.group(kind)
             if nest:
