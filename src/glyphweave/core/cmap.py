@@ -1,0 +1,780 @@
+"""CMaps (ISO 32000-1 §9.7.5-9.7.6) and ToUnicode CMaps (§9.10.3).
+
+One parser serves both uses: a font's /Encoding CMap (codes → CIDs, through cidchar and
+cidrange) and its /ToUnicode CMap (codes → text, through bfchar and bfrange). CMaps in
+the wild are sloppy, so the parser is lenient wherever the intent is clear; it raises
+:class:`CMapError` only when the data holds nothing CMap-like at all.
+
+Choices where ISO 32000-1 is silent or real files disagree with it:
+
+- Section counts (``12 beginbfchar``) are ignored; a section ends at its end operator, at
+  any other ``begin…``/``end…`` operator, or at the end of the data (truncated streams).
+- Precedence: single-code entries (bfchar, cidchar) win over ranges; a repeated entry and,
+  where ranges overlap, the range defined last win; entries of this CMap win over a
+  ``usecmap`` base (which also lends its codespace, and its /WMode when we set none). A
+  ``usecmap`` cycle is cut where it closes. Notdef mappings are ignored.
+- Ranges are integer intervals of the big-endian code value (``<0000> <FFFF>`` is 65,536
+  codes), kept as sorted lists and answered by bisection: never expanded into a dict.
+- bfrange with a string destination increments the last byte (§9.10.3). When that byte
+  would pass 0xFF, we carry into the last code point instead of wrapping (``<00FF>`` + 1 is
+  U+0100): wrapping would be wrong text, and carrying is what the producer meant.
+- Destinations are UTF-16BE; surrogate pairs are combined; an unpaired surrogate becomes
+  U+FFFD; an odd byte count is read with a leading zero byte (``<41>`` is "A"); an empty
+  destination is no mapping; a name destination (``/space``) goes through the Adobe Glyph
+  List rules.
+- No codespace ranges at all (common in sloppy ToUnicode CMaps): the code width is the
+  most common length of the mapping sources (ties: the shorter), else 2; the inferred
+  ``(00…, FF…)`` range is what :attr:`CMap.codespace` shows.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import sys
+from array import array
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
+from heapq import heappop, heappush
+from typing import Any
+
+__all__ = ["CMap", "CMapError", "identity_cmap", "parse_cmap"]
+
+
+class CMapError(ValueError):
+    """The data is not a CMap at all (no CMap operator, section or definition in it)."""
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+class _Name(str):
+    """A PostScript name (``/Foo``), kept apart from strings and operators."""
+
+    __slots__ = ()
+
+
+_DELIM = rb"()<>\[\]{}/%"
+_WS = rb"\x00\t\n\x0c\r "
+_REGULAR = rb"[^" + _DELIM + _WS + rb"]"
+
+# One token per match, after whitespace and comments. The last alternative eats one junk
+# byte, so every match makes progress and the scan is linear.
+_TOKEN = re.compile(
+    rb"(?:[" + _WS + rb"]+|%[^\r\n]*)*"
+    rb"(?:"
+    rb"<([0-9A-Fa-f" + _WS + rb"]*)>"  # 1 hex string
+    rb"|/(" + _REGULAR + rb"*)"  # 2 name
+    rb"|([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?!" + _REGULAR + rb")"  # 3 number
+    rb"|(" + _REGULAR + rb"+)"  # 4 operator (any other regular word)
+    rb"|(<<|>>|[\[\]{}])"  # 5 structure
+    rb"|(\()"  # 6 literal string: read by _read_literal
+    rb"|(.)"  # 7 junk byte
+    rb")",
+    re.S,
+)
+_HEX_WS = re.compile(rb"[" + _WS + rb"]+")
+_NAME_ESC = re.compile(rb"#([0-9A-Fa-f]{2})")
+_LITERAL_SPECIAL = re.compile(rb"[()\\]")
+_OCTAL = re.compile(rb"[0-7]{1,3}")
+_ESCAPES = {ord("n"): b"\n", ord("r"): b"\r", ord("t"): b"\t", ord("b"): b"\b", ord("f"): b"\f"}
+
+# A section body made only of hex strings, integers and whitespace takes the fast path.
+_SIMPLE_BODY_BAD = re.compile(rb"[^0-9A-Fa-f<>" + _WS + rb"]")
+_SIMPLE_TOKEN = re.compile(rb"<([0-9A-Fa-f" + _WS + rb"]*)>|(\d+)")
+
+_SECTIONS = {
+    "begincodespacerange": "codespacerange",
+    "beginbfchar": "bfchar",
+    "beginbfrange": "bfrange",
+    "begincidchar": "cidchar",
+    "begincidrange": "cidrange",
+    "beginnotdefchar": "notdefchar",
+    "beginnotdefrange": "notdefrange",
+}
+_SECTION_END = {kind: ("end" + kind).encode() for kind in _SECTIONS.values()}
+
+
+def _hex(text: bytes) -> bytes:
+    """Decode a hex string body; whitespace is ignored and an odd last digit means d0 (§7.3.4.3)."""
+    try:
+        return bytes.fromhex(text.decode("ascii"))
+    except ValueError:
+        digits = _HEX_WS.sub(b"", text)
+        if len(digits) % 2:
+            digits += b"0"
+        return bytes.fromhex(digits.decode("ascii"))
+
+
+def _read_literal(data: bytes, pos: int) -> tuple[bytes, int]:
+    """Read a literal string whose ``(`` ends just before ``pos``; return it and the end offset."""
+    out = bytearray()
+    depth = 1
+    n = len(data)
+    while True:
+        m = _LITERAL_SPECIAL.search(data, pos)
+        if m is None:  # unterminated: take the rest
+            out += data[pos:]
+            return bytes(out), n
+        i = m.start()
+        out += data[pos:i]
+        c = data[i]
+        pos = i + 1
+        if c == 0x28:  # (
+            depth += 1
+            out.append(c)
+        elif c == 0x29:  # )
+            depth -= 1
+            if depth == 0:
+                return bytes(out), pos
+            out.append(c)
+        else:  # backslash escape
+            if pos >= n:
+                return bytes(out), n
+            e = data[pos]
+            if e in _ESCAPES:
+                out += _ESCAPES[e]
+                pos += 1
+            elif 0x30 <= e <= 0x37:
+                o = _OCTAL.match(data, pos)
+                assert o is not None
+                out.append(int(o.group(), 8) & 0xFF)
+                pos = o.end()
+            elif e == 0x0D:  # line continuation: \CR or \CRLF
+                pos += 2 if data[pos + 1 : pos + 2] == b"\n" else 1
+            elif e == 0x0A:
+                pos += 1
+            else:  # \( \) \\ and unknown escapes: the char itself
+                out.append(e)
+                pos += 1
+
+
+def _name(raw: bytes) -> _Name:
+    if b"#" in raw:
+        raw = _NAME_ESC.sub(lambda m: bytes((int(m.group(1), 16),)), raw)
+    return _Name(raw.decode("latin-1"))
+
+
+def _number(raw: bytes) -> int | float:
+    try:
+        return int(raw)
+    except ValueError:
+        return float(raw)
+
+
+# --------------------------------------------------------------------------- text
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_utf16_strict = codecs.utf_16_be_decode  # skips the codec registry: twice as fast per call
+
+
+def _utf16(raw: bytes, *, keep_surrogates: bool = False) -> str:
+    """UTF-16BE destination → text; see the module docstring for the lenient cases."""
+    try:
+        return _utf16_strict(raw, "strict", True)[0]
+    except UnicodeDecodeError:
+        pass
+    if len(raw) % 2:
+        raw = b"\x00" + raw
+    text = raw.decode("utf-16-be", "surrogatepass")
+    return text if keep_surrogates else _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _unit_chars(blob: bytes) -> str:
+    """One char per UTF-16BE code unit of ``blob`` (each unit is its own destination)."""
+    units = array("H", blob)
+    if sys.byteorder == "little":
+        units.byteswap()
+    text = "".join(map(chr, units))
+    return _LONE_SURROGATE.sub("\ufffd", text) if _LONE_SURROGATE.search(text) else text
+
+
+def _glyph_name_text(name: str) -> str:
+    from fontTools.agl import toUnicode  # lazy: the AGL costs ~10 ms to import
+
+    try:
+        return toUnicode(name)
+    except Exception:  # malformed names (uniXXXX with junk) must not stop the parse
+        return ""
+
+
+def _dest_text(dst: Any, *, keep_surrogates: bool = False) -> str | None:
+    if isinstance(dst, bytes):
+        return _utf16(dst, keep_surrogates=keep_surrogates) or None
+    if isinstance(dst, _Name):
+        return _glyph_name_text(dst) or None
+    return None
+
+
+def _char(cp: int) -> str:
+    return "\ufffd" if cp > 0x10FFFF or 0xD800 <= cp <= 0xDFFF else chr(cp)
+
+
+# --------------------------------------------------------------------------- ranges
+
+# A range payload is (kind, lo, value):
+#   ("inc", lo, (prefix, first code point))  bfrange with a string destination
+#   ("arr", lo, [text or None, ...])          bfrange with an array destination
+#   ("cid", lo, first CID)                    cidrange
+_Payload = tuple[str, int, Any]
+_Raw = tuple[int, int, int, _Payload]  # (length, lo, hi, payload) in definition order
+
+
+class _RangeTable:
+    """Non-overlapping integer intervals for codes of one length, answered by bisection."""
+
+    __slots__ = ("starts", "ends", "payloads")
+
+    def __init__(self, ranges: list[tuple[int, int, _Payload]]) -> None:
+        # ranges are in definition order; the last one wins where they overlap
+        order = sorted(range(len(ranges)), key=lambda i: ranges[i][0])
+        overlap = any(ranges[a][1] >= ranges[b][0] for a, b in zip(order, order[1:], strict=False))
+        if not overlap:
+            self.starts = [ranges[i][0] for i in order]
+            self.ends = [ranges[i][1] for i in order]
+            self.payloads = [ranges[i][2] for i in order]
+            return
+        self.starts, self.ends, self.payloads = [], [], []
+        # sweep over boundaries with a heap of active ranges, newest on top
+        points = sorted({p for lo, hi, _ in ranges for p in (lo, hi + 1)})
+        heap: list[tuple[int, int]] = []
+        k = 0
+        for j, p in enumerate(points[:-1]):
+            while k < len(order) and ranges[order[k]][0] == p:
+                idx = order[k]
+                heappush(heap, (-idx, ranges[idx][1]))
+                k += 1
+            while heap and heap[0][1] < p:
+                heappop(heap)
+            if not heap:
+                continue
+            winner = -heap[0][0]
+            end = points[j + 1] - 1
+            payload = ranges[winner][2]
+            if self.payloads and self.payloads[-1] is payload and self.ends[-1] == p - 1:
+                self.ends[-1] = end
+            else:
+                self.starts.append(p)
+                self.ends.append(end)
+                self.payloads.append(payload)
+
+    def find(self, value: int) -> _Payload | None:
+        i = bisect_right(self.starts, value) - 1
+        if i >= 0 and value <= self.ends[i]:
+            return self.payloads[i]
+        return None
+
+
+def _build_tables(raw: list[_Raw]) -> dict[int, _RangeTable]:
+    by_len: dict[int, list[tuple[int, int, _Payload]]] = {}
+    for length, lo, hi, payload in raw:
+        by_len.setdefault(length, []).append((lo, hi, payload))
+    return {length: _RangeTable(items) for length, items in by_len.items()}
+
+
+# --------------------------------------------------------------------------- CMap
+
+_MISS = object()
+_BYTE = [bytes((b,)) for b in range(256)]
+_RESOLVING: ContextVar[frozenset[str]] = ContextVar("glyphweave_cmap_resolving", default=frozenset())
+
+
+class CMap:
+    """A parsed CMap: splits shown strings into codes and maps codes to text or CIDs.
+
+    Built by :func:`parse_cmap` or :func:`identity_cmap`; read-only afterwards (lookups
+    are memoized per code, which is why answering costs nothing the second time).
+    """
+
+    name: str | None
+    wmode: int
+    codespace: list[tuple[bytes, bytes]]
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        wmode: int | None = None,
+        codespace: Iterable[tuple[bytes, bytes]] = (),
+        chars: dict[bytes, str] | None = None,
+        cids: dict[bytes, int] | None = None,
+        bf_ranges: list[_Raw] | None = None,
+        cid_ranges: list[_Raw] | None = None,
+        bases: Iterable[CMap] = (),
+    ) -> None:
+        self._bases = [b for b in bases if isinstance(b, CMap)][::-1]  # newest base first
+        self.name = name
+        if wmode is None:
+            wmode = self._bases[0].wmode if self._bases else 0
+        self.wmode = wmode
+        self._chars = chars or {}
+        self._cids = cids or {}
+        self._bf_tables = _build_tables(bf_ranges or [])
+        self._cid_tables = _build_tables(cid_ranges or [])
+        self._ucache: dict[bytes, str | None] = {}
+        self._ccache: dict[bytes, int | None] = {}
+
+        spaces: list[tuple[bytes, bytes]] = []
+        for base in reversed(self._bases):
+            spaces.extend(base.codespace)
+        spaces.extend(codespace)
+        spaces = list(dict.fromkeys(spaces))  # drop duplicates, keep order
+        if not spaces:
+            n = self._inferred_width(bf_ranges or [], cid_ranges or [])
+            spaces = [(b"\x00" * n, b"\xff" * n)]
+        self.codespace = spaces
+        self._prepare_split()
+
+    # -- public API
+
+    def split(self, data: bytes) -> list[bytes]:
+        """Split a shown string into character codes by the codespace ranges (§9.7.6.2-3)."""
+        if not isinstance(data, bytes):
+            data = bytes(data)
+        n = self._width
+        if n == 1:
+            return [_BYTE[b] for b in data]
+        if n:
+            return [data[i : i + n] for i in range(0, len(data), n)]
+        out = []
+        step = self._step
+        i = 0
+        end = len(data)
+        while i < end:
+            size = step[data[i]] or self._slow_length(data, i)
+            out.append(data[i : i + size])
+            i += size
+        return out
+
+    def to_unicode(self, code: bytes) -> str | None:
+        """Text for a code from bfchar/bfrange (None if unmapped)."""
+        hit = self._ucache.get(code, _MISS)
+        if hit is _MISS:
+            hit = self._ucache[code] = self._find_unicode(code)
+        return hit  # type: ignore[return-value]
+
+    def to_cid(self, code: bytes) -> int | None:
+        """CID for a code from cidchar/cidrange (None if unmapped)."""
+        hit = self._ccache.get(code, _MISS)
+        if hit is _MISS:
+            hit = self._ccache[code] = self._find_cid(code)
+        return hit  # type: ignore[return-value]
+
+    def code_lengths(self) -> set[int]:
+        """Distinct code widths of the codespace ranges."""
+        return set(self._lengths)
+
+    def __repr__(self) -> str:
+        return (
+            f"<CMap {self.name or '(unnamed)'} wmode={self.wmode} codespace={len(self.codespace)}"
+            f" bfchar={len(self._chars)} cidchar={len(self._cids)}>"
+        )
+
+    # -- lookups
+
+    def _find_unicode(self, code: bytes) -> str | None:
+        text = self._chars.get(code)
+        if text is not None:
+            return text
+        table = self._bf_tables.get(len(code))
+        if table is not None:
+            value = int.from_bytes(code, "big")
+            payload = table.find(value)
+            if payload is not None:
+                kind, lo, what = payload
+                if kind == "inc":
+                    prefix, first = what
+                    return prefix + _char(first + value - lo)
+                return what[value - lo] if value - lo < len(what) else None
+        for base in self._bases:
+            text = base.to_unicode(code)
+            if text is not None:
+                return text
+        return None
+
+    def _find_cid(self, code: bytes) -> int | None:
+        cid = self._cids.get(code)
+        if cid is not None:
+            return cid
+        table = self._cid_tables.get(len(code))
+        if table is not None:
+            value = int.from_bytes(code, "big")
+            payload = table.find(value)
+            if payload is not None:
+                return payload[2] + value - payload[1]
+        for base in self._bases:
+            cid = base.to_cid(code)
+            if cid is not None:
+                return cid
+        return None
+
+    # -- codespace
+
+    def _inferred_width(self, bf_ranges: list[_Raw], cid_ranges: list[_Raw]) -> int:
+        counts: Counter[int] = Counter(map(len, self._chars))
+        counts.update(map(len, self._cids))
+        counts.update(r[0] for r in bf_ranges)
+        counts.update(r[0] for r in cid_ranges)
+        best = [(-c, n) for n, c in counts.items() if 1 <= n <= 4]
+        return min(best)[1] if best else 2
+
+    def _prepare_split(self) -> None:
+        lengths = sorted({len(lo) for lo, _ in self.codespace})
+        self._lengths = lengths
+        self._by_len = {n: [(lo, hi) for lo, hi in self.codespace if len(lo) == n] for n in lengths}
+        # One width: every code has that width, matched or not (§9.7.6.3), so slice.
+        self._width = lengths[0] if len(lengths) == 1 else 0
+        if self._width:
+            return
+        # Several widths: the first byte usually decides the width; 0 marks bytes that need
+        # the full byte-by-byte test.
+        step = bytearray(256)
+        ones = self._by_len.get(1, [])
+        for b in range(256):
+            if any(lo[0] <= b <= hi[0] for lo, hi in ones):
+                step[b] = 1
+                continue
+            widths = {n for n in lengths if n > 1 for lo, hi in self._by_len[n] if lo[0] <= b <= hi[0]}
+            if len(widths) == 1:
+                step[b] = widths.pop()
+            elif not widths:
+                step[b] = lengths[0]
+        self._step = bytes(step)
+
+    def _slow_length(self, data: bytes, i: int) -> int:
+        """Width of the code at data[i]: first full match, shortest first; else the best partial match."""
+        best = (0, 0)  # (bytes matched, -width)
+        for n in self._lengths:
+            chunk = data[i : i + n]
+            for lo, hi in self._by_len[n]:
+                k = 0
+                for j, c in enumerate(chunk):
+                    if not lo[j] <= c <= hi[j]:
+                        break
+                    k += 1
+                if k == n:
+                    return n
+                best = max(best, (k, -n))
+        return -best[1] if best[0] else self._lengths[0]
+
+
+def identity_cmap(wmode: int = 0) -> CMap:
+    """Identity-H (wmode 0) or Identity-V (wmode 1): 2-byte codes, CID = code value."""
+    wmode = 1 if wmode else 0
+    return CMap(
+        name="Identity-V" if wmode else "Identity-H",
+        wmode=wmode,
+        codespace=[(b"\x00\x00", b"\xff\xff")],
+        cid_ranges=[(2, 0, 0xFFFF, ("cid", 0, 0))],
+    )
+
+
+# --------------------------------------------------------------------------- parser
+
+_Section = list[Any]
+
+
+class _Builder:
+    """Collects what the operators define; turns into a :class:`CMap` at the end."""
+
+    def __init__(self, usecmap: Callable[[str], CMap | None] | None) -> None:
+        self.usecmap = usecmap
+        self.found = False
+        self.name: str | None = None
+        self.wmode: int | None = None
+        self.codespace: list[tuple[bytes, bytes]] = []
+        self.chars: dict[bytes, str] = {}
+        self.cids: dict[bytes, int] = {}
+        self.bf_ranges: list[_Raw] = []
+        self.cid_ranges: list[_Raw] = []
+        self.bases: list[CMap] = []
+
+    def build(self) -> CMap:
+        return CMap(
+            name=self.name,
+            wmode=self.wmode,
+            codespace=self.codespace,
+            chars=self.chars,
+            cids=self.cids,
+            bf_ranges=self.bf_ranges,
+            cid_ranges=self.cid_ranges,
+            bases=self.bases,
+        )
+
+    # -- plain operators
+
+    def operator(self, op: str, stack: list[Any]) -> None:
+        if op == "def" and len(stack) >= 2:
+            key, value = stack[-2], stack[-1]
+            if key == "CMapName" and isinstance(key, _Name):
+                if isinstance(value, (str, bytes)):
+                    self.name = value.decode("latin-1") if isinstance(value, bytes) else str(value)
+                    self.found = True
+            elif key == "WMode" and isinstance(key, _Name) and isinstance(value, (int, float)):
+                self.wmode = 1 if int(value) == 1 else 0
+                self.found = True
+        elif op == "usecmap":
+            self.found = True
+            if stack and isinstance(stack[-1], (_Name, bytes)):
+                name = stack[-1]
+                self._use(name.decode("latin-1") if isinstance(name, bytes) else str(name))
+        elif op in ("begincmap", "endcmap"):
+            self.found = True
+
+    def _use(self, name: str) -> None:
+        active = _RESOLVING.get()
+        if self.usecmap is None or name in active:  # unknown or cyclic: ignore
+            return
+        token = _RESOLVING.set(active | {name})
+        try:
+            base = self.usecmap(name)
+        finally:
+            _RESOLVING.reset(token)
+        if isinstance(base, CMap):
+            self.bases.append(base)
+
+    # -- sections
+
+    def section(self, kind: str, items: _Section) -> None:
+        self.found = True
+        getattr(self, "_" + kind)(items)
+
+    def _codespacerange(self, items: _Section) -> None:
+        for lo, hi in _groups(items, 2):
+            if isinstance(lo, bytes) and isinstance(hi, bytes) and len(lo) == len(hi) and 1 <= len(lo) <= 4:
+                self.codespace.append((lo, hi))
+
+    def bfchar_hex(self, hexes: list[bytes]) -> None:
+        """A bfchar body given as hex digits: plain 2-byte destinations decode in one call."""
+        self.found = True
+        srcs, dsts = hexes[0::2], hexes[1::2]
+        if dsts and len(srcs) == len(dsts) and min(map(len, dsts)) == max(map(len, dsts)) == 4:
+            try:
+                blob = bytes.fromhex(b"".join(dsts).decode("ascii"))
+            except ValueError:
+                blob = b""
+            if len(blob) == 2 * len(dsts):
+                keys = _hex_many(srcs)
+                if min(map(len, keys)):
+                    self.chars.update(zip(keys, _unit_chars(blob), strict=True))
+                    return
+        self._bfchar(_hex_many(hexes))
+
+    def _bfchar(self, items: _Section) -> None:
+        chars = self.chars
+        srcs, dsts = items[0::2], items[1::2]
+        if len(srcs) == len(dsts) and dsts:
+            # Bulk path: all plain 2-byte destinations decode in one call.
+            try:
+                b"".join(srcs)
+                joined = b"".join(dsts)
+            except TypeError:  # a name, number or array among them
+                joined = b""
+            if len(joined) == 2 * len(dsts) and min(map(len, dsts)) == 2 and min(map(len, srcs)):
+                chars.update(zip(srcs, _unit_chars(joined), strict=True))
+                return
+        for src, dst in _groups(items, 2):
+            if not isinstance(src, bytes) or not src:
+                continue
+            text = _dest_text(dst)
+            if text:
+                chars[src] = text
+
+    def _bfrange(self, items: _Section) -> None:
+        ranges = self.bf_ranges
+        for lo_b, hi_b, dst in _groups(items, 3):
+            if type(hi_b) is not bytes or len(lo_b) != len(hi_b) or not lo_b:
+                continue
+            lo, hi = int.from_bytes(lo_b, "big"), int.from_bytes(hi_b, "big")
+            if lo > hi:
+                continue
+            payload: _Payload
+            if isinstance(dst, list):
+                payload = ("arr", lo, [_dest_text(d) for d in dst[: hi - lo + 1]])
+            else:
+                if type(dst) is bytes:
+                    try:
+                        text = _utf16_strict(dst, "strict", True)[0]
+                    except UnicodeDecodeError:
+                        text = _utf16(dst, keep_surrogates=True)
+                else:
+                    text = _dest_text(dst) or ""
+                if not text:
+                    continue
+                prefix = text[:-1]
+                if prefix and _LONE_SURROGATE.search(prefix):
+                    prefix = _LONE_SURROGATE.sub("\ufffd", prefix)
+                payload = ("inc", lo, (prefix, ord(text[-1])))
+            ranges.append((len(lo_b), lo, hi, payload))
+
+    def _cidchar(self, items: _Section) -> None:
+        cids = self.cids
+        for src, dst in _groups(items, 2):
+            if isinstance(src, bytes) and src and isinstance(dst, int) and dst >= 0:
+                cids[src] = dst
+
+    def _cidrange(self, items: _Section) -> None:
+        for lo_b, hi_b, dst in _groups(items, 3):
+            bounds = _bounds(lo_b, hi_b)
+            if bounds is not None and isinstance(dst, int) and dst >= 0:
+                length, lo, hi = bounds
+                self.cid_ranges.append((length, lo, hi, ("cid", lo, dst)))
+
+    def _notdefchar(self, items: _Section) -> None:
+        """Notdef mappings only choose a fallback glyph; text extraction has no use for them."""
+
+    _notdefrange = _notdefchar
+
+
+def _groups(items: _Section, size: int) -> Iterable[tuple[Any, ...]]:
+    """Consecutive groups that start with a string; resynchronize past stray tokens."""
+    if not len(items) % size and all(type(x) is bytes for x in items[::size]):  # the common case
+        return zip(*(items[k::size] for k in range(size)), strict=True)
+    out = []
+    i = 0
+    n = len(items)
+    while i + size <= n:
+        if type(items[i]) is not bytes:
+            i += 1
+            continue
+        out.append(tuple(items[i : i + size]))
+        i += size
+    return out
+
+
+def _bounds(lo: Any, hi: Any) -> tuple[int, int, int] | None:
+    if not (isinstance(lo, bytes) and isinstance(hi, bytes)) or len(lo) != len(hi) or not lo:
+        return None
+    a, b = int.from_bytes(lo, "big"), int.from_bytes(hi, "big")
+    return (len(lo), a, b) if a <= b else None
+
+
+def parse_cmap(data: bytes, *, usecmap: Callable[[str], CMap | None] | None = None) -> CMap:
+    """Parse an embedded or predefined CMap (or a ToUnicode CMap) from its decoded bytes.
+
+    ``usecmap`` resolves ``/Name usecmap`` to a base CMap (None when unknown: then it is
+    ignored). Raises :class:`CMapError` only when nothing CMap-like is in ``data``.
+    """
+    if not isinstance(data, bytes):
+        data = bytes(data)
+    builder = _Builder(usecmap)
+    stack: list[Any] = []
+    marks: list[tuple[int, bytes]] = []  # open [ { << as (stack index, closer)
+    section: str | None = None  # kind of the open section; its operands pile up on `stack`
+    pos = 0
+    end = len(data)
+    match = _TOKEN.match
+    while pos < end:
+        m = match(data, pos)
+        if m is None:  # cannot happen (the junk alternative eats any byte); never loop
+            break
+        pos = m.end()
+        group = m.lastindex
+        if group == 1:
+            stack.append(_hex(m.group(1)))
+        elif group == 4:
+            op = m.group(4).decode("latin-1")
+            if section is not None:
+                if not op.startswith(("begin", "end")):
+                    continue  # stray words inside a section do not end it
+                builder.section(section, stack)
+                section = None
+            kind = _SECTIONS.get(op)
+            if kind is not None:
+                stack, marks = [], []
+                done = _fast_section(data, pos, kind, builder)
+                if done:
+                    pos = done
+                else:
+                    section = kind
+                continue
+            if op == "findresource" and len(stack) >= 2 and stack[-1] == "CMap":
+                stack.pop()  # `/Name /CMap findresource usecmap`: keep the name
+                continue
+            builder.operator(op, stack)
+            stack, marks = [], []
+        elif group == 2:
+            stack.append(_name(m.group(2)))
+        elif group == 3:
+            stack.append(_number(m.group(3)))
+        elif group == 6:
+            text, pos = _read_literal(data, pos)
+            stack.append(text)
+        elif group == 5:
+            tok = m.group(5)
+            closer = _CLOSERS.get(tok)
+            if closer is not None:
+                marks.append((len(stack), closer))
+            elif marks and marks[-1][1] == tok:  # a stray closer is ignored
+                i = marks.pop()[0]
+                body = stack[i:]
+                del stack[i:]
+                if tok == b">>":
+                    stack.append(
+                        {k: v for k, v in zip(body[0::2], body[1::2], strict=False) if isinstance(k, _Name)}
+                    )
+                else:
+                    stack.append(body)
+        # group 7: a junk byte, skipped
+    if section is not None:  # truncated: keep what the open section collected
+        builder.section(section, stack)
+    if not builder.found:
+        raise CMapError("no CMap operators or definitions found")
+    return builder.build()
+
+
+_CLOSERS = {b"[": b"]", b"{": b"}", b"<<": b">>"}
+
+
+def _fast_section(data: bytes, pos: int, kind: str, builder: _Builder) -> int:
+    """Read a plain section body (hex strings, integers, whitespace) in bulk.
+
+    Returns the offset after its end operator, or 0 when the body holds anything else
+    (arrays, names, comments, literal strings): then the general tokenizer reads it.
+    """
+    end_op = _SECTION_END[kind]
+    bad = _SIMPLE_BODY_BAD.search(data, pos)
+    if bad is None:  # truncated inside the section: the body runs to the end
+        stop = after = len(data)
+    else:
+        stop = bad.start() - 1  # every end operator starts with 'e', a hex digit
+        if stop < pos or not data.startswith(end_op, stop):
+            return 0
+        after = stop + len(end_op)
+    if kind in ("bfchar", "bfrange", "codespacerange"):
+        # Only hex strings here: turning the brackets into spaces and splitting is the
+        # fastest tokenizer there is; any bare word, NUL or split hex string changes the
+        # counts, and then the general tokenizer reads the section.
+        body = data[pos:stop]
+        hexes = body.translate(_BRACKETS_TO_SPACE).split()
+        if b"\x00" in body or not len(hexes) == body.count(b"<") == body.count(b">"):
+            return 0
+        if kind == "bfchar":
+            builder.bfchar_hex(hexes)
+        else:
+            builder.section(kind, _hex_many(hexes))
+    else:
+        items = [_hex(h) if not d else int(d) for h, d in _SIMPLE_TOKEN.findall(data, pos, stop)]
+        builder.section(kind, items)
+    return after
+
+
+_BRACKETS_TO_SPACE = bytes.maketrans(b"<>", b"  ")
+
+
+def _hex_many(hexes: list[bytes]) -> list[bytes]:
+    """Decode many hex string bodies; in one call when they all have one even length."""
+    if hexes:
+        width = len(hexes[0])
+        if width and not width % 2 and min(map(len, hexes)) == max(map(len, hexes)):
+            joined = b"".join(hexes)
+            try:
+                blob = bytes.fromhex(joined.decode("ascii"))
+            except ValueError:
+                blob = b""
+            if len(blob) * 2 == len(joined):
+                step = width // 2
+                return [blob[i : i + step] for i in range(0, len(blob), step)]
+    return [_hex(h) for h in hexes]
