@@ -4,7 +4,7 @@ components and profiles. The only package that imports pluggy."""
 from glyphweave.registry.catalog import Catalog, ComponentInfo, ProfileSource
 from glyphweave.registry.manager import create_plugin_manager
 from glyphweave.registry.markers import PROJECT_NAME, hookimpl, hookspec
-from glyphweave.registry.profile import Profile, ResolvedPipeline, load_profile
+from glyphweave.registry.profile import Profile, ResolvedPipeline, available_profiles, load_profile
 
 __all__ = [
     "PROJECT_NAME",
@@ -13,6 +13,7 @@ __all__ = [
     "Profile",
     "ProfileSource",
     "ResolvedPipeline",
+    "available_profiles",
     "create_plugin_manager",
     "hookimpl",
     "hookspec",

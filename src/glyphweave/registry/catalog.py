@@ -1,0 +1,326 @@
+"""The catalog: every component and profile the loaded plugins provide, by name.
+
+Built once from a plugin manager (:meth:`Catalog.from_plugin_manager`), validated as a
+whole, then read-only. Each entry remembers which plugin and which distribution it came
+from, so ``glyphweave plugins`` can answer "where does this come from?" and an error
+about two plugins claiming one name can name both packages.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.metadata
+import importlib.resources
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+import pluggy
+
+from glyphweave.core.errors import PluginError, ProfileError
+from glyphweave.core.stages import STAGE_KINDS, Component, Option
+from glyphweave.registry.manager import (
+    NOT_INSTALLED,
+    create_plugin_manager,
+    describe_plugin,
+    plugin_distribution,
+)
+
+__all__ = ["Catalog", "ComponentInfo", "ProfileSource", "KIND_HOOKS", "NAME_PATTERN"]
+
+KIND_HOOKS: dict[str, str] = {
+    "decoder": "glyphweave_register_decoders",
+    "filter": "glyphweave_register_filters",
+    "assembler": "glyphweave_register_assemblers",
+}
+"""Stage kind → the registration hook that provides components of that kind."""
+
+PROFILES_HOOK = "glyphweave_register_profiles"
+
+NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]*")
+"""What a component or registered profile name must look like (whole string)."""
+
+_STAGE_METHODS = {"decoder": "decode", "filter": "apply", "assembler": "assemble"}
+_KIND_ORDER = {kind: i for i, kind in enumerate(STAGE_KINDS)}
+
+BUILTIN_PLUGIN = "(built-in)"
+"""Plugin label of the profiles shipped as files inside the glyphweave package."""
+
+
+@attrs.frozen(kw_only=True)
+class ComponentInfo:
+    """One registered component and where it came from."""
+
+    kind: str
+    """``"decoder"``, ``"filter"`` or ``"assembler"``."""
+    name: str
+    """The component's ``NAME``, as a profile refers to it."""
+    cls: type[Component]
+    plugin: str
+    """Name the plugin is registered under (its entry-point name for installed plugins)."""
+    distribution: str
+    """``"name version"`` of the installed distribution, or ``"(not installed)"``."""
+    summary: str
+    """First line of the class docstring."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, JSON-friendly description (for ``glyphweave plugins --json``)."""
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "class": f"{self.cls.__module__}.{self.cls.__qualname__}",
+            "plugin": self.plugin,
+            "distribution": self.distribution,
+            "summary": self.summary,
+            "options": {
+                name: {"default": option.default, "type": option.type.__name__, "doc": option.doc}
+                for name, option in self.cls.OPTIONS.items()
+            },
+        }
+
+
+@attrs.frozen(kw_only=True)
+class ProfileSource:
+    """The TOML text of a profile and where it came from (not yet parsed or validated)."""
+
+    name: str
+    text: str
+    location: str
+    """How error messages refer to it: a file path or ``profile 'x' of plugin 'y' (...)``."""
+    plugin: str | None = None
+    """Plugin that registered it; None for a profile read from a file."""
+    distribution: str | None = None
+    """``"name version"`` of the distribution that ships it; None for a file."""
+
+
+@attrs.frozen
+class Catalog:
+    """Components by (kind, name) and profile sources by name."""
+
+    _components: Mapping[tuple[str, str], ComponentInfo] = attrs.field(factory=dict)
+    _profiles: Mapping[str, ProfileSource] = attrs.field(factory=dict)
+
+    # -- construction -----------------------------------------------------------------
+    @classmethod
+    def from_plugin_manager(cls, pm: pluggy.PluginManager, *, builtin_profiles: bool = True) -> Catalog:
+        """Call the registration hooks of every plugin of ``pm`` and validate the result.
+
+        :param builtin_profiles: include the profiles shipped in ``glyphweave/profiles``.
+        :raises PluginError: a plugin registers something that is not a proper
+            component, or two plugins claim the same (kind, name) or profile name.
+        """
+        dists = {id(plugin): plugin_distribution(pm, plugin) for plugin, _ in pm.list_plugin_distinfo()}
+
+        def origin(plugin: object) -> tuple[str, str]:
+            return pm.get_name(plugin) or repr(plugin), dists.get(id(plugin), NOT_INSTALLED)
+
+        components: dict[tuple[str, str], ComponentInfo] = {}
+        for kind, hook_name in KIND_HOOKS.items():
+            for plugin, result in _call_each(pm, hook_name, origin):
+                plugin_name, dist = origin(plugin)
+                for component in _as_list(result, hook_name, plugin_name, dist):
+                    info = _component_info(kind, component, plugin_name, dist)
+                    previous = components.get((kind, info.name))
+                    if previous is not None:
+                        raise PluginError(
+                            f"{kind} {info.name!r} is registered twice: by "
+                            f"{describe_plugin(previous.plugin, previous.distribution)} and by "
+                            f"{describe_plugin(info.plugin, info.distribution)}"
+                        )
+                    components[(kind, info.name)] = info
+
+        profiles: dict[str, ProfileSource] = dict(_builtin_profiles()) if builtin_profiles else {}
+        for plugin, result in _call_each(pm, PROFILES_HOOK, origin):
+            plugin_name, dist = origin(plugin)
+            for source in _profile_sources(result, plugin_name, dist):
+                previous_source = profiles.get(source.name)
+                if previous_source is not None:
+                    raise PluginError(
+                        f"profile {source.name!r} is registered twice: by {_owner(previous_source)} "
+                        f"and by {_owner(source)}"
+                    )
+                profiles[source.name] = source
+        return cls(components, profiles)
+
+    @classmethod
+    def discover(
+        cls,
+        *,
+        blocked: Iterable[str] = (),
+        load_entrypoints: bool = True,
+        plugins: Iterable[object] = (),
+    ) -> Catalog:
+        """Shortcut: a fresh plugin manager (see
+        :func:`~glyphweave.registry.manager.create_plugin_manager`) turned into a catalog."""
+        pm = create_plugin_manager(blocked=blocked, load_entrypoints=load_entrypoints, plugins=plugins)
+        return cls.from_plugin_manager(pm)
+
+    # -- components ---------------------------------------------------------------------
+    def get(self, kind: str, name: str) -> type[Component]:
+        """The class of component ``name`` of stage ``kind``.
+
+        :raises ProfileError: no such component (the message lists the available ones).
+        """
+        return self.info(kind, name).cls
+
+    def info(self, kind: str, name: str) -> ComponentInfo:
+        """The catalog entry of component ``name`` of stage ``kind`` (see :meth:`get`)."""
+        _check_kind(kind)
+        try:
+            return self._components[(kind, name)]
+        except KeyError:
+            pass
+        available = self.names(kind)
+        hint = difflib.get_close_matches(name, available, n=1) if isinstance(name, str) else []
+        suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
+        listed = ", ".join(available) if available else "none installed"
+        raise ProfileError(f"unknown {kind} {name!r} (available: {listed}){suggestion}") from None
+
+    def names(self, kind: str) -> list[str]:
+        """Sorted names of the components of stage ``kind``."""
+        _check_kind(kind)
+        return sorted(name for k, name in self._components if k == kind)
+
+    def components(self, kind: str | None = None) -> list[ComponentInfo]:
+        """All components (or those of one kind), by stage order then name."""
+        if kind is not None:
+            _check_kind(kind)
+        infos = [info for info in self._components.values() if kind is None or info.kind == kind]
+        return sorted(infos, key=lambda info: (_KIND_ORDER[info.kind], info.name))
+
+    # -- profiles -----------------------------------------------------------------------
+    def profile_sources(self) -> dict[str, ProfileSource]:
+        """Built-in and plugin-registered profiles by name, sorted by name (a copy)."""
+        return dict(sorted(self._profiles.items()))
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in STAGE_KINDS:
+        raise ValueError(f"unknown stage kind {kind!r} (kinds: {', '.join(STAGE_KINDS)})")
+
+
+def _call_each(pm: pluggy.PluginManager, hook_name: str, origin: Any) -> list[tuple[object, Any]]:
+    """Call every implementation of a registration hook separately, in registration
+    order, so each result can be attributed to its plugin."""
+    results = []
+    for impl in getattr(pm.hook, hook_name).get_hookimpls():
+        if impl.wrapper or impl.hookwrapper:
+            continue  # wrappers observe calls; they register nothing
+        try:
+            result = impl.function()
+        except Exception as exc:
+            plugin_name, dist = origin(impl.plugin)
+            text = " ".join(str(exc).split())
+            raise PluginError(
+                f"{describe_plugin(plugin_name, dist)} failed in {hook_name}: {type(exc).__name__}: {text}"
+            ) from exc
+        results.append((impl.plugin, result))
+    return results
+
+
+def _as_list(result: Any, hook_name: str, plugin: str, dist: str) -> list[Any]:
+    if result is None:
+        return []
+    if isinstance(result, (str, bytes, Mapping)) or not isinstance(result, Iterable):
+        raise PluginError(
+            f"{describe_plugin(plugin, dist)}: {hook_name} must return a list of classes, "
+            f"got {type(result).__name__}"
+        )
+    return list(result)
+
+
+def _component_info(kind: str, component: Any, plugin: str, dist: str) -> ComponentInfo:
+    base = STAGE_KINDS[kind]
+    where = describe_plugin(plugin, dist)
+    if not isinstance(component, type):
+        raise PluginError(f"{where} registered {component!r} as a {kind}, but it is not a class")
+    label = component.__qualname__
+    if not issubclass(component, base):
+        raise PluginError(
+            f"{where} registered {label} as a {kind}, but it does not subclass "
+            f"{base.__module__}.{base.__qualname__}"
+        )
+    name = getattr(component, "NAME", "")
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise PluginError(
+            f"{where}: {kind} class {label} has an invalid NAME {name!r} (use lowercase letters, "
+            f"digits, '-' and '_', starting with a letter or digit)"
+        )
+    method = _STAGE_METHODS[kind]
+    if getattr(component, method) is getattr(base, method):
+        raise PluginError(f"{where}: {kind} {name!r} ({label}) does not implement {method}()")
+    options = component.OPTIONS
+    if not isinstance(options, Mapping) or not all(
+        isinstance(key, str) and isinstance(value, Option) for key, value in options.items()
+    ):
+        raise PluginError(
+            f"{where}: {kind} {name!r} ({label}) OPTIONS must map option names to "
+            f"glyphweave.core.stages.Option"
+        )
+    return ComponentInfo(
+        kind=kind, name=name, cls=component, plugin=plugin, distribution=dist, summary=component.summary()
+    )
+
+
+def _profile_sources(result: Any, plugin: str, dist: str) -> list[ProfileSource]:
+    where = describe_plugin(plugin, dist)
+    if result is None:
+        return []
+    if not isinstance(result, Mapping):
+        raise PluginError(
+            f"{where}: {PROFILES_HOOK} must return a mapping of profile name to TOML text, "
+            f"got {type(result).__name__}"
+        )
+    sources = []
+    for name, text in result.items():
+        if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+            raise PluginError(
+                f"{where} registered a profile with an invalid name {name!r} (use lowercase "
+                f"letters, digits, '-' and '_')"
+            )
+        if not isinstance(text, str):
+            raise PluginError(f"{where}: profile {name!r} must be TOML text, got {type(text).__name__}")
+        sources.append(
+            ProfileSource(
+                name=name,
+                text=text,
+                location=f"profile {name!r} of {where}",
+                plugin=plugin,
+                distribution=dist,
+            )
+        )
+    return sources
+
+
+def _owner(source: ProfileSource) -> str:
+    if source.plugin == BUILTIN_PLUGIN:
+        return f"glyphweave's built-in profiles ({source.distribution})"
+    return describe_plugin(source.plugin or "?", source.distribution or NOT_INSTALLED)
+
+
+def _builtin_profiles() -> dict[str, ProfileSource]:
+    """The ``*.toml`` files shipped in ``glyphweave/profiles`` (package data)."""
+    try:
+        dist = f"glyphweave {importlib.metadata.version('glyphweave')}"
+    except importlib.metadata.PackageNotFoundError:
+        dist = NOT_INSTALLED
+    folder = importlib.resources.files("glyphweave").joinpath("profiles")
+    sources: dict[str, ProfileSource] = {}
+    if not folder.is_dir():
+        return sources
+    for entry in sorted(folder.iterdir(), key=lambda item: item.name):
+        if not entry.name.endswith(".toml") or not entry.is_file():
+            continue
+        name = entry.name[: -len(".toml")]
+        sources[name] = ProfileSource(
+            name=name,
+            text=entry.read_text(encoding="utf-8"),
+            location=f"built-in profile {name!r} (glyphweave/profiles/{entry.name})",
+            plugin=BUILTIN_PLUGIN,
+            distribution=dist,
+        )
+    return sources

@@ -1,0 +1,431 @@
+"""Profiles: which components run, in which order, with which options.
+
+A profile is a small TOML document::
+
+    [profile]
+    name = "default"              # optional in files (defaults to the file's stem)
+    description = "..."
+    extends = "default"           # optional: start from another built-in or registered profile
+    unresolved = "space"          # "space" | "replacement" (U+FFFD) | "drop"
+    decoders = ["tounicode", "encoding", "standard-fallback"]
+    filters = ["visible-box", "dedup"]
+    assembler = "reading"
+
+    [options.dedup]               # options of one selected component, by its NAME
+    along = 0.1
+
+Everything a user can get wrong is checked here, once, when the profile is loaded (the
+boundary): unknown keys, unknown components, duplicated decoders or filters, options
+for a decoder or filter the profile does not select, option types (through the
+component's ``validate_options``). Each message names the file (or registered profile)
+at fault. Options for an assembler are accepted even when the profile uses another
+one: ``--mode`` (:meth:`Profile.with_assembler`) may switch to it.
+
+With ``extends``, the keys a profile sets replace the base's (lists are replaced, not
+appended); ``[options.X]`` tables are merged key by key. Options the base gives to a
+decoder or filter the extending profile no longer selects are dropped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from glyphweave.core.errors import GlyphweaveError, PluginError, ProfileError
+from glyphweave.core.stages import Assembler, Component, Decoder, Filter
+from glyphweave.registry.catalog import Catalog, ProfileSource
+from glyphweave.registry.manager import describe_plugin
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+__all__ = ["UNRESOLVED_POLICIES", "Profile", "ResolvedPipeline", "available_profiles", "load_profile"]
+
+UNRESOLVED_POLICIES: Mapping[str, str] = MappingProxyType({"space": " ", "replacement": "\ufffd", "drop": ""})
+"""``unresolved`` policy → the text an unresolved glyph shows."""
+
+_TOP_KEYS = ("profile", "options")
+_PROFILE_KEYS = ("name", "description", "extends", "unresolved", "decoders", "filters", "assembler")
+
+
+def _freeze_options(value: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Mapping[str, Any]]:
+    return MappingProxyType({name: MappingProxyType(dict(opts)) for name, opts in value.items()})
+
+
+def _check_unique(instance: Profile, attribute: attrs.Attribute, value: tuple[str, ...]) -> None:
+    seen: set[str] = set()
+    for name in value:
+        if name in seen:
+            kind = attribute.name[:-1]  # "decoders" -> "decoder"
+            raise ProfileError(f"{kind} {name!r} is listed twice in {attribute.name}")
+        seen.add(name)
+
+
+@attrs.frozen(kw_only=True)
+class Profile:
+    """A validated pipeline description: component names in order, plus their options.
+
+    ``options`` holds only the options the profile sets (coerced to each option's type);
+    the other options take the component's defaults when it is instantiated.
+    """
+
+    name: str
+    description: str = ""
+    decoders: tuple[str, ...] = attrs.field(converter=tuple, validator=_check_unique)
+    filters: tuple[str, ...] = attrs.field(default=(), converter=tuple, validator=_check_unique)
+    assembler: str
+    unresolved: str = "space"
+    options: Mapping[str, Mapping[str, Any]] = attrs.field(
+        factory=dict, converter=_freeze_options, hash=False
+    )
+    source: str = "<code>"
+    """Where the profile came from: a file path or a registered profile's description."""
+    extends: str | None = None
+    """Name of the profile this one starts from, if any."""
+
+    def __attrs_post_init__(self) -> None:
+        if not self.decoders:
+            raise ProfileError(f"{self.source}: profile {self.name!r} selects no decoder")
+        if not self.assembler:
+            raise ProfileError(f"{self.source}: profile {self.name!r} selects no assembler")
+        if self.unresolved not in UNRESOLVED_POLICIES:
+            raise ProfileError(
+                f"{self.source}: unresolved must be one of {', '.join(map(repr, UNRESOLVED_POLICIES))}, "
+                f"got {self.unresolved!r}"
+            )
+
+    # -- reading ---------------------------------------------------------------------------
+    @classmethod
+    def from_toml(
+        cls, text: str, catalog: Catalog, *, location: str = "<string>", name: str = "custom"
+    ) -> Profile:
+        """Parse and validate profile TOML ``text``; ``location`` names it in errors and
+        ``name`` is used when the text has no ``[profile] name``."""
+        source = ProfileSource(name=name, text=text, location=location)
+        return _resolve(source, catalog, chain=(), registered=False)
+
+    @property
+    def placeholder(self) -> str:
+        """Text shown for an unresolved glyph under this profile's ``unresolved`` policy."""
+        return UNRESOLVED_POLICIES[self.unresolved]
+
+    # -- deriving ----------------------------------------------------------------------------
+    def with_assembler(self, name: str) -> Profile:
+        """A copy using assembler ``name`` instead (``--mode``). The name is checked when
+        the copy is instantiated; ``[options.<name>]`` of the profile apply to it."""
+        if name == self.assembler:
+            return self
+        return attrs.evolve(self, assembler=name)
+
+    def instantiate(self, catalog: Catalog) -> ResolvedPipeline:
+        """Construct every selected component with its validated options.
+
+        :raises ProfileError: a component is unknown (e.g. after :meth:`with_assembler`)
+            or an option is invalid.
+        :raises PluginError: a component's constructor fails.
+        """
+        decoders = tuple(self._build(catalog, "decoder", name) for name in self.decoders)
+        filters = tuple(self._build(catalog, "filter", name) for name in self.filters)
+        assembler = self._build(catalog, "assembler", self.assembler)
+        return ResolvedPipeline(profile=self, decoders=decoders, filters=filters, assembler=assembler)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for display (``glyphweave profiles``, ``plugins --profile``)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "source": self.source,
+            "extends": self.extends,
+            "unresolved": self.unresolved,
+            "decoders": list(self.decoders),
+            "filters": list(self.filters),
+            "assembler": self.assembler,
+            "options": {name: dict(opts) for name, opts in self.options.items()},
+        }
+
+    # -- internals --------------------------------------------------------------------------
+    def _build(self, catalog: Catalog, kind: str, name: str) -> Any:
+        info = catalog.info(kind, name)
+        options = _validate_options(info.cls, self.options.get(name, {}), self.source)
+        try:
+            return info.cls(**options)
+        except GlyphweaveError:
+            raise
+        except Exception as exc:
+            text = " ".join(str(exc).split())
+            raise PluginError(
+                f"{kind} {name!r} of {describe_plugin(info.plugin, info.distribution)} could not be "
+                f"created: {type(exc).__name__}: {text}"
+            ) from exc
+
+
+@attrs.frozen(kw_only=True)
+class ResolvedPipeline:
+    """A profile's components, constructed and ready to run."""
+
+    decoders: tuple[Decoder, ...]
+    filters: tuple[Filter, ...]
+    assembler: Assembler
+    profile: Profile
+
+    @property
+    def placeholder(self) -> str:
+        return self.profile.placeholder
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved order with every option's effective value (defaults included)."""
+
+        def describe(component: Component) -> dict[str, Any]:
+            cls = type(component)
+            return {
+                "name": cls.NAME,
+                "class": f"{cls.__module__}.{cls.__qualname__}",
+                "options": {key: getattr(component, key, None) for key in cls.OPTIONS},
+            }
+
+        return {
+            "profile": self.profile.name,
+            "unresolved": self.profile.unresolved,
+            "decoders": [describe(d) for d in self.decoders],
+            "filters": [describe(f) for f in self.filters],
+            "assembler": describe(self.assembler),
+        }
+
+
+# -- loading --------------------------------------------------------------------------------
+
+
+def load_profile(spec: str | os.PathLike[str], catalog: Catalog) -> Profile:
+    """Load a profile by name (built-in or registered by a plugin) or from a TOML file.
+
+    ``spec`` is a path when it is a :class:`os.PathLike`, ends with ``.toml``, or names
+    an existing file; a bare name of a known profile always means that profile.
+
+    :raises ProfileError: unknown profile, unreadable file, invalid TOML, or any
+        validation error (the message names the file or profile).
+    """
+    sources = catalog.profile_sources()
+    text = os.fspath(spec)
+    is_bare_name = not isinstance(spec, os.PathLike) and text in sources and os.sep not in text
+    if not is_bare_name and (isinstance(spec, os.PathLike) or text.endswith(".toml") or os.path.isfile(text)):
+        return _resolve(_read_file(Path(text)), catalog, chain=(), registered=False)
+    if text not in sources:
+        listed = ", ".join(sources) or "none"
+        raise ProfileError(
+            f"unknown profile {text!r} (available: {listed}; or give the path of a .toml file)"
+        )
+    return _resolve(sources[text], catalog, chain=(), registered=True)
+
+
+def available_profiles(catalog: Catalog) -> dict[str, str]:
+    """Every built-in and registered profile name → its description, sorted by name.
+
+    A profile that does not load (it names a blocked component, say) is still listed,
+    with the reason as its description.
+    """
+    listing: dict[str, str] = {}
+    for name in catalog.profile_sources():
+        try:
+            listing[name] = load_profile(name, catalog).description
+        except ProfileError as exc:
+            listing[name] = f"(unusable: {exc})"
+    return listing
+
+
+def _read_file(path: Path) -> ProfileSource:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ProfileError(f"profile file not found: {path}") from None
+    except OSError as exc:
+        raise ProfileError(f"cannot read profile file {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ProfileError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return ProfileSource(name=path.stem, text=text, location=str(path))
+
+
+@attrs.frozen(kw_only=True)
+class _Layer:
+    """What one TOML document says, checked for shape but not yet against the catalog."""
+
+    table: Mapping[str, Any]
+    options: Mapping[str, Mapping[str, Any]]
+
+
+def _parse(source: ProfileSource) -> _Layer:
+    where = source.location
+    try:
+        data = tomllib.loads(source.text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(_toml_error(where, exc, source.text)) from None
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise ProfileError(f"{where}: unknown top-level key {key!r} (allowed: [profile], [options.NAME])")
+    table = data.get("profile")
+    if not isinstance(table, dict):
+        raise ProfileError(f"{where}: missing [profile] table")
+    for key, value in table.items():
+        if key not in _PROFILE_KEYS:
+            raise ProfileError(
+                f"{where}: unknown key {key!r} in [profile] (allowed: {', '.join(_PROFILE_KEYS)})"
+            )
+        if key in ("decoders", "filters"):
+            if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+                raise ProfileError(
+                    f"{where}: [profile] {key} must be a list of component names, got {value!r}"
+                )
+        elif not isinstance(value, str) or (key in ("assembler", "extends", "name") and not value):
+            raise ProfileError(f"{where}: [profile] {key} must be a non-empty string, got {value!r}")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise ProfileError(f"{where}: options must be tables: [options.NAME]")
+    for name, value in options.items():
+        if not isinstance(value, dict):
+            raise ProfileError(f"{where}: options.{name} must be a table ([options.{name}]), got {value!r}")
+    return _Layer(table=table, options=options)
+
+
+def _toml_error(where: str, exc: Exception, text: str) -> str:
+    """``file: line L, column C: invalid TOML: what`` (one line) from a decode error."""
+    message = str(exc)
+    line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+    match = re.search(r"\s*\(at line (\d+), column (\d+)\)\s*$", message)
+    if match:
+        message = message[: match.start()]
+        line, column = line or int(match.group(1)), column or int(match.group(2))
+    elif message.endswith("(at end of document)"):
+        message = message[: -len("(at end of document)")].rstrip() + " (at end of file)"
+        lines = text.splitlines() or [""]
+        line, column = line or len(lines), column or len(lines[-1]) + 1
+    else:
+        message = getattr(exc, "msg", None) or message
+    if line is None:
+        return f"{where}: invalid TOML: {message}"
+    return f"{where}: line {line}, column {column}: invalid TOML: {message}"
+
+
+def _resolve(
+    source: ProfileSource,
+    catalog: Catalog,
+    *,
+    chain: tuple[tuple[str, str], ...],
+    registered: bool,
+) -> Profile:
+    """Parse ``source``, resolve its ``extends`` chain and validate the result."""
+    where = source.location
+    layer = _parse(source)
+    table = layer.table
+
+    name = table.get("name")
+    if registered and name is not None and name != source.name:
+        raise ProfileError(f"{where}: [profile] name is {name!r}, but it is registered as {source.name!r}")
+    name = name or source.name
+    key = f"name:{source.name}" if registered else f"file:{os.path.abspath(where)}"
+    chain = (*chain, (key, name))
+
+    base: Profile | None = None
+    extends = table.get("extends")
+    if extends is not None:
+        if f"name:{extends}" in {k for k, _ in chain}:
+            names = " -> ".join([shown for _, shown in chain] + [extends])
+            raise ProfileError(f"{where}: profiles extend each other in a cycle: {names}")
+        sources = catalog.profile_sources()
+        if extends not in sources:
+            raise ProfileError(
+                f"{where}: extends unknown profile {extends!r} (available: {', '.join(sources) or 'none'})"
+            )
+        base = _resolve(sources[extends], catalog, chain=chain, registered=True)
+
+    decoders = table.get("decoders", base.decoders if base else None)
+    filters = table.get("filters", base.filters if base else ())
+    assembler = table.get("assembler", base.assembler if base else None)
+    unresolved = table.get("unresolved", base.unresolved if base else "space")
+    if decoders is None:
+        raise ProfileError(f'{where}: [profile] needs decoders = [...] (or extends = "<profile>")')
+    if assembler is None:
+        raise ProfileError(f'{where}: [profile] needs assembler = "..." (or extends = "<profile>")')
+
+    # Every selected name must exist in the catalog, checked in profile order.
+    for kind, names in (("decoder", decoders), ("filter", filters), ("assembler", [assembler])):
+        seen: set[str] = set()
+        for component in names:
+            if component in seen:
+                raise ProfileError(f"{where}: {kind} {component!r} is listed twice")
+            seen.add(component)
+            try:
+                catalog.info(kind, component)
+            except ProfileError as exc:
+                raise ProfileError(f"{where}: {exc}") from None
+
+    # Options may configure a selected component, or any assembler (``--mode`` can
+    # switch to it); options for a decoder or filter the profile does not run are a
+    # mistake (a typo, or a component removed from the list).
+    selected: dict[str, list[str]] = {}
+    for kind, names in (("decoder", decoders), ("filter", filters), ("assembler", [assembler])):
+        for component in names:
+            selected.setdefault(component, []).append(kind)
+    assemblers = set(catalog.names("assembler"))
+
+    def configurable(component: str) -> bool:
+        return component in selected or component in assemblers
+
+    for component in layer.options:
+        if not configurable(component):
+            raise ProfileError(
+                f"{where}: [options.{component}] is for a component this profile does not select "
+                f"(selected: {', '.join(selected)}; options are also accepted for any assembler)"
+            )
+
+    merged: dict[str, dict[str, Any]] = {}
+    if base is not None:
+        merged = {c: dict(opts) for c, opts in base.options.items() if configurable(c)}
+    for component, opts in layer.options.items():
+        merged.setdefault(component, {}).update(opts)
+
+    options: dict[str, dict[str, Any]] = {}
+    for component, given in merged.items():
+        for kind in selected.get(component, ["assembler"]):
+            cls = catalog.get(kind, component)
+            validated = _validate_options(cls, given, where)
+            options[component] = {option: validated[option] for option in given}
+
+    return Profile(
+        name=name,
+        description=table.get("description", ""),
+        decoders=tuple(decoders),
+        filters=tuple(filters),
+        assembler=assembler,
+        unresolved=_check_policy(unresolved, where),
+        options=options,
+        source=where,
+        extends=extends,
+    )
+
+
+def _check_policy(value: str, where: str) -> str:
+    if value not in UNRESOLVED_POLICIES:
+        raise ProfileError(
+            f"{where}: [profile] unresolved must be one of "
+            f"{', '.join(map(repr, UNRESOLVED_POLICIES))}, got {value!r}"
+        )
+    return value
+
+
+def _validate_options(cls: type[Component], given: Mapping[str, Any], where: str) -> dict[str, Any]:
+    try:
+        return cls.validate_options(given)
+    except ProfileError as exc:
+        raise ProfileError(f"{where}: [options.{cls.NAME}] {exc}") from None
+    except (ValueError, TypeError) as exc:
+        raise ProfileError(f"{where}: [options.{cls.NAME}] {type(exc).__name__}: {exc}") from None

@@ -1,0 +1,341 @@
+"""The catalog: components and profiles by name, with their plugin and distribution."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+import pytest
+
+from glyphweave.core.errors import PluginError, ProfileError
+from glyphweave.core.stages import Assembler, Decoder, Filter, Option
+from glyphweave.registry import Catalog, ComponentInfo, hookimpl
+from glyphweave.registry.catalog import BUILTIN_PLUGIN
+from glyphweave.testing import fake_entry_point_distribution, fresh_plugin_manager, make_plugin
+
+
+class LatinDecoder(Decoder):
+    """Answers the code as Latin-1.
+
+    More text that is not part of the summary.
+    """
+
+    NAME = "latin"
+    OPTIONS = {"strict": Option(default=False, doc="fail on odd bytes")}
+
+    def decode(self, font, code, cid):
+        return code.decode("latin-1")
+
+
+class AsciiDecoder(Decoder):
+    NAME = "ascii"
+
+    def decode(self, font, code, cid):
+        return None
+
+
+class KeepAll(Filter):
+    """Keeps every glyph."""
+
+    NAME = "keep-all"
+
+    def apply(self, page, indices):
+        return list(indices)
+
+
+class Concat(Assembler):
+    """Joins glyph texts."""
+
+    NAME = "concat"
+
+    def assemble(self, page, indices):
+        return "".join(page.table.text[i] for i in indices)
+
+
+def catalog_of(*plugins, **kwargs) -> Catalog:
+    return Catalog.from_plugin_manager(fresh_plugin_manager(*plugins), **kwargs)
+
+
+def test_components_are_recorded_with_their_origin():
+    catalog = catalog_of(
+        make_plugin(
+            decoders=[LatinDecoder, AsciiDecoder], filters=[KeepAll], assemblers=[Concat], name="demo"
+        )
+    )
+    info = catalog.info("decoder", "latin")
+    assert info == ComponentInfo(
+        kind="decoder",
+        name="latin",
+        cls=LatinDecoder,
+        plugin="demo",
+        distribution="(not installed)",
+        summary="Answers the code as Latin-1.",
+    )
+    assert catalog.get("filter", "keep-all") is KeepAll
+    assert catalog.get("assembler", "concat") is Concat
+    assert catalog.info("decoder", "ascii").summary == ""
+
+
+def test_components_are_listed_by_stage_then_name():
+    catalog = catalog_of(
+        make_plugin(assemblers=[Concat]),
+        make_plugin(decoders=[LatinDecoder, AsciiDecoder], filters=[KeepAll]),
+    )
+    assert [(c.kind, c.name) for c in catalog.components()] == [
+        ("decoder", "ascii"),
+        ("decoder", "latin"),
+        ("filter", "keep-all"),
+        ("assembler", "concat"),
+    ]
+    assert [c.name for c in catalog.components("decoder")] == ["ascii", "latin"]
+    assert catalog.names("assembler") == ["concat"]
+    assert catalog.components("filter")[0].cls is KeepAll
+
+
+def test_unknown_component_lists_the_available_ones():
+    catalog = catalog_of(make_plugin(decoders=[LatinDecoder, AsciiDecoder]))
+    with pytest.raises(ProfileError) as info:
+        catalog.get("decoder", "latn")
+    assert str(info.value) == "unknown decoder 'latn' (available: ascii, latin); did you mean 'latin'?"
+    with pytest.raises(ProfileError, match=r"unknown filter 'x' \(available: none installed\)"):
+        catalog.get("filter", "x")
+
+
+def test_unknown_kind_is_a_programming_error():
+    with pytest.raises(ValueError, match="unknown stage kind"):
+        catalog_of().components("decoders")
+
+
+def test_component_info_to_dict_is_json_friendly():
+    data = catalog_of(make_plugin(decoders=[LatinDecoder])).info("decoder", "latin").to_dict()
+    assert data["class"].endswith("LatinDecoder")
+    assert data["options"] == {"strict": {"default": False, "type": "bool", "doc": "fail on odd bytes"}}
+    json.dumps(data)
+
+
+def test_same_name_in_different_kinds_is_fine():
+    class LatinFilter(Filter):
+        NAME = "latin"
+
+        def apply(self, page, indices):
+            return list(indices)
+
+    catalog = catalog_of(make_plugin(decoders=[LatinDecoder], filters=[LatinFilter]))
+    assert catalog.get("filter", "latin") is LatinFilter
+
+
+def test_hook_returning_none_registers_nothing():
+    class Nothing:
+        @hookimpl
+        def glyphweave_register_decoders(self):
+            return None
+
+        @hookimpl
+        def glyphweave_register_profiles(self):
+            return None
+
+    catalog = catalog_of(Nothing(), builtin_profiles=False)
+    assert catalog.components() == [] and catalog.profile_sources() == {}
+
+
+def test_wrappers_on_registration_hooks_are_ignored():
+    class Wrapper:
+        @hookimpl(wrapper=True)
+        def glyphweave_register_decoders(self):
+            return (yield)
+
+    catalog = catalog_of(Wrapper(), make_plugin(decoders=[LatinDecoder]))
+    assert catalog.names("decoder") == ["latin"]
+
+
+# -- validation of what plugins register ------------------------------------------------
+
+
+def test_not_a_class_is_rejected():
+    with pytest.raises(PluginError, match=r"plugin 'bad' \(not installed\) registered .* not a class"):
+        catalog_of(make_plugin(decoders=[LatinDecoder()], name="bad"))
+
+
+def test_wrong_stage_base_is_rejected():
+    with pytest.raises(PluginError) as info:
+        catalog_of(make_plugin(decoders=[KeepAll], name="mixed-up"))
+    message = str(info.value)
+    assert "'mixed-up'" in message and "KeepAll" in message and "glyphweave.core.stages.Decoder" in message
+
+
+@pytest.mark.parametrize("name", ["", "Upper", "-dash-first", "has space", "dot.ted", "trailing\n", 7, None])
+def test_bad_component_name_is_rejected(name):
+    bad = type("BadName", (Decoder,), {"NAME": name, "decode": lambda self, font, code, cid: None})
+    with pytest.raises(PluginError) as info:
+        catalog_of(make_plugin(decoders=[bad], name="badly-named"))
+    assert "'badly-named'" in str(info.value) and "invalid NAME" in str(info.value)
+
+
+def test_good_component_names_are_accepted():
+    for name in ("a", "0x", "standard-fallback", "snake_case", "x-1_2"):
+        cls = type("Good", (Decoder,), {"NAME": name, "decode": lambda self, font, code, cid: None})
+        assert catalog_of(make_plugin(decoders=[cls])).get("decoder", name) is cls
+
+
+def test_stage_method_must_be_implemented():
+    class Lazy(Assembler):
+        NAME = "lazy"
+
+    with pytest.raises(PluginError, match=r"assembler 'lazy' \(.*Lazy\) does not implement assemble\(\)"):
+        catalog_of(make_plugin(assemblers=[Lazy]))
+
+
+def test_options_must_be_option_records():
+    class Sloppy(Filter):
+        NAME = "sloppy"
+        OPTIONS = {"k": 3}
+
+        def apply(self, page, indices):
+            return list(indices)
+
+    with pytest.raises(PluginError, match="OPTIONS must map option names"):
+        catalog_of(make_plugin(filters=[Sloppy]))
+
+
+@pytest.mark.parametrize("result", [LatinDecoder, "latin", {"latin": LatinDecoder}, 42])
+def test_registration_hook_must_return_a_list(result):
+    class Odd:
+        __name__ = "odd"
+
+        @hookimpl
+        def glyphweave_register_decoders(self):
+            return result
+
+    with pytest.raises(PluginError, match="'odd'.*must return a list of classes"):
+        catalog_of(Odd())
+
+
+def test_registration_hook_that_raises_names_the_plugin():
+    class Broken:
+        __name__ = "broken"
+
+        @hookimpl
+        def glyphweave_register_filters(self):
+            raise KeyError("oops")
+
+    with pytest.raises(
+        PluginError, match=r"plugin 'broken' .* failed in glyphweave_register_filters: KeyError"
+    ):
+        catalog_of(Broken())
+
+
+def test_duplicate_component_names_both_plugins():
+    other = type("OtherLatin", (Decoder,), {"NAME": "latin", "decode": lambda self, font, code, cid: None})
+    with pytest.raises(PluginError) as info:
+        catalog_of(
+            make_plugin(decoders=[LatinDecoder], name="one"), make_plugin(decoders=[other], name="two")
+        )
+    assert str(info.value) == (
+        "decoder 'latin' is registered twice: by plugin 'one' (not installed) "
+        "and by plugin 'two' (not installed)"
+    )
+
+
+@pytest.fixture
+def two_distributions(tmp_path, monkeypatch):
+    """Two installed (fake) distributions whose plugins both register decoder 'latin'."""
+    source = textwrap.dedent(
+        """
+        from glyphweave.core.stages import Decoder
+        from glyphweave.registry import hookimpl
+
+        class Latin(Decoder):
+            NAME = "latin"
+            def decode(self, font, code, cid):
+                return None
+
+        @hookimpl
+        def glyphweave_register_decoders():
+            return [Latin]
+        """
+    )
+    for module in ("gw_catalog_dup_a", "gw_catalog_dup_b"):
+        (tmp_path / f"{module}.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fake_entry_point_distribution(
+        monkeypatch, "glyphweave-a", "1.0", {"a": "gw_catalog_dup_a"}, hide_installed=True
+    )
+    fake_entry_point_distribution(monkeypatch, "glyphweave-b", "2.0", {"b": "gw_catalog_dup_b"})
+    yield
+    for module in ("gw_catalog_dup_a", "gw_catalog_dup_b"):
+        sys.modules.pop(module, None)
+
+
+@pytest.mark.usefixtures("two_distributions")
+def test_duplicate_component_names_both_distributions():
+    with pytest.raises(PluginError) as info:
+        Catalog.discover()
+    message = str(info.value)
+    assert "decoder 'latin' is registered twice" in message
+    assert "plugin 'a' (glyphweave-a 1.0)" in message
+    assert "plugin 'b' (glyphweave-b 2.0)" in message
+
+
+@pytest.mark.usefixtures("two_distributions")
+def test_installed_component_records_its_distribution():
+    catalog = Catalog.discover(blocked=["b"])
+    info = catalog.info("decoder", "latin")
+    assert (info.plugin, info.distribution) == ("a", "glyphweave-a 1.0")
+
+
+# -- profiles --------------------------------------------------------------------------------
+
+
+def test_builtin_profiles_are_sources():
+    sources = catalog_of().profile_sources()
+    assert {"default", "raw"} <= set(sources)
+    default = sources["default"]
+    assert default.plugin == BUILTIN_PLUGIN
+    assert default.distribution.startswith(("glyphweave ", "(not installed)"))
+    assert "[profile]" in default.text
+    assert "default" in default.location
+    assert catalog_of(builtin_profiles=False).profile_sources() == {}
+
+
+def test_registered_profiles_are_sources():
+    text = '[profile]\ndecoders = ["latin"]\nassembler = "concat"\n'
+    catalog = catalog_of(make_plugin(profiles={"mine": text}, name="prof"))
+    source = catalog.profile_sources()["mine"]
+    assert (source.name, source.text, source.plugin, source.distribution) == (
+        "mine",
+        text,
+        "prof",
+        "(not installed)",
+    )
+    assert "'mine'" in source.location and "'prof'" in source.location
+    assert list(catalog.profile_sources()) == sorted(catalog.profile_sources())
+
+
+def test_duplicate_profile_names_both_plugins():
+    with pytest.raises(PluginError, match=r"profile 'p' is registered twice: by plugin 'x' .* by plugin 'y'"):
+        catalog_of(make_plugin(profiles={"p": ""}, name="x"), make_plugin(profiles={"p": ""}, name="y"))
+
+
+def test_plugin_cannot_replace_a_builtin_profile():
+    with pytest.raises(PluginError, match=r"profile 'default' is registered twice: by glyphweave's built-in"):
+        catalog_of(make_plugin(profiles={"default": ""}, name="usurper"))
+
+
+@pytest.mark.parametrize("profiles", [{"Bad Name": ""}, {"ok": b"bytes"}, ["not", "a", "mapping"]])
+def test_bad_profile_registrations(profiles):
+    class Odd:
+        __name__ = "odd"
+
+        @hookimpl
+        def glyphweave_register_profiles(self):
+            return profiles
+
+    with pytest.raises(PluginError, match="'odd'"):
+        catalog_of(Odd())
+
+
+def test_discover_without_entry_points():
+    catalog = Catalog.discover(load_entrypoints=False, plugins=[make_plugin(assemblers=[Concat])])
+    assert catalog.names("assembler") == ["concat"]
+    assert catalog.names("decoder") == []
