@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 _DELIMS = rb"\s/\[\]()<>{}%"
-_NUM = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
+_NUM = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d.])"  # one parse per number
 _LIT = rb"\((?:[^\\()]|\\.)*\)"           # a literal string without nested parentheses
 _HEX = rb"<[0-9A-Fa-f\s]*>"
 # Unambiguous (one way to split any run), so a failed match cannot backtrack exponentially.
