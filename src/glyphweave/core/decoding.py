@@ -26,7 +26,7 @@ def is_weak(text: str) -> bool:
         o = ord(ch)
         if 0xE000 <= o <= 0xF8FF or o == 0xFFFD or o < 0x20 or 0x7F <= o < 0xA0:
             return True
-        if 0xF0000 <= o:  # supplementary private use planes
+        if o >= 0xF0000:  # supplementary private use planes
             return True
     return False
 

@@ -352,9 +352,9 @@ class FontLoader:
             _read_w(desc_font.get("/W"), widths, lambda vals: vals[0] / 1000, 1)
             if state.info.writing_mode == 1:
                 dw2 = desc_font.get("/DW2")
-                vy, w1 = 0.88, -1.0
+                w1 = -1.0  # DW2's first entry (the origin's height) does not move the pen
                 if isinstance(dw2, pikepdf.Array) and len(dw2) == 2:
-                    vy, w1 = _num(dw2[0], 880) / 1000, _num(dw2[1], -1000) / 1000
+                    w1 = _num(dw2[1], -1000) / 1000
                 vwidths = RangeDict(w1)
                 _read_w(desc_font.get("/W2"), vwidths, lambda vals: vals[0] / 1000, 3)
                 state.vwidths = vwidths

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -33,6 +33,25 @@ from glyphweave.core.glyph import FontRef, Glyph
 
 # One run: see GlyphTable.add_run for the meaning of each field.
 _Run = tuple[Any, ...]
+
+
+class RunGeometry(NamedTuple):
+    """Where one run lies, in user space; glyphs ``start <= i < end`` belong to it."""
+
+    start: int
+    end: int
+    box: tuple[float, float, float, float]
+    """Axis-aligned bounds (x0, y0, x1, y1) of all the run's glyph boxes."""
+    origins: tuple[float, float, float, float]
+    """Axis-aligned bounds of the run's glyph origins."""
+    dx: float
+    dy: float
+    """Unit writing direction."""
+    height: float
+    """Box height of every glyph of the run."""
+    min_step: float
+    """Smallest move between consecutive origins along the writing direction (user
+    space); <= 0 when the pen ever stands still or moves back, +inf for one glyph."""
 
 
 @attrs.define(slots=True)
@@ -43,6 +62,7 @@ class GlyphTable:
     _runs: list[_Run] = attrs.field(factory=list)
     _count: int = 0
     _cols: dict[str, list[Any]] | None = None
+    _run_geometry: list[RunGeometry] | None = None
 
     # -- building (interpreter side) -------------------------------------------------
     def font_index(self, ref: FontRef) -> int:
@@ -95,6 +115,7 @@ class GlyphTable:
         )
         self._count += n
         self._cols = None
+        self._run_geometry = None
 
     def extend(self, other: GlyphTable) -> None:
         """Append another table's runs (fonts are re-indexed)."""
@@ -103,29 +124,47 @@ class GlyphTable:
             self._runs.append((remap[run[0]],) + run[1:])
         self._count += other._count
         self._cols = None
+        self._run_geometry = None
 
     def __len__(self) -> int:
         return self._count
 
     # -- columns (stage side) -----------------------------------------------------------
     def columns(self) -> dict[str, list[Any]]:
-        """All columns, built once (see the module docstring for their meaning)."""
-        if self._cols is None:
-            self._cols = _expand(self._runs)
+        """All columns (see the module docstring for their meaning)."""
+        for group in _GROUPS:
+            self._group(group)
+        assert self._cols is not None
         return self._cols
+
+    def _group(self, group: str) -> dict[str, list[Any]]:
+        cols = self._cols
+        if cols is None:
+            cols = self._cols = {}
+        if _GROUPS[group][0] not in cols:
+            cols.update(_EXPANDERS[group](self._runs))
+        return cols
 
     def __getattr__(self, name: str) -> list[Any]:
         # Only reached for names that are not attributes: column access (table.ox).
-        if name.startswith("_"):
-            raise AttributeError(name)
-        cols = self.columns()
-        try:
-            return cols[name]
-        except KeyError:
-            raise AttributeError(f"GlyphTable has no column {name!r}") from None
+        # Columns are built a group at a time, on first use.
+        group = _COLUMN_GROUP.get(name)
+        if group is None:
+            raise AttributeError(f"GlyphTable has no column {name!r}")
+        return self._group(group)[name]
+
+    def runs(self) -> list[RunGeometry]:
+        """Per-run geometry, computed without per-glyph work (cached).
+
+        A run is a straight string of glyphs, so whole-run decisions (entirely inside a
+        box, far from every other run) let a stage skip the per-glyph test for most glyphs.
+        """
+        if self._run_geometry is None:
+            self._run_geometry = _run_geometry(self._runs)
+        return self._run_geometry
 
     def unresolved(self, i: int) -> bool:
-        return self.columns()["decoded_by"][i] is None
+        return self.decoded_by[i] is None
 
     def glyph(self, i: int) -> Glyph:
         """The public record of glyph ``i``."""
@@ -161,63 +200,144 @@ class GlyphTable:
         return [self.glyph(i) for i in (range(self._count) if indices is None else indices)]
 
 
-COLUMN_NAMES = (
-    "text", "decoded_by", "code", "cid", "font", "size", "wmode",
-    "ox", "oy", "ex", "ey", "px", "py", "dx", "dy", "lox", "loy", "hix", "hiy", "height",
-    "render", "mcid", "tag", "actual_text", "token",
-)
+_GROUPS: dict[str, tuple[str, ...]] = {
+    "text": ("text", "decoded_by"),
+    "geometry": ("ox", "oy", "ex", "ey", "px", "py", "dx", "dy", "lox", "loy", "hix", "hiy", "height"),
+    "marks": ("mcid",),
+    "meta": ("code", "cid", "font", "size", "wmode", "render", "tag", "actual_text", "token"),
+}
+_COLUMN_GROUP = {name: group for group, names in _GROUPS.items() for name in names}
+COLUMN_NAMES = tuple(_COLUMN_GROUP)
 
 
-def _expand(runs: list[_Run]) -> dict[str, list[Any]]:
-    cols: dict[str, list[Any]] = {name: [] for name in COLUMN_NAMES}
-    text, decoded_by = cols["text"], cols["decoded_by"]
-    ox, oy, ex, ey, px, py = cols["ox"], cols["oy"], cols["ex"], cols["ey"], cols["px"], cols["py"]
-    for (font, size, (a, b, c, d, e, f), rise, wmode, codes, cids, decoded, starts, advances, pens,
-         lo, hi, render, mcid, tag, actual_text, token) in runs:
-        n = len(codes)
+def _expand_text(runs: list[_Run]) -> dict[str, list[Any]]:
+    text: list[str] = []
+    decoded_by: list[str | None] = []
+    for run in runs:
+        decoded = run[7]
         text.extend([t for t, _ in decoded])
         decoded_by.extend([by for _, by in decoded])
-        cols["code"].extend(codes)
-        cols["cid"].extend(cids if cids is not None else [None] * n)
+    return {"text": text, "decoded_by": decoded_by}
+
+
+def _expand_geometry(runs: list[_Run]) -> dict[str, list[Any]]:
+    cols: dict[str, list[Any]] = {name: [] for name in _GROUPS["geometry"]}
+    ox, oy, ex, ey, px, py = cols["ox"], cols["oy"], cols["ex"], cols["ey"], cols["px"], cols["py"]
+    dxs, dys, loxs, loys, hixs, hiys, heights = (
+        cols["dx"], cols["dy"], cols["lox"], cols["loy"], cols["hix"], cols["hiy"], cols["height"])
+    for (_font, _size, (a, b, c, d, e, f), rise, wmode, codes, _cids, _decoded, starts, advances, pens,
+         lo, hi, *_rest) in runs:
+        n = len(codes)
         if wmode == 0:
             # text-space point (s, rise) -> user space
             bx, by_ = e + c * rise, f + d * rise
-            ox.extend([bx + a * s for s in starts])
-            oy.extend([by_ + b * s for s in starts])
-            ends = [s + w for s, w in zip(starts, advances)]
-            ex.extend([bx + a * s for s in ends])
-            ey.extend([by_ + b * s for s in ends])
-            px.extend([bx + a * s for s in pens])
-            py.extend([by_ + b * s for s in pens])
             ax, ay = a, b            # writing axis in user space
             nx, ny = c, d            # across axis
+            ux, uy = a, b
         else:
             # text-space point (0, s): vertical pen moves along text y (down for negative s)
             bx, by_ = e, f
-            ox.extend([bx + c * s for s in starts])
-            oy.extend([by_ + d * s for s in starts])
-            ends = [s + w for s, w in zip(starts, advances)]
-            ex.extend([bx + c * s for s in ends])
-            ey.extend([by_ + d * s for s in ends])
-            px.extend([bx + c * s for s in pens])
-            py.extend([by_ + d * s for s in pens])
-            ax, ay = -c, -d          # reading goes down the column
+            ax, ay = c, d
             nx, ny = a, b
-        norm = math.hypot(ax, ay) or 1.0
-        cols["dx"].extend([ax / norm] * n)
-        cols["dy"].extend([ay / norm] * n)
+            ux, uy = -c, -d          # reading goes down the column
+        ox.extend([bx + ax * s for s in starts])
+        oy.extend([by_ + ay * s for s in starts])
+        ends = [s + w for s, w in zip(starts, advances, strict=True)]
+        ex.extend([bx + ax * s for s in ends])
+        ey.extend([by_ + ay * s for s in ends])
+        px.extend([bx + ax * s for s in pens])
+        py.extend([by_ + ay * s for s in pens])
+        norm = math.hypot(ux, uy) or 1.0
+        dxs.extend([ux / norm] * n)
+        dys.extend([uy / norm] * n)
         lox, loy, hix, hiy = nx * lo, ny * lo, nx * hi, ny * hi
-        cols["lox"].extend([lox] * n)
-        cols["loy"].extend([loy] * n)
-        cols["hix"].extend([hix] * n)
-        cols["hiy"].extend([hiy] * n)
-        cols["height"].extend([math.hypot(hix - lox, hiy - loy)] * n)
+        loxs.extend([lox] * n)
+        loys.extend([loy] * n)
+        hixs.extend([hix] * n)
+        hiys.extend([hiy] * n)
+        heights.extend([math.hypot(hix - lox, hiy - loy)] * n)
+    return cols
+
+
+def _expand_marks(runs: list[_Run]) -> dict[str, list[Any]]:
+    mcid: list[int | None] = []
+    for run in runs:
+        mcid.extend([run[14]] * len(run[5]))
+    return {"mcid": mcid}
+
+
+def _expand_meta(runs: list[_Run]) -> dict[str, list[Any]]:
+    cols: dict[str, list[Any]] = {name: [] for name in _GROUPS["meta"]}
+    for (font, size, _m, _rise, wmode, codes, cids, _decoded, _starts, _advances, _pens,
+         _lo, _hi, render, _mcid, tag, actual_text, token) in runs:
+        n = len(codes)
+        cols["code"].extend(codes)
+        cols["cid"].extend(cids if cids is not None else [None] * n)
         cols["font"].extend([font] * n)
         cols["size"].extend([size] * n)
         cols["wmode"].extend([wmode] * n)
         cols["render"].extend([render] * n)
-        cols["mcid"].extend([mcid] * n)
         cols["tag"].extend([tag] * n)
         cols["actual_text"].extend([actual_text] * n)
         cols["token"].extend([token] * n)
     return cols
+
+
+_EXPANDERS = {
+    "text": _expand_text,
+    "geometry": _expand_geometry,
+    "marks": _expand_marks,
+    "meta": _expand_meta,
+}
+
+
+def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:
+    out: list[RunGeometry] = []
+    start = 0
+    for (_font, _size, (a, b, c, d, e, f), rise, wmode, codes, _cids, _decoded, starts, advances, pens,
+         lo, hi, *_rest) in runs:
+        n = len(codes)
+        s_lo, s_hi = min(starts), max(starts)
+        adv_lo, adv_hi = min(advances), max(advances)
+        # Glyph extents along the axis: from the origin to origin + own advance; pens
+        # bound them too. Extremes are over-estimated, never under-estimated.
+        g_lo = min(s_lo + min(adv_lo, 0.0), min(pens))
+        g_hi = max(s_hi + max(adv_hi, 0.0), max(pens))
+        if n > 1:
+            steps = [t - s for s, t in zip(starts, starts[1:], strict=False)]
+            min_step_ts = min(steps) if wmode == 0 else -max(steps)
+        else:
+            min_step_ts = math.inf
+        if wmode == 0:
+            ax, ay, nx, ny = a, b, c, d
+            bx, by = e + c * rise, f + d * rise
+        else:
+            ax, ay, nx, ny = c, d, a, b
+            bx, by = e, f
+        along = math.hypot(ax, ay)
+        # text-space (s, t) with s along the axis, t across -> user space
+        ox0, oy0 = bx + ax * s_lo, by + ay * s_lo
+        ox1, oy1 = bx + ax * s_hi, by + ay * s_hi
+        xs = []
+        ys = []
+        for s_ in (g_lo, g_hi):
+            for t in (lo, hi):
+                xs.append(bx + ax * s_ + nx * t)
+                ys.append(by + ay * s_ + ny * t)
+        if wmode == 0:
+            ux, uy = a, b
+        else:
+            ux, uy = -c, -d
+        norm = math.hypot(ux, uy) or 1.0
+        out.append(RunGeometry(
+            start=start,
+            end=start + n,
+            box=(min(xs), min(ys), max(xs), max(ys)),
+            origins=(min(ox0, ox1), min(oy0, oy1), max(ox0, ox1), max(oy0, oy1)),
+            dx=ux / norm,
+            dy=uy / norm,
+            height=abs(hi - lo) * math.hypot(nx, ny),
+            min_step=min_step_ts * along if min_step_ts != math.inf else math.inf,
+        ))
+        start += n
+    return out

@@ -12,6 +12,7 @@ recorded as one run in a :class:`~glyphweave.core.glyphtable.GlyphTable`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from itertools import accumulate
 from typing import Any
@@ -336,9 +337,9 @@ class PageInterpreter:
             elif wmode == 0:
                 extra = tc * th
                 wextra = (tc + tw) * th
-                steps = [o + (wextra if c == space_code else extra) for o, c in zip(own, codes)]
+                steps = [o + (wextra if c == space_code else extra) for o, c in zip(own, codes, strict=True)]
             else:
-                steps = [o + tc + (tw if c == space_code else 0.0) for o, c in zip(own, codes)]
+                steps = [o + tc + (tw if c == space_code else 0.0) for o, c in zip(own, codes, strict=True)]
             positions = list(accumulate(steps, initial=pen))
             pen = positions[-1]
             starts.extend(positions[:-1])
@@ -393,19 +394,15 @@ class PageInterpreter:
             props = cached
         if isinstance(props, dict):
             if "MCID" in props:
-                try:
+                with contextlib.suppress(TypeError, ValueError):
                     mcid = int(props["MCID"])
-                except (TypeError, ValueError):
-                    pass
             if "ActualText" in props:
                 actual = _text_string(props["ActualText"])
         elif isinstance(props, pikepdf.Dictionary):
             value = props.get("/MCID")
             if value is not None:
-                try:
+                with contextlib.suppress(TypeError, ValueError):
                     mcid = int(value)
-                except (TypeError, ValueError):
-                    pass
             at = props.get("/ActualText")
             if at is not None:
                 actual = _text_string(at)

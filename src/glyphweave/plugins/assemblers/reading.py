@@ -171,6 +171,18 @@ def _finish(out: list[str]) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
+class _Columns:
+    """Mapping-style access to the table's columns, building only the groups used."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self, table: Any) -> None:
+        self._table = table
+
+    def __getitem__(self, name: str) -> list[Any]:
+        return getattr(self._table, name)
+
+
 class ReadingAssembler(Assembler):
     """Content-order text: word spaces and line breaks inferred from glyph geometry.
 
@@ -251,7 +263,7 @@ class ReadingAssembler(Assembler):
         if not n:
             return ""
         table = page.table
-        cols = table.columns()
+        cols = _Columns(table)
         idx, get = _selection(indices, len(table))
         texts = get(cols["text"])
         if None in cols["decoded_by"]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from glyphweave.core.errors import ProfileError
 from glyphweave.core.stages import Filter, Option, PageContext
@@ -25,6 +26,14 @@ _SPACE_EXTRA = "\u00a0\u3000"
 
 def _is_space(text: str) -> bool:
     return all(ch <= " " or ch in _SPACE_EXTRA for ch in text)
+
+
+def _first(span: tuple[Any, ...]) -> Any:
+    return span[0]
+
+
+def _second(span: tuple[Any, ...]) -> Any:
+    return span[1]
 
 
 class DedupFilter(Filter):
@@ -63,6 +72,68 @@ class DedupFilter(Filter):
             )
 
     def apply(self, page: PageContext, indices: Sequence[int]) -> list[int]:
+        if not indices:
+            return []
+        suspects = self._suspects(page.table)
+        if not suspects:
+            return list(indices)
+        wanted = set(indices)
+        kept = self._exact(page, sorted(i for i in suspects if i in wanted))
+        if kept is None:
+            return list(indices)
+        return [i for i in indices if i not in kept]
+
+    def _suspects(self, table: Any) -> set[int]:
+        """Glyphs that could repeat, or be repeated by, another glyph.
+
+        A match lies within ``reach`` × height of its original, so two glyphs of different
+        runs can match only where the runs' origin bounds, grown by that reach, overlap; a
+        run can repeat itself only where its pen stands still or moves back. Runs are swept
+        bottom to top, so the runs compared are those on the same line: per-run work,
+        not per-glyph, for the usual page without overprint.
+        """
+        grow = math.hypot(self.along, self.across) / (1.0 - self.size_tolerance)
+        suspects: set[int] = set()
+        spans: list[tuple[float, float, float, float, Any]] = []
+        along = self.along
+        for run in table.runs():
+            h = run.height
+            if not (0.0 < h < math.inf):
+                continue
+            if run.min_step <= along * h * 1.000001:
+                suspects.update(range(run.start, run.end))
+            r = grow * h
+            x0, y0, x1, y1 = run.origins
+            spans.append((y0 - r, y1 + r, x0 - r, x1 + r, run))
+        if len(spans) < 2:
+            return suspects
+        spans.sort(key=_first)
+        active: list[tuple[float, float, float, float, Any]] = []
+        pairs = []
+        for span in spans:
+            bottom = span[0]
+            if active and active[0][1] < bottom:
+                active = [a for a in active if a[1] >= bottom]
+                active.sort(key=_second)
+            run = span[4]
+            for other in active:
+                if other[2] <= span[3] and span[2] <= other[3]:
+                    o = other[4]
+                    if run.dx * o.dx + run.dy * o.dy > SAME_DIRECTION:
+                        pairs.append((other, span))
+            active.append(span)
+            active.sort(key=_second)
+        if pairs:
+            ox, oy = table.ox, table.oy
+            for a, b in pairs:
+                for (_, _, _, _, run), (y0, y1, x0, x1, _) in ((a, b), (b, a)):
+                    suspects.update(
+                        i for i in range(run.start, run.end) if x0 <= ox[i] <= x1 and y0 <= oy[i] <= y1
+                    )
+        return suspects
+
+    def _exact(self, page: PageContext, indices: Sequence[int]) -> set[int] | None:
+        """The glyphs among ``indices`` (sorted) that repeat an earlier kept one."""
         t = page.table
         texts, decoded_by, heights = t.text, t.decoded_by, t.height
         ox, oy, dxs, dys = t.ox, t.oy, t.dx, t.dy
@@ -113,7 +184,7 @@ class DedupFilter(Filter):
 
         space: dict[str, bool] = {}
         dropped: set[int] = set()
-        for j in sorted(indices):  # paint order: first painted wins
+        for j in indices:  # paint order: first painted wins
             text = texts[j]
             if not text or decoded_by[j] is None:
                 continue
@@ -140,9 +211,7 @@ class DedupFilter(Filter):
                 grid[key] = [j]
             else:
                 bucket.append(j)
-        if not dropped:
-            return list(indices)
-        return [i for i in indices if i not in dropped]
+        return dropped or None
 
 
 @hookimpl

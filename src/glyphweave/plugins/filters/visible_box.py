@@ -9,6 +9,7 @@ not part of the page's text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from glyphweave.core.stages import Filter, Option, PageContext
 from glyphweave.registry.markers import hookimpl
@@ -68,6 +69,15 @@ class VisibleBoxFilter(Filter):
         # Compare doubled coordinates against doubled bounds: saves a multiply per glyph.
         x0, y0, x1, y1 = 2 * (area[0] - m), 2 * (area[1] - m), 2 * (area[2] + m), 2 * (area[3] + m)
         t = page.table
+        if len(indices) == len(t):
+            # Every glyph (indices are increasing and unique, so this is range(n)): decide
+            # whole runs by their bounds and test glyphs only in runs that straddle an edge.
+            return self._by_runs(t, (x0, y0, x1, y1))
+        return self._by_glyph(t, indices, (x0, y0, x1, y1))
+
+    @staticmethod
+    def _by_glyph(t: Any, indices: Sequence[int], bounds: Box) -> list[int]:
+        x0, y0, x1, y1 = bounds
         ox, oy, ex, ey = t.ox, t.oy, t.ex, t.ey
         lox, loy, hix, hiy = t.lox, t.loy, t.hix, t.hiy
         # centre = (origin + end)/2 + (lo + hi)/2, so 2 × centre = origin + end + lo + hi
@@ -75,6 +85,26 @@ class VisibleBoxFilter(Filter):
             i for i in indices
             if x0 <= ox[i] + ex[i] + lox[i] + hix[i] <= x1 and y0 <= oy[i] + ey[i] + loy[i] + hiy[i] <= y1
         ]
+
+    def _by_runs(self, t: Any, bounds: Box) -> list[int]:
+        x0, y0, x1, y1 = bounds  # doubled, like the doubled centres
+        kept: list[int] = []
+        straddling: list[int] = []
+        for run in t.runs():
+            bx0, by0, bx1, by1 = run.box
+            # Every glyph centre lies inside the run's box.
+            if x0 <= 2 * bx0 and 2 * bx1 <= x1 and y0 <= 2 * by0 and 2 * by1 <= y1:
+                if straddling:
+                    kept.extend(self._by_glyph(t, straddling, bounds))
+                    straddling = []
+                kept.extend(range(run.start, run.end))
+            elif 2 * bx1 < x0 or 2 * bx0 > x1 or 2 * by1 < y0 or 2 * by0 > y1:
+                continue
+            else:
+                straddling.extend(range(run.start, run.end))
+        if straddling:
+            kept.extend(self._by_glyph(t, straddling, bounds))
+        return kept
 
 
 @hookimpl
