@@ -156,9 +156,9 @@ class PageInterpreter:
     def _run(self, data: bytes, res: _Resources) -> None:
         handlers = self._handlers()
         counting = not self.in_form
-        for op, args in operations(data):
+        for op, args, index in operations(data):
             if counting:
-                self.token += 1
+                self.token = index
             handler = handlers.get(op)
             if handler is not None:
                 try:
@@ -301,7 +301,8 @@ class PageInterpreter:
         fs, th, tc, tw = self.fs, self.th, self.tc, self.tw
         wmode = font.info.writing_mode
         simple = font.simple
-        decode = font.decode.__getitem__  # type: ignore[union-attr]
+        assert font.decode is not None
+        decode = font.decode.__getitem__
         all_codes: list[Any] = []
         all_cids: list[int] | None = None if simple else []
         starts: list[float] = []

@@ -92,7 +92,8 @@ class Decoder(Component):
     Called at most once per (font, code) per document: the answer is cached by the core.
     Return the text, or None when this decoder has no answer. An answer in the Private
     Use Area, U+FFFD or a control character is *weak*: the core keeps asking the later
-    decoders and uses it only if none answers better.
+    decoders, and if none answers better the glyph is unresolved (never a silent PUA
+    character in the text).
     """
 
     KIND = "decoder"

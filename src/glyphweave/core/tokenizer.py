@@ -26,12 +26,21 @@ _HEX = rb"<[0-9A-Fa-f\s]*>"
 # Unambiguous (one way to split any run), so a failed match cannot backtrack exponentially.
 _SKIP = rb"(?:\s|%[^\r\n]*(?=[\r\n]|\Z))*"
 _WS = rb"\s*"
+# Operators with only numeric operands (or none) that cannot change where or what text is
+# painted. Longest alternatives first.
+_IGNORED = rb"re|rg|RG|ri|sc|SC|scn|SCN|f\*|B\*|b\*|W\*|[mlcvyhSsfFBbnWgGkKwjJMi]"
+_OPWORD = re.compile(rb"[A-Za-z][A-Za-z*]*")
 _TOKEN = re.compile(
     _SKIP
     + rb"(?:"
+    # Runs of operators that never affect text (paths, colours, line style), with their
+    # numeric operands, are skipped in one match: a figure costs one step, not one per
+    # operator.
+    + rb"(?P<skip>(?:(?:" + _NUM + rb"\s+)*(?:" + _IGNORED + rb")(?![^" + _DELIMS + rb"])\s*)+)"
     # Fast paths, whole operations in one match (most of a text-heavy page):
+    + rb"|/(?P<tfname>[^" + _DELIMS + rb"]+)\s+(?P<tfsize>" + _NUM + rb")\s+Tf(?![^" + _DELIMS + rb"])"
     #   [ (..) -120 <..> ] TJ      (..) Tj      1 0 0 1 72 720 cm
-    + rb"\[(?P<tj>(?:" + _WS + rb"(?:" + _LIT + rb"|" + _HEX + rb"|" + _NUM + rb"))*)" + _WS
+    + rb"|\[(?P<tj>(?:" + _WS + rb"(?:" + _LIT + rb"|" + _HEX + rb"|" + _NUM + rb"))*)" + _WS
     + rb"\]" + _WS + rb"TJ(?![^" + _DELIMS + rb"])"
     + rb"|\((?P<sj>(?:[^\\()]|\\.)*)\)" + _WS + rb"Tj(?![^" + _DELIMS + rb"])"
     + rb"|(?P<nums>(?:" + _NUM + rb"\s+)+)(?P<numop>[A-Za-z'\"][^" + _DELIMS + rb"]*)"
@@ -151,61 +160,86 @@ def _looks_like_content(tail: bytes) -> bool:
     return all(ch.isprintable() or ch.isspace() for ch in text)
 
 
-def operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
-    """Yield ``(operator, operands)`` for each operator in a content stream.
+def _literal(raw: bytes) -> bytearray:
+    return bytearray(raw) if b"\\" not in raw and b"\r" not in raw else unescape_literal(raw)
 
-    Malformed input never raises: unbalanced delimiters are dropped and a truncated
-    stream ends the iteration.
+
+def _tj_items(raw: bytes) -> list[Any]:
+    items: list[Any] = []
+    for lit, hexs, num in _TJ_ITEM.findall(raw):
+        if num:
+            items.append(num)
+        elif hexs:
+            items.append(decode_hex(hexs))
+        else:
+            items.append(_literal(lit))
+    return items
+
+
+def operations(data: bytes) -> Iterator[tuple[bytes, list[Any], int]]:
+    """Yield ``(operator, operands, index)`` for each operator that may matter to text.
+
+    ``index`` counts every operator of the stream from 1, including the path and colour
+    operators that are skipped without being yielded. Malformed input never raises:
+    unbalanced delimiters are dropped and a truncated stream ends the iteration.
     """
     stack: list[Any] = []
     # Containers being built: each is (kind, list) with kind b"[" or b"<<".
     nest: list[tuple[bytes, list[Any]]] = []
     pos = 0
     n = len(data)
+    count = 0
     match = _TOKEN.match
+    count_ops = _OPWORD.findall
     while pos < n:
         m = match(data, pos)
         if m is None:
-            # Only trailing whitespace/comments can fail to match.
             return
         pos = m.end()
         kind = m.lastgroup
         if kind is None:
             return  # nothing but whitespace left
-        if kind == "tj" and not nest:
-            items: list[Any] = []
-            for lit, hexs, num in _TJ_ITEM.findall(m.group("tj")):
-                if num:
-                    items.append(num)
-                elif hexs or not lit:
-                    items.append(decode_hex(hexs) if hexs else bytearray())
-                else:
-                    items.append(bytearray(lit) if b"\\" not in lit and b"\r" not in lit
-                                 else unescape_literal(lit))
-            stack.append(items)
-            yield b"TJ", stack
-            stack = []
-            continue
-        if kind == "sj" and not nest:
-            lit = m.group("sj")
-            stack.append(bytearray(lit) if b"\\" not in lit and b"\r" not in lit else unescape_literal(lit))
-            yield b"Tj", stack
-            stack = []
-            continue
-        if kind == "numop" and not nest:
-            stack.extend(m.group("nums").split())
-            op = m.group("numop")
-            if op == b"ID":
-                pos = _skip_inline_image(data, pos)
+        if not nest:
+            if kind == "skip":
+                count += len(count_ops(m.group(kind)))
                 stack.clear()
-                yield b"EI", []
                 continue
-            yield op, stack
-            stack = []
-            continue
-        if kind in ("tj", "sj", "numop"):
+            if kind == "numop":
+                stack.extend(m.group("nums").split())
+                op = m.group("numop")
+                count += 1
+                if op == b"ID":
+                    pos = _skip_inline_image(data, pos)
+                    stack.clear()
+                    yield b"EI", [], count
+                    continue
+                yield op, stack, count
+                stack = []
+                continue
+            if kind == "tj":
+                stack.append(_tj_items(m.group(kind)))
+                count += 1
+                yield b"TJ", stack, count
+                stack = []
+                continue
+            if kind == "sj":
+                stack.append(_literal(m.group(kind)))
+                count += 1
+                yield b"Tj", stack, count
+                stack = []
+                continue
+            if kind == "tfsize":  # lastgroup names the last group closed: the size
+                stack.append(decode_name(m.group("tfname")))
+                stack.append(m.group("tfsize"))
+                count += 1
+                yield b"Tf", stack, count
+                stack = []
+                continue
+        elif kind in _FAST_KINDS:
             # Inside an array or dictionary: re-read the same text token by token.
-            pos = m.start(kind) if kind != "numop" else m.start("nums")
+            pos = m.start({"numop": "nums", "tfsize": "tfname"}.get(kind, kind))
+            if kind == "tfsize":
+                pos -= 1  # the slash before the name
             m = _GENERAL.match(data, pos)
             if m is None:
                 return
@@ -224,12 +258,13 @@ def operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
                 # true/false/null inside containers are values, not operators.
                 target.append(op)
                 continue
+            count += 1
             if op == b"ID":
                 pos = _skip_inline_image(data, pos)
                 stack.clear()
-                yield b"EI", []
+                yield b"EI", [], count
                 continue
-            yield op, stack
+            yield op, stack, count
             stack = []
         elif kind == "str":
             target.append(unescape_literal(m.group(kind)))
@@ -240,7 +275,7 @@ def operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
                 target.append(decode_hex(m.group(kind)))
             except ValueError:
                 target.append(bytearray())
-        else:
+        elif kind is not None:
             d = m.group(kind)
             if d == b"[" or d == b"<<":
                 nest.append((d, []))
@@ -262,3 +297,6 @@ def operations(data: bytes) -> Iterator[tuple[bytes, list[Any]]]:
                 s, pos = _scan_literal(data, pos)
                 target.append(s)
             # stray '<', '{', '}', ')' are ignored
+
+
+_FAST_KINDS = frozenset({"skip", "numop", "tj", "sj", "tfsize"})

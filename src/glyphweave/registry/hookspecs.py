@@ -22,6 +22,7 @@ def glyphweave_register_decoders() -> Sequence[type[Decoder]]:
     Called once per plugin manager. Return an empty sequence (or do not implement the
     hook) to provide none; None is treated as empty.
     """
+    raise NotImplementedError  # a specification: plugins implement it
 
 
 @hookspec
@@ -30,6 +31,7 @@ def glyphweave_register_filters() -> Sequence[type[Filter]]:
 
     Called once per plugin manager; None is treated as empty.
     """
+    raise NotImplementedError  # a specification: plugins implement it
 
 
 @hookspec
@@ -38,6 +40,7 @@ def glyphweave_register_assemblers() -> Sequence[type[Assembler]]:
 
     Called once per plugin manager; None is treated as empty.
     """
+    raise NotImplementedError  # a specification: plugins implement it
 
 
 @hookspec
@@ -48,3 +51,4 @@ def glyphweave_register_profiles() -> Mapping[str, str]:
     first). Called once per plugin manager; None is treated as empty. Two plugins
     registering the same profile name is an error.
     """
+    raise NotImplementedError  # a specification: plugins implement it

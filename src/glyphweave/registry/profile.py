@@ -357,9 +357,11 @@ def _resolve(
         raise ProfileError(f'{where}: [profile] needs assembler = "..." (or extends = "<profile>")')
 
     # Every selected name must exist in the catalog, checked in profile order.
-    for kind, names in (("decoder", decoders), ("filter", filters), ("assembler", [assembler])):
+    chosen: tuple[tuple[str, list[str]], ...] = (
+        ("decoder", list(decoders)), ("filter", list(filters)), ("assembler", [assembler]))
+    for kind, members in chosen:
         seen: set[str] = set()
-        for component in names:
+        for component in members:
             if component in seen:
                 raise ProfileError(f"{where}: {kind} {component!r} is listed twice")
             seen.add(component)
@@ -372,8 +374,8 @@ def _resolve(
     # switch to it); options for a decoder or filter the profile does not run are a
     # mistake (a typo, or a component removed from the list).
     selected: dict[str, list[str]] = {}
-    for kind, names in (("decoder", decoders), ("filter", filters), ("assembler", [assembler])):
-        for component in names:
+    for kind, members in chosen:
+        for component in members:
             selected.setdefault(component, []).append(kind)
     assemblers = set(catalog.names("assembler"))
 
