@@ -70,7 +70,7 @@ class FontState:
     """
 
     __slots__ = ("info", "simple", "widths", "vwidths", "ascent", "descent", "cmap",
-                 "decode", "space_single_byte")
+                 "cids", "decode", "space_single_byte")
 
     def __init__(self, info: FontInfo) -> None:
         self.info = info
@@ -80,6 +80,8 @@ class FontState:
         self.ascent = DEFAULT_ASCENT
         self.descent = DEFAULT_DESCENT
         self.cmap: CMap | None = None
+        self.cids: DecodeTable | None = None
+        """Composite fonts: code → CID (0, the notdef CID, for unmapped codes), cached."""
         self.decode: DecodeTable | None = None
         self.space_single_byte = True
 
@@ -209,6 +211,9 @@ class FontLoader:
         info = FontInfo(**info_kwargs)
         state = FontState(info)
         state.cmap = cmap
+        if cmap is not None:
+            to_cid = cmap.to_cid
+            state.cids = DecodeTable(lambda code: to_cid(code) or 0)  # type: ignore[arg-type,return-value]
         if composite:
             if cmap is not None:
                 state.space_single_byte = 1 in cmap.code_lengths()

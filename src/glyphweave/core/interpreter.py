@@ -294,60 +294,83 @@ class PageInterpreter:
         self._op_Tj(args, res)
 
     def _show(self, items: list[Any]) -> None:
+        """Paint the strings of a Tj/TJ operand as one run.
+
+        The whole operand is measured and decoded at once (``map`` over the codes runs at
+        C speed); TJ numbers shift the following glyphs' starts but not the pen ends of
+        the glyphs before them, so a kerning or word-gap adjustment is never mistaken for
+        character spacing (Tc) downstream.
+        """
         font = self.font
         if font is None:
             self._warn("text shown with no font set")
             return
         fs, th, tc, tw = self.fs, self.th, self.tc, self.tw
         wmode = font.info.writing_mode
-        simple = font.simple
-        assert font.decode is not None
-        decode = font.decode.__getitem__
-        all_codes: list[Any] = []
-        all_cids: list[int] | None = None if simple else []
-        starts: list[float] = []
-        advances: list[float] = []
-        pens: list[float] = []
-        pen = 0.0
         hscale = fs * th if wmode == 0 else fs
-        for item in items:
-            if not isinstance(item, bytearray):
-                try:
-                    adjust = float(item)
-                except (TypeError, ValueError):
-                    continue
-                pen -= adjust / 1000.0 * hscale
-                continue
-            if not item:
-                continue
+        # Split the operand into strings and (glyph count, adjustment) pairs.
+        strings: list[bytes] = []
+        adjustments: list[tuple[int, float]] = []
+        simple = font.simple
+        cmap = font.cmap
+        codes: list[Any]
+        if len(items) == 1:
+            if not items[0] or not isinstance(items[0], bytearray):
+                return
+            codes = list(items[0]) if simple else cmap.split(bytes(items[0]))  # type: ignore[union-attr]
+        else:
+            codes = []
+            for item in items:
+                if isinstance(item, bytearray):
+                    if simple:
+                        strings.append(item)  # type: ignore[arg-type]
+                    else:
+                        codes.extend(cmap.split(bytes(item)))  # type: ignore[union-attr]
+                else:
+                    try:
+                        value = float(item)
+                    except (TypeError, ValueError):
+                        continue
+                    count = sum(map(len, strings)) if simple else len(codes)
+                    adjustments.append((count, -value / 1000.0 * hscale))
             if simple:
-                codes: list[Any] = list(item)
-                own = [w * hscale for w in map(font.widths.__getitem__, codes)]
-                has_space = bool(tw) and 32 in item
-                space_code: Any = 32
-            else:
-                codes = font.cmap.split(bytes(item))  # type: ignore[union-attr]
-                cids = [font.cmap.to_cid(c) or 0 for c in codes]  # type: ignore[union-attr]
-                all_cids.extend(cids)  # type: ignore[union-attr]
-                metrics = font.widths if wmode == 0 else font.vwidths
-                own = [w * hscale for w in map(metrics.__getitem__, cids)]
-                has_space = bool(tw) and font.space_single_byte and b" " in codes
-                space_code = b" "
-            if not tc and not has_space:
-                steps = own
-            elif wmode == 0:
-                extra = tc * th
-                wextra = (tc + tw) * th
-                steps = [o + (wextra if c == space_code else extra) for o, c in zip(own, codes, strict=True)]
-            else:
-                steps = [o + tc + (tw if c == space_code else 0.0) for o, c in zip(own, codes, strict=True)]
-            positions = list(accumulate(steps, initial=pen))
-            pen = positions[-1]
-            starts.extend(positions[:-1])
-            pens.extend(positions[1:])
-            advances.extend(own)
-            all_codes.extend(codes)
-        if all_codes:
+                codes = list(b"".join(strings))
+        n = len(codes)
+        cids: list[int] | None = None
+        if simple:
+            own = [w * hscale for w in map(font.widths.__getitem__, codes)]
+            has_space = bool(tw) and 32 in codes
+            space_code: Any = 32
+        else:
+            cid_of = font.cids.__getitem__  # type: ignore[union-attr]
+            cids = list(map(cid_of, codes))
+            metrics = font.widths if wmode == 0 else font.vwidths
+            own = [w * hscale for w in map(metrics.__getitem__, cids)]
+            has_space = bool(tw) and font.space_single_byte and b" " in codes
+            space_code = b" "
+        if not tc and not has_space:
+            steps = own
+        elif wmode == 0:
+            extra = tc * th
+            wextra = (tc + tw) * th
+            steps = [o + (wextra if c == space_code else extra) for o, c in zip(own, codes, strict=True)]
+        else:
+            steps = [o + tc + (tw if c == space_code else 0.0) for o, c in zip(own, codes, strict=True)]
+        pen = 0.0
+        if adjustments:
+            moves = list(steps)
+            for count, shift in adjustments:
+                if count == 0:
+                    pen += shift
+                elif count <= n:
+                    moves[count - 1] += shift
+        else:
+            moves = steps
+        positions = list(accumulate(moves, initial=pen))
+        end = positions[-1]
+        if n:
+            starts = positions[:-1]
+            pens = starts if not n else [s + d for s, d in zip(starts, steps, strict=True)]
             mc = self.mc_stack[-1] if self.mc_stack else (None, None, None)
             self.table.add_run(
                 font=self.font_idx,
@@ -355,11 +378,11 @@ class PageInterpreter:
                 matrix=multiply(self.tm, self.ctm),
                 rise=self.ts,
                 wmode=wmode,
-                codes=all_codes,
-                cids=all_cids,
-                decoded=list(map(decode, all_codes)),
+                codes=codes,
+                cids=cids,
+                decoded=list(map(font.decode.__getitem__, codes)),  # type: ignore[union-attr]
                 starts=starts,
-                advances=advances,
+                advances=own,
                 pens=pens,
                 lo=font.descent * fs,
                 hi=font.ascent * fs,
@@ -369,12 +392,12 @@ class PageInterpreter:
                 actual_text=mc[2],
                 token=-1 if self.in_form else self.token,
             )
-        if pen:
+        if end:
             a, b, c, d, e, f = self.tm
             if wmode == 0:
-                self.tm = (a, b, c, d, e + a * pen, f + b * pen)
+                self.tm = (a, b, c, d, e + a * end, f + b * end)
             else:
-                self.tm = (a, b, c, d, e + c * pen, f + d * pen)
+                self.tm = (a, b, c, d, e + c * end, f + d * end)
 
     # -- marked content -------------------------------------------------------------------
     def _op_BMC(self, args: list[Any], res: _Resources) -> None:

@@ -19,13 +19,15 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-_DELIMS = rb"\s/\[\]()<>{}%"
+_SPACE = rb"\x00\t\n\x0c\r "
+"""PDF white-space (§7.2.2): NUL counts, vertical tab does not."""
+_DELIMS = _SPACE + rb"/\[\]()<>{}%"
 _NUM = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d.])"  # one parse per number
 _LIT = rb"\((?:[^\\()]|\\.)*\)"           # a literal string without nested parentheses
-_HEX = rb"<[0-9A-Fa-f\s]*>"
+_HEX = rb"<[0-9A-Fa-f\x00\t\n\x0c\r ]*>"
 # Unambiguous (one way to split any run), so a failed match cannot backtrack exponentially.
-_SKIP = rb"(?:\s|%[^\r\n]*(?=[\r\n]|\Z))*"
-_WS = rb"\s*"
+_SKIP = rb"(?:[\x00\t\n\x0c\r ]|%[^\r\n]*(?=[\r\n]|\Z))*"
+_WS = rb"[\x00\t\n\x0c\r ]*"
 # Operators with only numeric operands (or none) that cannot change where or what text is
 # painted. Longest alternatives first.
 _IGNORED = rb"re|rg|RG|ri|sc|SC|scn|SCN|f\*|B\*|b\*|W\*|[mlcvyhSsfFBbnWgGkKwjJMi]"
@@ -36,19 +38,19 @@ _TOKEN = re.compile(
     # Runs of operators that never affect text (paths, colours, line style), with their
     # numeric operands, are skipped in one match: a figure costs one step, not one per
     # operator.
-    + rb"(?P<skip>(?:(?:" + _NUM + rb"\s+)*(?:" + _IGNORED + rb")(?![^" + _DELIMS + rb"])\s*)+)"
+    + rb"(?P<skip>(?:(?:" + _NUM + rb"[\x00\t\n\x0c\r ]+)*(?:" + _IGNORED + rb")(?![^" + _DELIMS + rb"])[\x00\t\n\x0c\r ]*)+)"
     # Fast paths, whole operations in one match (most of a text-heavy page):
-    + rb"|/(?P<tfname>[^" + _DELIMS + rb"]+)\s+(?P<tfsize>" + _NUM + rb")\s+Tf(?![^" + _DELIMS + rb"])"
+    + rb"|/(?P<tfname>[^" + _DELIMS + rb"]+)[\x00\t\n\x0c\r ]+(?P<tfsize>" + _NUM + rb")[\x00\t\n\x0c\r ]+Tf(?![^" + _DELIMS + rb"])"
     #   [ (..) -120 <..> ] TJ      (..) Tj      1 0 0 1 72 720 cm
     + rb"|\[(?P<tj>(?:" + _WS + rb"(?:" + _LIT + rb"|" + _HEX + rb"|" + _NUM + rb"))*)" + _WS
     + rb"\]" + _WS + rb"TJ(?![^" + _DELIMS + rb"])"
     + rb"|\((?P<sj>(?:[^\\()]|\\.)*)\)" + _WS + rb"Tj(?![^" + _DELIMS + rb"])"
-    + rb"|(?P<nums>(?:" + _NUM + rb"\s+)+)(?P<numop>[A-Za-z'\"][^" + _DELIMS + rb"]*)"
+    + rb"|(?P<nums>(?:" + _NUM + rb"[\x00\t\n\x0c\r ]+)+)(?P<numop>[A-Za-z'\"][^" + _DELIMS + rb"]*)"
     # General tokens:
     + rb"|(?P<num>" + _NUM + rb")(?![^" + _DELIMS + rb"])"
     + rb"|/(?P<name>[^" + _DELIMS + rb"]*)"
     + rb"|\((?P<str>(?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*)\)"
-    + rb"|<(?P<hex>[0-9A-Fa-f\s]*)>"
+    + rb"|<(?P<hex>[0-9A-Fa-f\x00\t\n\x0c\r ]*)>"
     + rb"|(?P<op>[^" + _DELIMS + rb"]+)"
     + rb"|(?P<delim><<|>>|[\[\]{}()<>])"
     + rb")",
@@ -59,7 +61,7 @@ _GENERAL = re.compile(
     + rb"(?:(?P<num>" + _NUM + rb")(?![^" + _DELIMS + rb"])"
     + rb"|/(?P<name>[^" + _DELIMS + rb"]*)"
     + rb"|\((?P<str>(?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*)\)"
-    + rb"|<(?P<hex>[0-9A-Fa-f\s]*)>"
+    + rb"|<(?P<hex>[0-9A-Fa-f\x00\t\n\x0c\r ]*)>"
     + rb"|(?P<op>[^" + _DELIMS + rb"]+)"
     + rb"|(?P<delim><<|>>|[\[\]{}()<>])"
     + rb")",
@@ -67,16 +69,16 @@ _GENERAL = re.compile(
 )
 # The numbers following a lone number (operands of a non-operator: an array, a bad
 # stream): read in one go so the numbers-then-operator fast path never rescans them.
-_MORE_NUMS = re.compile(rb"(?:\s+" + _NUM + rb"(?![^" + _DELIMS + rb"]))*")
-_TJ_ITEM = re.compile(rb"\(((?:[^\\()]|\\.)*)\)|<([0-9A-Fa-f\s]*)>|(" + _NUM + rb")", re.DOTALL)
+_MORE_NUMS = re.compile(rb"(?:[\x00\t\n\x0c\r ]+" + _NUM + rb"(?![^" + _DELIMS + rb"]))*")
+_TJ_ITEM = re.compile(rb"\(((?:[^\\()]|\\.)*)\)|<([0-9A-Fa-f\x00\t\n\x0c\r ]*)>|(" + _NUM + rb")", re.DOTALL)
 _ESCAPES = {
     ord("n"): b"\n", ord("r"): b"\r", ord("t"): b"\t", ord("b"): b"\b", ord("f"): b"\f",
     ord("("): b"(", ord(")"): b")", ord("\\"): b"\\",
 }
-_ESCAPE = re.compile(rb"\\([0-7]{1,3}|\r\n|[\r\n]|.)", re.DOTALL)
+_ESCAPE = re.compile(rb"\\([0-7]{1,3}|\n|.)", re.DOTALL)
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 # End of inline image data: EI as its own token followed by whitespace/delimiter or EOF.
-_INLINE_END = re.compile(rb"(?<=[\s\x00])EI(?=[" + _DELIMS + rb"]|\Z)")
+_INLINE_END = re.compile(rb"(?<=[\x00\t\n\x0c\r \x00])EI(?=[" + _DELIMS + rb"]|\Z)")
 
 
 class ContentSyntaxError(ValueError):
@@ -95,15 +97,17 @@ def _unescape_match(m: re.Match[bytes]) -> bytes:
 
 def unescape_literal(raw: bytes) -> bytearray:
     """The bytes a literal string denotes (§7.3.4.2)."""
+    if b"\r" in raw:
+        # A raw end-of-line in a string is one LF; a backslash before it continues the
+        # line. Escapes (\\r, \\015) are decoded after this, so they stay CR.
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     if b"\\" in raw:
         raw = _ESCAPE.sub(_unescape_match, raw)
-    if b"\r" in raw:  # an end-of-line in a string is a single LF
-        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     return bytearray(raw)
 
 
 def decode_hex(raw: bytes) -> bytearray:
-    digits = b"".join(raw.split())
+    digits = b"".join(raw.replace(b"\0", b" ").split())
     if len(digits) % 2:
         digits += b"0"
     return bytearray.fromhex(digits.decode("ascii"))
@@ -205,7 +209,8 @@ def operations(data: bytes) -> Iterator[tuple[bytes, list[Any], int]]:
                 stack.clear()
                 continue
             if kind == "numop":
-                stack.extend(m.group("nums").split())
+                nums = m.group("nums")
+                stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
                 op = m.group("numop")
                 count += 1
                 if op == b"ID":
@@ -237,9 +242,7 @@ def operations(data: bytes) -> Iterator[tuple[bytes, list[Any], int]]:
                 continue
         elif kind in _FAST_KINDS:
             # Inside an array or dictionary: re-read the same text token by token.
-            pos = m.start({"numop": "nums", "tfsize": "tfname"}.get(kind, kind))
-            if kind == "tfsize":
-                pos -= 1  # the slash before the name
+            pos = m.start()
             m = _GENERAL.match(data, pos)
             if m is None:
                 return
@@ -250,7 +253,7 @@ def operations(data: bytes) -> Iterator[tuple[bytes, list[Any], int]]:
             target.append(m.group(kind))
             more = _MORE_NUMS.match(data, pos)
             if more is not None and more.end() > pos:
-                target.extend(more.group().split())
+                target.extend(more.group().replace(b"\0", b" ").split())
                 pos = more.end()
         elif kind == "op":
             op = m.group(kind)
