@@ -24,6 +24,8 @@ Geometry conventions (all in page user space):
 from __future__ import annotations
 
 import math
+from itertools import islice
+from operator import sub
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -31,8 +33,34 @@ import attrs
 
 from glyphweave.core.glyph import FontRef, Glyph
 
-# One run: see GlyphTable.add_run for the meaning of each field.
-_Run = tuple[Any, ...]
+class Run(NamedTuple):
+    """One shown string as the interpreter recorded it (see :meth:`GlyphTable.add_run`).
+
+    Positions are pen offsets in text space along the writing axis; ``matrix`` maps text
+    space to user space. Stages that can work a run at a time read these directly.
+    """
+
+    font: int
+    size: float
+    matrix: tuple[float, float, float, float, float, float]
+    rise: float
+    wmode: int
+    codes: Sequence[Any]
+    cids: Sequence[int] | None
+    decoded: Sequence[tuple[str, str | None]]
+    starts: Sequence[float]
+    advances: Sequence[float]
+    pens: Sequence[float]
+    lo: float
+    hi: float
+    render: int
+    mcid: int | None
+    tag: str | None
+    actual_text: str | None
+    token: int
+
+
+_Run = Run
 
 
 class RunGeometry(NamedTuple):
@@ -110,8 +138,8 @@ class GlyphTable:
         if not n:
             return
         self._runs.append(
-            (font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens,
-             lo, hi, render, mcid, tag, actual_text, token)
+            Run(font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens,
+                lo, hi, render, mcid, tag, actual_text, token)
         )
         self._count += n
         self._cols = None
@@ -121,7 +149,7 @@ class GlyphTable:
         """Append another table's runs (fonts are re-indexed)."""
         remap = [self.font_index(ref) for ref in other.fonts]
         for run in other._runs:
-            self._runs.append((remap[run[0]],) + run[1:])
+            self._runs.append(run._replace(font=remap[run.font]))
         self._count += other._count
         self._cols = None
         self._run_geometry = None
@@ -152,6 +180,11 @@ class GlyphTable:
         if group is None:
             raise AttributeError(f"GlyphTable has no column {name!r}")
         return self._group(group)[name]
+
+    def raw_runs(self) -> list[Run]:
+        """The runs as recorded, in paint order; run k holds glyphs ``runs()[k].start`` to
+        ``runs()[k].end``. Do not modify them."""
+        return self._runs
 
     def runs(self) -> list[RunGeometry]:
         """Per-run geometry, computed without per-glyph work (cached).
@@ -240,13 +273,30 @@ def _expand_geometry(runs: list[_Run]) -> dict[str, list[Any]]:
             ax, ay = c, d
             nx, ny = a, b
             ux, uy = -c, -d          # reading goes down the column
-        ox.extend([bx + ax * s for s in starts])
-        oy.extend([by_ + ay * s for s in starts])
         ends = [s + w for s, w in zip(starts, advances, strict=True)]
-        ex.extend([bx + ax * s for s in ends])
-        ey.extend([by_ + ay * s for s in ends])
-        px.extend([bx + ax * s for s in pens])
-        py.extend([by_ + ay * s for s in pens])
+        if ay == 0.0:  # horizontal baseline (most runs): y is the same for every glyph
+            ox.extend([bx + ax * s for s in starts])
+            ex.extend([bx + ax * s for s in ends])
+            px.extend([bx + ax * s for s in pens])
+            same_y = [by_] * n
+            oy.extend(same_y)
+            ey.extend(same_y)
+            py.extend(same_y)
+        elif ax == 0.0:  # vertical baseline: x is the same for every glyph
+            same_x = [bx] * n
+            ox.extend(same_x)
+            ex.extend(same_x)
+            px.extend(same_x)
+            oy.extend([by_ + ay * s for s in starts])
+            ey.extend([by_ + ay * s for s in ends])
+            py.extend([by_ + ay * s for s in pens])
+        else:
+            ox.extend([bx + ax * s for s in starts])
+            oy.extend([by_ + ay * s for s in starts])
+            ex.extend([bx + ax * s for s in ends])
+            ey.extend([by_ + ay * s for s in ends])
+            px.extend([bx + ax * s for s in pens])
+            py.extend([by_ + ay * s for s in pens])
         norm = math.hypot(ux, uy) or 1.0
         dxs.extend([ux / norm] * n)
         dys.extend([uy / norm] * n)
@@ -304,7 +354,7 @@ def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:
         g_lo = min(s_lo + min(adv_lo, 0.0), min(pens))
         g_hi = max(s_hi + max(adv_hi, 0.0), max(pens))
         if n > 1:
-            steps = [t - s for s, t in zip(starts, starts[1:], strict=False)]
+            steps = map(sub, islice(starts, 1, None), starts)
             min_step_ts = min(steps) if wmode == 0 else -max(steps)
         else:
             min_step_ts = math.inf
@@ -318,12 +368,12 @@ def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:
         # text-space (s, t) with s along the axis, t across -> user space
         ox0, oy0 = bx + ax * s_lo, by + ay * s_lo
         ox1, oy1 = bx + ax * s_hi, by + ay * s_hi
-        xs = []
-        ys = []
-        for s_ in (g_lo, g_hi):
-            for t in (lo, hi):
-                xs.append(bx + ax * s_ + nx * t)
-                ys.append(by + ay * s_ + ny * t)
+        if ay == 0.0 and nx == 0.0:  # upright text: the box is the two extremes
+            xs = [bx + ax * g_lo, bx + ax * g_hi]
+            ys = [by + ny * lo, by + ny * hi]
+        else:
+            xs = [bx + ax * g_lo + nx * lo, bx + ax * g_lo + nx * hi, bx + ax * g_hi + nx * lo, bx + ax * g_hi + nx * hi]
+            ys = [by + ay * g_lo + ny * lo, by + ay * g_lo + ny * hi, by + ay * g_hi + ny * lo, by + ay * g_hi + ny * hi]
         if wmode == 0:
             ux, uy = a, b
         else:

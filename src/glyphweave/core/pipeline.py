@@ -133,9 +133,13 @@ class Pipeline:
         if len(table):
             decoded_by = table.decoded_by
             mcid = table.mcid
-            by = Counter(decoded_by[i] for i in visible)
+            if len(visible) == len(table):  # nothing filtered: count whole columns
+                by = Counter(decoded_by)
+                untagged = mcid.count(None)
+            else:
+                by = Counter(map(decoded_by.__getitem__, visible))
+                untagged = list(map(mcid.__getitem__, visible)).count(None)
             unresolved = by.pop(None, 0)
-            untagged = sum(1 for i in visible if mcid[i] is None)
         else:
             by, unresolved, untagged = Counter(), 0, 0
         return PageStats(
