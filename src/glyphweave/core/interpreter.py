@@ -50,10 +50,9 @@ def _matrix(values: list[Any]) -> Matrix | None:
     if len(values) < 6:
         return None
     try:
-        a, b, c, d, e, f = (float(v) for v in values[-6:])
+        return tuple(map(float, values[-6:]))  # type: ignore[return-value]
     except (TypeError, ValueError):
         return None
-    return (a, b, c, d, e, f)
 
 
 def _text_string(value: Any) -> str | None:

@@ -38,7 +38,10 @@ _TOKEN = re.compile(
     # Runs of operators that never affect text (paths, colours, line style), with their
     # numeric operands, are skipped in one match: a figure costs one step, not one per
     # operator.
-    + rb"(?P<skip>(?:(?:" + _NUM + rb"[\x00\t\n\x0c\r ]+)*(?:" + _IGNORED + rb")(?![^" + _DELIMS + rb"])[\x00\t\n\x0c\r ]*)+)"
+    # A q ... Q block holding only such operators and cm is skipped too: Q undoes its cm.
+    + rb"(?P<skip>(?:(?:" + _NUM + rb"[\x00\t\n\x0c\r ]+)*(?:" + _IGNORED + rb")(?![^" + _DELIMS + rb"])[\x00\t\n\x0c\r ]*"
+    + rb"|q[\x00\t\n\x0c\r ]+(?:(?:" + _NUM + rb"[\x00\t\n\x0c\r ]+)*(?:" + _IGNORED + rb"|cm)(?![^" + _DELIMS + rb"])"
+    + rb"[\x00\t\n\x0c\r ]*)*Q(?![^" + _DELIMS + rb"])[\x00\t\n\x0c\r ]*)+)"
     # Fast paths, whole operations in one match (most of a text-heavy page):
     + rb"|/(?P<tfname>[^" + _DELIMS + rb"]+)[\x00\t\n\x0c\r ]+(?P<tfsize>" + _NUM + rb")[\x00\t\n\x0c\r ]+Tf(?![^" + _DELIMS + rb"])"
     #   [ (..) -120 <..> ] TJ      (..) Tj      1 0 0 1 72 720 cm
@@ -107,6 +110,10 @@ def unescape_literal(raw: bytes) -> bytearray:
 
 
 def decode_hex(raw: bytes) -> bytearray:
+    try:  # the usual case: an even number of digits, spaces (if any) between bytes
+        return bytearray.fromhex(raw.decode("ascii"))
+    except ValueError:
+        pass
     digits = b"".join(raw.replace(b"\0", b" ").split())
     if len(digits) % 2:
         digits += b"0"
