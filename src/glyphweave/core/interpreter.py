@@ -22,7 +22,7 @@ import pikepdf
 from glyphweave.core.fonts import FontLoader, FontState, object_key, split_subset_prefix
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.tokenizer import operations
+from glyphweave.core.tokenizer import RawTJ, decode_hex, literal_bytes, operations
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +155,7 @@ class PageInterpreter:
     def _run(self, data: bytes, res: _Resources) -> None:
         handlers = self._handlers()
         counting = not self.in_form
-        for op, args, index in operations(data):
+        for op, args, index in operations(data, raw_tj=True):
             if counting:
                 self.token = index
             handler = handlers.get(op)
@@ -275,11 +275,35 @@ class PageInterpreter:
     # -- showing text ---------------------------------------------------------------------
     def _op_Tj(self, args: list[Any], res: _Resources) -> None:
         if args and isinstance(args[-1], bytearray):
-            self._show([args[-1]])
+            self._show([args[-1]], None)
 
     def _op_TJ(self, args: list[Any], res: _Resources) -> None:
-        if args and isinstance(args[-1], list):
-            self._show(args[-1])
+        if not args or not isinstance(args[-1], list):
+            return
+        strings: list[Any] = []
+        adjustments: list[tuple[int, float]] = []
+        count = 0  # bytes shown so far
+        if isinstance(args[-1], RawTJ):
+            for lit, hexs, num in args[-1]:
+                if num:
+                    adjustments.append((count, float(num)))
+                    continue
+                data = literal_bytes(lit) if not hexs else bytes(decode_hex(hexs))
+                if data:
+                    strings.append(data)
+                    count += len(data)
+        else:
+            for item in args[-1]:
+                if isinstance(item, bytearray):
+                    if item:
+                        strings.append(item)
+                        count += len(item)
+                    continue
+                try:
+                    adjustments.append((count, float(item)))
+                except (TypeError, ValueError):
+                    continue
+        self._show(strings, adjustments or None)
 
     def _op_quote(self, args: list[Any], res: _Resources) -> None:
         self._op_Tstar(args, res)
@@ -292,48 +316,47 @@ class PageInterpreter:
         self._op_Tstar(args, res)
         self._op_Tj(args, res)
 
-    def _show(self, items: list[Any]) -> None:
+    def _show(self, strings: list[Any], adjustments: list[tuple[int, float]] | None) -> None:
         """Paint the strings of a Tj/TJ operand as one run.
 
-        The whole operand is measured and decoded at once (``map`` over the codes runs at
-        C speed); TJ numbers shift the following glyphs' starts but not the pen ends of
-        the glyphs before them, so a kerning or word-gap adjustment is never mistaken for
-        character spacing (Tc) downstream.
+        ``adjustments`` are TJ numbers as (bytes shown before it, number). The whole
+        operand is measured and decoded at once (``map`` over the codes runs at C speed);
+        TJ numbers shift the following glyphs' starts but not the pen ends of the glyphs
+        before them, so a kerning or word-gap adjustment is never mistaken for character
+        spacing (Tc) downstream.
         """
         font = self.font
         if font is None:
-            self._warn("text shown with no font set")
+            if strings:
+                self._warn("text shown with no font set")
             return
         fs, th, tc, tw = self.fs, self.th, self.tc, self.tw
         wmode = font.info.writing_mode
         hscale = fs * th if wmode == 0 else fs
-        # Split the operand into strings and (glyph count, adjustment) pairs.
-        strings: list[bytes] = []
-        adjustments: list[tuple[int, float]] = []
         simple = font.simple
-        cmap = font.cmap
         codes: list[Any]
-        if len(items) == 1:
-            if not items[0] or not isinstance(items[0], bytearray):
-                return
-            codes = list(items[0]) if simple else cmap.split(bytes(items[0]))  # type: ignore[union-attr]
+        shifts: list[tuple[int, float]] = []
+        if simple:
+            codes = list(strings[0] if len(strings) == 1 else b"".join(strings))
+            if adjustments:
+                scale = -hscale / 1000.0
+                shifts = [(count, value * scale) for count, value in adjustments]
         else:
-            codes = []
-            for item in items:
-                if isinstance(item, bytearray):
-                    if simple:
-                        strings.append(item)  # type: ignore[arg-type]
-                    else:
-                        codes.extend(cmap.split(bytes(item)))  # type: ignore[union-attr]
-                else:
-                    try:
-                        value = float(item)
-                    except (TypeError, ValueError):
-                        continue
-                    count = sum(map(len, strings)) if simple else len(codes)
-                    adjustments.append((count, -value / 1000.0 * hscale))
-            if simple:
-                codes = list(b"".join(strings))
+            split = font.cmap.split  # type: ignore[union-attr]
+            if len(strings) == 1 and not adjustments:
+                codes = split(bytes(strings[0]))
+            else:
+                # Codes never span strings: split each, and turn byte offsets into code counts.
+                codes = []
+                offsets: dict[int, int] = {0: 0}
+                seen = 0
+                for data in strings:
+                    codes.extend(split(bytes(data)))
+                    seen += len(data)
+                    offsets[seen] = len(codes)
+                if adjustments:
+                    scale = -hscale / 1000.0
+                    shifts = [(offsets.get(count, len(codes)), value * scale) for count, value in adjustments]
         n = len(codes)
         cids: list[int] | None = None
         if simple:
@@ -356,9 +379,9 @@ class PageInterpreter:
         else:
             steps = [o + tc + (tw if c == space_code else 0.0) for o, c in zip(own, codes, strict=True)]
         pen = 0.0
-        if adjustments:
+        if shifts:
             moves = list(steps)
-            for count, shift in adjustments:
+            for count, shift in shifts:
                 if count == 0:
                     pen += shift
                 elif count <= n:
@@ -369,7 +392,7 @@ class PageInterpreter:
         end = positions[-1]
         if n:
             starts = positions[:-1]
-            pens = starts if not n else [s + d for s, d in zip(starts, steps, strict=True)]
+            pens = [s + d for s, d in zip(starts, steps, strict=True)]
             mc = self.mc_stack[-1] if self.mc_stack else (None, None, None)
             self.table.add_run(
                 font=self.font_idx,

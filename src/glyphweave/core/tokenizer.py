@@ -175,6 +175,19 @@ def _literal(raw: bytes) -> bytearray:
     return bytearray(raw) if b"\\" not in raw and b"\r" not in raw else unescape_literal(raw)
 
 
+class RawTJ(list):  # type: ignore[type-arg]
+    """A TJ operand straight from the fast path: ``(literal, hex, number)`` triples of
+    undecoded bytes, exactly one of them non-empty (an empty string is an empty literal).
+    The interpreter decodes them in the same pass that measures the glyphs."""
+
+    __slots__ = ()
+
+
+def literal_bytes(raw: bytes) -> bytes:
+    """A literal string's bytes (fast when there is nothing to unescape)."""
+    return raw if b"\\" not in raw and b"\r" not in raw else bytes(unescape_literal(raw))
+
+
 def _tj_items(raw: bytes) -> list[Any]:
     items: list[Any] = []
     for lit, hexs, num in _TJ_ITEM.findall(raw):
@@ -187,8 +200,12 @@ def _tj_items(raw: bytes) -> list[Any]:
     return items
 
 
-def operations(data: bytes) -> Iterator[tuple[bytes, list[Any], int]]:
+def operations(data: bytes, *, raw_tj: bool = False) -> Iterator[tuple[bytes, list[Any], int]]:
     """Yield ``(operator, operands, index)`` for each operator that may matter to text.
+
+    With ``raw_tj``, a TJ array read by the fast path arrives as a :class:`RawTJ` of
+    undecoded triples (the interpreter decodes while it measures); otherwise its
+    strings are ``bytearray`` like everywhere else.
 
     ``index`` counts every operator of the stream from 1, including the path and colour
     operators that are skipped without being yielded. Malformed input never raises:
@@ -229,7 +246,8 @@ def operations(data: bytes) -> Iterator[tuple[bytes, list[Any], int]]:
                 stack = []
                 continue
             if kind == "tj":
-                stack.append(_tj_items(m.group(kind)))
+                raw = m.group(kind)
+                stack.append(RawTJ(_TJ_ITEM.findall(raw)) if raw_tj else _tj_items(raw))
                 count += 1
                 yield b"TJ", stack, count
                 stack = []
