@@ -58,6 +58,9 @@ class Run(NamedTuple):
     tag: str | None
     actual_text: str | None
     token: int
+    extent: tuple[float, float, float] | None = None
+    """Optional (lowest, highest offset any glyph covers, smallest step between
+    consecutive starts), when the interpreter knows them without extra work."""
 
 
 _Run = Run
@@ -122,6 +125,7 @@ class GlyphTable:
         tag: str | None,
         actual_text: str | None,
         token: int,
+        extent: tuple[float, float, float] | None = None,
     ) -> None:
         """Record one shown string.
 
@@ -139,7 +143,7 @@ class GlyphTable:
             return
         self._runs.append(
             Run(font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens,
-                lo, hi, render, mcid, tag, actual_text, token)
+                lo, hi, render, mcid, tag, actual_text, token, extent)
         )
         self._count += n
         self._cols = None
@@ -319,7 +323,7 @@ def _expand_marks(runs: list[_Run]) -> dict[str, list[Any]]:
 def _expand_meta(runs: list[_Run]) -> dict[str, list[Any]]:
     cols: dict[str, list[Any]] = {name: [] for name in _GROUPS["meta"]}
     for (font, size, _m, _rise, wmode, codes, cids, _decoded, _starts, _advances, _pens,
-         _lo, _hi, render, _mcid, tag, actual_text, token) in runs:
+         _lo, _hi, render, _mcid, tag, actual_text, token, _extent) in runs:
         n = len(codes)
         cols["code"].extend(codes)
         cols["cid"].extend(cids if cids is not None else [None] * n)
@@ -345,19 +349,23 @@ def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:
     out: list[RunGeometry] = []
     start = 0
     for (_font, _size, (a, b, c, d, e, f), rise, wmode, codes, _cids, _decoded, starts, advances, pens,
-         lo, hi, *_rest) in runs:
+         lo, hi, _render, _mcid, _tag, _actual, _token, extent) in runs:
         n = len(codes)
-        s_lo, s_hi = min(starts), max(starts)
-        adv_lo, adv_hi = min(advances), max(advances)
-        # Glyph extents along the axis: from the origin to origin + own advance; pens
-        # bound them too. Extremes are over-estimated, never under-estimated.
-        g_lo = min(s_lo + min(adv_lo, 0.0), min(pens))
-        g_hi = max(s_hi + max(adv_hi, 0.0), max(pens))
-        if n > 1:
-            steps = map(sub, islice(starts, 1, None), starts)
-            min_step_ts = min(steps) if wmode == 0 else -max(steps)
+        if extent is not None:
+            g_lo, g_hi, min_step_ts = extent
+            s_lo, s_hi = starts[0], starts[-1]
         else:
-            min_step_ts = math.inf
+            s_lo, s_hi = min(starts), max(starts)
+            adv_lo, adv_hi = min(advances), max(advances)
+            # Glyph extents along the axis: from the origin to origin + own advance; pens
+            # bound them too. Extremes are over-estimated, never under-estimated.
+            g_lo = min(s_lo + min(adv_lo, 0.0), min(pens))
+            g_hi = max(s_hi + max(adv_hi, 0.0), max(pens))
+            if n > 1:
+                steps = map(sub, islice(starts, 1, None), starts)
+                min_step_ts = min(steps) if wmode == 0 else -max(steps)
+            else:
+                min_step_ts = math.inf
         if wmode == 0:
             ax, ay, nx, ny = a, b, c, d
             bx, by = e + c * rise, f + d * rise

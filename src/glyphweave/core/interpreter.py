@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from itertools import accumulate
+import math
+from itertools import accumulate, islice
 from typing import Any
 
 import pikepdf
@@ -393,6 +394,15 @@ class PageInterpreter:
         if n:
             starts = positions[:-1]
             pens = [s + d for s, d in zip(starts, steps, strict=True)]
+            extent = None
+            if wmode == 0:
+                # The usual string only moves forward: its extent and smallest step are
+                # at hand, which spares the table a pass over every list.
+                least = min(moves) if n > 1 else math.inf
+                if least > 0 and min(own) >= 0:
+                    last = starts[-1]
+                    extent = (starts[0], max(pens[-1], last + own[-1]),
+                              min(islice(moves, n - 1)) if n > 1 else math.inf)
             mc = self.mc_stack[-1] if self.mc_stack else (None, None, None)
             self.table.add_run(
                 font=self.font_idx,
@@ -413,6 +423,7 @@ class PageInterpreter:
                 tag=mc[0],
                 actual_text=mc[2],
                 token=-1 if self.in_form else self.token,
+                extent=extent,
             )
         if end:
             a, b, c, d, e, f = self.tm
