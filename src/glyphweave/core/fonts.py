@@ -46,6 +46,22 @@ class RangeDict(dict):  # type: ignore[type-arg]
         return value
 
 
+class _ScaledWidths(dict):  # type: ignore[type-arg]
+    """CID → advance × scale, filled from a :class:`RangeDict` on first use."""
+
+    __slots__ = ("_base", "_scale")
+
+    def __init__(self, base: Any, scale: float) -> None:
+        super().__init__()
+        self._base = base
+        self._scale = scale
+
+    def __missing__(self, cid: int) -> float:
+        value = self._base[cid] * self._scale
+        self[cid] = value
+        return value
+
+
 class DecodeTable(dict):  # type: ignore[type-arg]
     """code → (text, decoder name or None), filled on first use by the decoder chain."""
 
@@ -70,7 +86,7 @@ class FontState:
     """
 
     __slots__ = ("info", "simple", "widths", "vwidths", "ascent", "descent", "cmap",
-                 "cids", "decode", "space_single_byte")
+                 "cids", "decode", "space_single_byte", "_scaled")
 
     def __init__(self, info: FontInfo) -> None:
         self.info = info
@@ -84,6 +100,23 @@ class FontState:
         """Composite fonts: code → CID (0, the notdef CID, for unmapped codes), cached."""
         self.decode: DecodeTable | None = None
         self.space_single_byte = True
+        self._scaled: dict[float, Any] = {}
+
+    def scaled_widths(self, scale: float) -> Any:
+        """Advances multiplied by ``scale`` (font size × Tz, or the size in writing mode 1),
+        cached: a document uses a handful of sizes per font, so measuring a string is one
+        C-level ``map`` over its codes."""
+        table = self._scaled.get(scale)
+        if table is None:
+            if len(self._scaled) > 64:
+                self._scaled.clear()
+            if self.simple:
+                table = [w * scale for w in self.widths]
+            else:
+                base = self.widths if self.info.writing_mode == 0 else self.vwidths
+                table = _ScaledWidths(base, scale)
+            self._scaled[scale] = table
+        return table
 
 
 def _num(value: Any, default: float = 0.0) -> float:

@@ -360,15 +360,15 @@ class PageInterpreter:
                     shifts = [(offsets.get(count, len(codes)), value * scale) for count, value in adjustments]
         n = len(codes)
         cids: list[int] | None = None
+        scaled = font.scaled_widths(hscale)
         if simple:
-            own = [w * hscale for w in map(font.widths.__getitem__, codes)]
+            own = list(map(scaled.__getitem__, codes))
             has_space = bool(tw) and 32 in codes
             space_code: Any = 32
         else:
             cid_of = font.cids.__getitem__  # type: ignore[union-attr]
             cids = list(map(cid_of, codes))
-            metrics = font.widths if wmode == 0 else font.vwidths
-            own = [w * hscale for w in map(metrics.__getitem__, cids)]
+            own = list(map(scaled.__getitem__, cids))
             has_space = bool(tw) and font.space_single_byte and b" " in codes
             space_code = b" "
         if not tc and not has_space:
@@ -393,7 +393,11 @@ class PageInterpreter:
         end = positions[-1]
         if n:
             starts = positions[:-1]
-            pens = [s + d for s, d in zip(starts, steps, strict=True)]
+            # A glyph's pen end is the next start, except where a TJ number moved the pen.
+            pens = positions[1:]
+            for count, shift in shifts:
+                if 0 < count <= n:
+                    pens[count - 1] -= shift
             extent = None
             if wmode == 0:
                 # The usual string only moves forward: its extent and smallest step are

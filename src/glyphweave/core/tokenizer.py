@@ -32,23 +32,24 @@ _WS = rb"[\x00\t\n\x0c\r ]*"
 # painted. Longest alternatives first.
 _IGNORED = rb"re|rg|RG|ri|sc|SC|scn|SCN|f\*|B\*|b\*|W\*|[mlcvyhSsfFBbnWgGkKwjJMi]"
 _OPWORD = re.compile(rb"[A-Za-z][A-Za-z*]*")
+_W = rb"[\x00\t\n\x0c\r ]"
+_OPCHARS = rb"[A-Za-z'\"][^" + _DELIMS + rb"]*"
+_IGNORED_OPS = frozenset(
+    [b"re", b"rg", b"RG", b"ri", b"sc", b"SC", b"scn", b"SCN", b"f*", b"B*", b"b*", b"W*"]
+    + [bytes((c,)) for c in b"mlcvyhSsfFBbnWgGkKwjJMi"]
+)
 _TOKEN = re.compile(
     _SKIP
     + rb"(?:"
-    # Runs of operators that never affect text (paths, colours, line style), with their
-    # numeric operands, are skipped in one match: a figure costs one step, not one per
-    # operator.
-    # A q ... Q block holding only such operators and cm is skipped too: Q undoes its cm.
-    + rb"(?P<skip>(?:(?:" + _NUM + rb"[\x00\t\n\x0c\r ]+)*(?:" + _IGNORED + rb")(?![^" + _DELIMS + rb"])[\x00\t\n\x0c\r ]*"
-    + rb"|q[\x00\t\n\x0c\r ]+(?:(?:" + _NUM + rb"[\x00\t\n\x0c\r ]+)*(?:" + _IGNORED + rb"|cm)(?![^" + _DELIMS + rb"])"
-    + rb"[\x00\t\n\x0c\r ]*)*Q(?![^" + _DELIMS + rb"])[\x00\t\n\x0c\r ]*)+)"
-    # Fast paths, whole operations in one match (most of a text-heavy page):
-    + rb"|/(?P<tfname>[^" + _DELIMS + rb"]+)[\x00\t\n\x0c\r ]+(?P<tfsize>" + _NUM + rb")[\x00\t\n\x0c\r ]+Tf(?![^" + _DELIMS + rb"])"
-    #   [ (..) -120 <..> ] TJ      (..) Tj      1 0 0 1 72 720 cm
+    # Numbers then an operator, read once: most operators of any page (Td, Tm, Tc, cm,
+    # path construction...), and bare operators (BT, ET, T*, q, Q) with no numbers.
+    + rb"(?P<nums>(?:" + _NUM + _W + rb"+)*)(?P<opx>" + _OPCHARS + rb")"
+    # Whole operations in one match: [ (..) -120 <..> ] TJ, (..) Tj, /F1 12 Tf
     + rb"|\[(?P<tj>(?:" + _WS + rb"(?:" + _LIT + rb"|" + _HEX + rb"|" + _NUM + rb"))*)" + _WS
     + rb"\]" + _WS + rb"TJ(?![^" + _DELIMS + rb"])"
     + rb"|\((?P<sj>(?:[^\\()]|\\.)*)\)" + _WS + rb"Tj(?![^" + _DELIMS + rb"])"
-    + rb"|(?P<nums>(?:" + _NUM + rb"[\x00\t\n\x0c\r ]+)+)(?P<numop>[A-Za-z'\"][^" + _DELIMS + rb"]*)"
+    + rb"|/(?P<tfname>[^" + _DELIMS + rb"]+)" + _W + rb"+(?P<tfsize>" + _NUM + rb")" + _W + rb"+Tf(?![^"
+    + _DELIMS + rb"])"
     # General tokens:
     + rb"|(?P<num>" + _NUM + rb")(?![^" + _DELIMS + rb"])"
     + rb"|/(?P<name>[^" + _DELIMS + rb"]*)"
@@ -58,6 +59,15 @@ _TOKEN = re.compile(
     + rb"|(?P<delim><<|>>|[\[\]{}()<>])"
     + rb")",
     re.DOTALL,
+)
+# After an operator that cannot affect text: the rest of a drawing (more such operators
+# with numeric operands, and q ... Q blocks holding only those and cm, which Q undoes),
+# skipped in one match, so a figure costs a few steps rather than one per operator.
+_IGNORED_RE = rb"(?:" + _IGNORED + rb")(?![^" + _DELIMS + rb"])"
+_DRAWING = re.compile(
+    rb"(?:" + _SKIP + rb"(?:(?:" + _NUM + _W + rb"+)*" + _IGNORED_RE
+    + rb"|q" + _W + rb"+(?:(?:" + _NUM + _W + rb"+)*(?:" + _IGNORED_RE + rb"|cm(?![^" + _DELIMS + rb"]))"
+    + _W + rb"*)*Q(?![^" + _DELIMS + rb"])))*"
 )
 _GENERAL = re.compile(
     _SKIP
@@ -219,6 +229,7 @@ def operations(data: bytes, *, raw_tj: bool = False) -> Iterator[tuple[bytes, li
     count = 0
     match = _TOKEN.match
     count_ops = _OPWORD.findall
+    drawing = _DRAWING.match
     while pos < n:
         m = match(data, pos)
         if m is None:
@@ -228,20 +239,31 @@ def operations(data: bytes, *, raw_tj: bool = False) -> Iterator[tuple[bytes, li
         if kind is None:
             return  # nothing but whitespace left
         if not nest:
-            if kind == "skip":
-                count += len(count_ops(m.group(kind)))
-                stack.clear()
-                continue
-            if kind == "numop":
-                nums = m.group("nums")
-                stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
-                op = m.group("numop")
+            if kind == "opx":
+                op = m.group(kind)
                 count += 1
+                if op in _IGNORED_OPS:
+                    stack.clear()
+                    more = drawing(data, pos)
+                    if more.end() > pos:
+                        count += len(count_ops(more.group()))
+                        pos = more.end()
+                    continue
+                nums = m.group("nums")
+                if nums:
+                    stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
                 if op == b"ID":
                     pos = _skip_inline_image(data, pos)
                     stack.clear()
                     yield b"EI", [], count
                     continue
+                if op == b"q":
+                    more = drawing(data, pos - 1)  # a drawing-only q ... Q block
+                    if more.end() > pos:
+                        count += len(count_ops(more.group())) - 1
+                        pos = more.end()
+                        stack.clear()
+                        continue
                 yield op, stack, count
                 stack = []
                 continue
@@ -327,4 +349,4 @@ def operations(data: bytes, *, raw_tj: bool = False) -> Iterator[tuple[bytes, li
             # stray '<', '{', '}', ')' are ignored
 
 
-_FAST_KINDS = frozenset({"skip", "numop", "tj", "sj", "tfsize"})
+_FAST_KINDS = frozenset({"opx", "tj", "sj", "tfsize"})
