@@ -52,6 +52,8 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str]:
         raise PasswordError(f"{name}: encrypted; a password is needed (--password)") from None
     except (pikepdf.PdfError, OSError, ValueError, RuntimeError) as exc:
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if detail.startswith(name):  # qpdf repeats the file name
+            detail = detail[len(name):].lstrip(" :")
         raise PDFOpenError(f"{name}: cannot open as PDF ({detail})") from None
     return pdf, name
 
