@@ -61,11 +61,25 @@ def _output(path: str | None, *, encoding: str = "utf-8") -> Iterator[IO[str]]:
         yield sys.stdout
         sys.stdout.flush()
         return
+    from glyphweave.core.errors import GlyphweaveError
+
+    if os.path.isdir(path):
+        raise GlyphweaveError(f"{path}: is a directory (give a file name to -o)")
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".glyphweave-", dir=directory)
+    try:
+        mode = os.stat(path).st_mode & 0o777  # keep an existing file's permissions
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask  # a new file gets what open() would have given it
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".glyphweave-", dir=directory)
+    except OSError as exc:
+        raise GlyphweaveError(f"{path}: cannot write here ({exc.strerror})") from None
     try:
         with os.fdopen(fd, "w", encoding=encoding, newline="") as stream:
             yield stream
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -412,32 +412,35 @@ class FontLoader:
 
 
 def _read_w(array: Any, target: RangeDict, pick: Callable[[list[float]], float], group: int) -> None:
-    """Read a /W (group 1) or /W2 (group 3) array; the first entry wins on overlap."""
+    """Read a /W (group 1) or /W2 (group 3) array into ``target``.
+
+    Entries may come in any order and overlap; the first entry in the file wins. Short
+    ranges are expanded, long ones (4096 CIDs or more) stay ranges, so an entry that comes
+    after a long range it overlaps must not beat it: each CID remembers the position of
+    the entry that set it and yields to an earlier long range.
+    """
     if not isinstance(array, pikepdf.Array):
         return
     items = list(array)
     i = 0
     n = len(items)
-    explicit: dict[int, float] = {}
-    ranges: list[tuple[int, int, float]] = []
-    while i < n:
-        first = items[i]
-        if i + 1 >= n:
-            break
-        nxt = items[i + 1]
+    explicit: dict[int, tuple[int, float]] = {}
+    ranges: list[tuple[int, int, int, float]] = []  # (entry position, first, last, value)
+    entry = 0
+    while i + 1 < n:
         try:
-            c = int(first)
+            c = int(items[i])
         except (TypeError, ValueError):
             i += 1
             continue
+        nxt = items[i + 1]
+        entry += 1
         if isinstance(nxt, pikepdf.Array):
             vals = [_num(v) for v in nxt]
             for j in range(len(vals) // group):
-                explicit.setdefault(c + j, pick(vals[j * group:(j + 1) * group]))
+                explicit.setdefault(c + j, (entry, pick(vals[j * group:(j + 1) * group])))
             i += 2
         else:
-            if i + 1 + group >= n + 1:
-                break
             last = int(_num(nxt))
             vals = [_num(v) for v in items[i + 2:i + 2 + group]]
             if len(vals) < group:
@@ -445,13 +448,17 @@ def _read_w(array: Any, target: RangeDict, pick: Callable[[list[float]], float],
             value = pick(vals)
             if last - c < 4096:
                 for cid in range(c, last + 1):
-                    explicit.setdefault(cid, value)
+                    explicit.setdefault(cid, (entry, value))
             else:
-                ranges.append((c, last, value))
+                ranges.append((entry, c, last, value))
             i += 2 + group
-    # Explicit entries first-wins; ranges checked in order on a miss (first wins too).
-    target.update(explicit)
-    target.ranges.extend(ranges)
+    for cid, (position, value) in explicit.items():
+        for r_position, first, last, r_value in ranges:
+            if r_position < position and first <= cid <= last:
+                value = r_value
+                break
+        target[cid] = value
+    target.ranges.extend((first, last, value) for _, first, last, value in ranges)
 
 
 def _sane_extent(asc: float | None, desc: float | None, bbox: list[float] | None,

@@ -24,14 +24,15 @@ Geometry conventions (all in page user space):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from itertools import islice
 from operator import sub
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import attrs
 
 from glyphweave.core.glyph import FontRef, Glyph
+
 
 class Run(NamedTuple):
     """One shown string as the interpreter recorded it (see :meth:`GlyphTable.add_run`).

@@ -122,6 +122,9 @@ class PageInterpreter:
         self.mc_stack: list[tuple[str | None, int | None, str | None]] = []
         self.token = 0
         self.in_form = False
+        self.gs_floor = 0
+        """q/Q and BMC/EMC depths a form's content may not unwind past."""
+        self.mc_floor = 0
 
     # -- entry points ---------------------------------------------------------------------
     def run_page(self, page_obj: Any, resources: Any) -> GlyphTable:
@@ -196,7 +199,8 @@ class PageInterpreter:
         self.gstack.append(self._snapshot())
 
     def _op_Q(self, args: list[Any], res: _Resources) -> None:
-        if self.gstack:
+        # A form (or the page) may only restore what it saved itself.
+        if len(self.gstack) > self.gs_floor:
             self._restore(self.gstack.pop())
 
     def _op_cm(self, args: list[Any], res: _Resources) -> None:
@@ -470,7 +474,7 @@ class PageInterpreter:
         self.mc_stack.append((tag, mcid, actual))
 
     def _op_EMC(self, args: list[Any], res: _Resources) -> None:
-        if self.mc_stack:
+        if len(self.mc_stack) > self.mc_floor:
             self.mc_stack.pop()
 
     # -- XObjects -------------------------------------------------------------------------
@@ -500,16 +504,18 @@ class PageInterpreter:
         form_res_obj = xobj.get("/Resources")
         form_res = self._resources(form_res_obj) if isinstance(form_res_obj, pikepdf.Dictionary) else res
         saved = self._snapshot()
-        saved_text = (self.tm, self.tlm, len(self.gstack), len(self.mc_stack), self.in_form)
+        saved_text = (self.tm, self.tlm, len(self.gstack), len(self.mc_stack), self.in_form,
+                      self.gs_floor, self.mc_floor)
         self.ctm = multiply(matrix, self.ctm)
         self.in_form = True
+        self.gs_floor, self.mc_floor = len(self.gstack), len(self.mc_stack)
         self._active_forms.append(key)
         try:
             self._run(data, form_res)
         finally:
             self._active_forms.pop()
             self._restore(saved)
-            self.tm, self.tlm, depth, mc_depth, self.in_form = saved_text
+            self.tm, self.tlm, depth, mc_depth, self.in_form, self.gs_floor, self.mc_floor = saved_text
             del self.gstack[depth:]
             del self.mc_stack[mc_depth:]
 

@@ -1,0 +1,646 @@
+"""The content interpreter (ISO 32000-1 §8-9, SPEC §1-2), through the public API on synthetic PDFs.
+
+Unless a test says otherwise the font is ``F1``: Helvetica with /Widths of 500 for every code,
+shown at 10 pt, so each glyph advances exactly 5 units; Helvetica's AFM ascent and descent
+(718, -207) give a 9.25 unit box.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from pdfs import (
+    form,
+    helvetica,
+    make_pdf,
+    open_pdf,
+    page_glyphs,
+    truetype,
+    type0_identity,
+    type0_vertical,
+    type3,
+)
+
+ASC, DESC = 7.18, -2.07  # Helvetica 718 / -207 at 10 pt
+
+
+def approx(value: Sequence[float]) -> Any:
+    return pytest.approx(tuple(value), abs=1e-6)
+
+
+def glyphs(content: bytes | Sequence[bytes], **kwargs: Any) -> list[Any]:
+    found, _ = page_glyphs(content, **kwargs)
+    return found
+
+
+def text_of(found: list[Any]) -> str:
+    return "".join(g.text for g in found)
+
+
+def check(g: Any, origin: Sequence[float], end: Sequence[float] | None = None,
+          pen: Sequence[float] | None = None) -> None:
+    assert g.origin == approx(origin), g
+    if end is not None:
+        assert g.glyph_end == approx(end), g
+    if pen is not None:
+        assert g.pen_end == approx(pen), g
+
+
+# --------------------------------------------------------------------------- positioning
+
+
+def test_td_moves_from_the_line_start():
+    a, b, c = glyphs(b"BT /F1 10 Tf 100 200 Td (ab) Tj 10 -20 Td (c) Tj ET")
+    check(a, (100, 200), (105, 200), (105, 200))
+    check(b, (105, 200), (110, 200), (110, 200))
+    check(c, (110, 180), (115, 180))  # from the line start (100, 200), not from the pen
+    assert text_of([a, b, c]) == "abc"
+    assert a.font.resource == "/F1" and a.font.base_font == "Helvetica" and a.font_size == 10
+
+
+def test_td_upper_sets_leading():
+    a, b = glyphs(b"BT /F1 10 Tf 100 700 Td 0 -14 TD (a) Tj T* (b) Tj ET")
+    check(a, (100, 686))
+    check(b, (100, 672))
+
+
+def test_tstar_uses_tl_in_text_space():
+    a, b = glyphs(b"BT /F1 10 Tf 12 TL 2 0 0 2 100 700 Tm T* (a) Tj T* (b) Tj ET")
+    check(a, (100, 676))
+    check(b, (100, 652))
+
+
+def test_tstar_with_no_leading_stays_on_the_line_start():
+    (a,) = glyphs(b"BT /F1 10 Tf 100 700 Td (x) Tj T* ET BT /F1 10 Tf 100 700 Td T* (a) Tj ET")[1:]
+    check(a, (100, 700))
+
+
+def test_quote_moves_to_next_line_and_shows():
+    a, b = glyphs(b"BT /F1 10 Tf 12 TL 100 700 Td (a) Tj (b) ' ET")
+    check(a, (100, 700))
+    check(b, (100, 688))
+
+
+def test_double_quote_sets_word_and_char_spacing():
+    a, sp, b, sp2 = glyphs(b'BT /F1 10 Tf 12 TL 100 700 Td 3 2 (a b) " ( ) Tj ET')
+    check(a, (100, 688), (105, 688), (107, 688))
+    check(sp, (107, 688), (112, 688), (117, 688))  # 5 + Tc 2 + Tw 3
+    check(b, (117, 688), (122, 688), (124, 688))
+    check(sp2, (124, 688), (129, 688), (134, 688))  # Tw and Tc stay set
+
+
+def test_tm_sets_the_matrix_and_scales():
+    a, b = glyphs(b"BT /F1 10 Tf 2 0 0 2 100 100 Tm (ab) Tj ET")
+    check(a, (100, 100), (110, 100), (110, 100))
+    check(b, (110, 100), (120, 100))
+    assert a.font_size == 10
+    assert a.box_height == pytest.approx(18.5)
+
+
+def test_tm_replaces_and_td_is_relative_to_it():
+    (a,) = glyphs(b"BT /F1 10 Tf 1 0 0 1 50 50 Tm 1 0 0 1 100 100 Tm (a) Tj ET")
+    check(a, (100, 100))
+    (a,) = glyphs(b"BT /F1 10 Tf 2 0 0 2 100 100 Tm 10 5 Td (a) Tj ET")
+    check(a, (120, 110))
+
+
+def test_bt_resets_the_text_matrix():
+    a, b = glyphs(b"BT /F1 10 Tf 100 700 Td (a) Tj ET BT 5 5 Td (b) Tj ET")
+    check(a, (100, 700))
+    check(b, (5, 5))
+
+
+def test_cm_scale():
+    (a,) = glyphs(b"2 0 0 2 0 0 cm BT /F1 10 Tf 10 20 Td (a) Tj ET")
+    check(a, (20, 40), (30, 40), (30, 40))
+    assert a.box_height == pytest.approx(18.5)
+
+
+def test_cm_translate():
+    (a,) = glyphs(b"1 0 0 1 50 60 cm BT /F1 10 Tf 10 20 Td (a) Tj ET")
+    check(a, (60, 80), (65, 80))
+
+
+def test_cm_rotate_and_quad():
+    a, b = glyphs(b"0 1 -1 0 300 100 cm BT /F1 10 Tf (ab) Tj ET")
+    check(a, (300, 100), (300, 105), (300, 105))
+    check(b, (300, 105), (300, 110))
+    # quad: baseline start, glyph end on the descent line, then the ascent line
+    expected = ((300 - DESC, 100), (300 - DESC, 105), (300 - ASC, 105), (300 - ASC, 100))
+    for got, want in zip(a.quad, expected, strict=True):
+        assert got == approx(want)
+    assert a.box_height == pytest.approx(9.25)
+
+
+def test_cm_concatenates_in_order():
+    # The last cm applies first: (10, 0) scaled to (20, 0), then moved to (120, 0).
+    (a,) = glyphs(b"1 0 0 1 100 0 cm 2 0 0 2 0 0 cm BT /F1 10 Tf 10 0 Td (a) Tj ET")
+    check(a, (120, 0), (130, 0))
+
+
+def test_cm_and_tm_combine():
+    (a,) = glyphs(b"1 0 0 1 100 100 cm BT /F1 10 Tf 0 1 -1 0 10 20 Tm (a) Tj ET")
+    check(a, (110, 120), (110, 125))
+
+
+# --------------------------------------------------------------------------- graphics state
+
+
+Q_STATE = (
+    b"/F1 10 Tf 1 Tc 14 TL\n"
+    b"q /F2 20 Tf 5 Tc 3 Tw 50 Tz 30 TL 3 Tr 4 Ts\n"
+    b"BT 100 700 Td (x y) Tj T* (z) Tj ET\n"
+    b"Q\n"
+    b"BT 100 500 Td (a b) Tj T* (c) Tj ET"
+)
+
+
+def test_q_state_changes_apply_inside():
+    x, sp, y, z = glyphs(Q_STATE, fonts={"F1": helvetica(widths=True), "F2": helvetica(widths=True)})[:4]
+    assert (x.font.resource, x.font_size, x.render_mode) == ("/F2", 20, 3)
+    # size 20, Tz 50 %: own advance 5, Tc 2.5 after scaling, rise 4
+    check(x, (100, 704), (105, 704))
+    assert x.pen_end[0] == pytest.approx(107.5)
+    assert sp.pen_end[0] == pytest.approx(116.5)  # 5 + (5 + 3) × 0.5
+    check(y, (116.5, 704))
+    check(z, (100, 674))  # TL 30
+
+
+def test_q_Q_restores_the_whole_text_state():
+    a, sp, b, c = glyphs(Q_STATE, fonts={"F1": helvetica(widths=True), "F2": helvetica(widths=True)})[4:]
+    for g in (a, sp, b, c):
+        assert (g.font.resource, g.font_size, g.render_mode) == ("/F1", 10, 0)
+    check(a, (100, 500), (105, 500), (106, 500))  # Tz 100, Tc 1, Ts 0
+    check(sp, (106, 500), (111, 500), (112, 500))  # Tw 0
+    check(b, (112, 500))
+    check(c, (100, 486))  # TL 14
+
+
+def test_Q_restores_the_ctm():
+    (a,) = glyphs(b"q 2 0 0 2 0 0 cm Q BT /F1 10 Tf 100 700 Td (a) Tj ET")
+    check(a, (100, 700), (105, 700))
+
+
+def test_Q_does_not_restore_the_text_matrix():
+    a, b = glyphs(b"BT /F1 10 Tf 100 700 Td q 1 0 0 1 300 300 Tm (a) Tj Q (b) Tj ET")
+    check(a, (300, 300))
+    check(b, (305, 300))
+
+
+def test_unbalanced_Q_is_ignored():
+    (a,) = glyphs(b"Q Q BT /F1 10 Tf 100 700 Td (a) Tj ET Q")
+    check(a, (100, 700))
+
+
+# --------------------------------------------------------------------------- spacing
+
+
+def test_tj_numbers_move_the_pen():
+    a, b, c, d = glyphs(b"BT /F1 10 Tf 100 700 Td [(a) -1000 (b) 500 (c)] TJ (d) Tj ET")
+    check(a, (100, 700), (105, 700), (105, 700))  # the adjustment is not part of a's pen end
+    check(b, (115, 700), (120, 700))
+    check(c, (115, 700))
+    check(d, (120, 700))
+
+
+def test_tj_numbers_leading_and_only_numbers():
+    a, b = glyphs(b"BT /F1 10 Tf 100 700 Td [-1000 (a)] TJ [-500 -500] TJ (b) Tj ET")
+    check(a, (110, 700))
+    check(b, (125, 700))
+
+
+def test_tj_single_number_moves_the_pen():
+    a, b = glyphs(b"BT /F1 10 Tf 100 700 Td (a) Tj [-1000] TJ (b) Tj ET")
+    check(b, (115, 700))
+
+
+def test_tj_numbers_scale_with_tz_and_follow_the_matrix():
+    a, b = glyphs(b"BT /F1 10 Tf 50 Tz 100 700 Td [(a) -1000 (b)] TJ ET")
+    check(a, (100, 700), (102.5, 700))
+    check(b, (107.5, 700))
+    a, b = glyphs(b"BT /F1 10 Tf 0 1 -1 0 300 100 Tm [(a) -1000 (b)] TJ ET")
+    check(b, (300, 115))
+
+
+def test_char_spacing():
+    a, b = glyphs(b"BT /F1 10 Tf 2 Tc 100 700 Td (ab) Tj ET")
+    check(a, (100, 700), (105, 700), (107, 700))
+    check(b, (107, 700), (112, 700), (114, 700))
+    a, b = glyphs(b"BT /F1 10 Tf -1 Tc 100 700 Td (ab) Tj ET")
+    check(b, (104, 700))
+
+
+def test_word_spacing_applies_to_single_byte_space_only():
+    a, sp, b, nbsp, c = glyphs(b"BT /F1 10 Tf 3 Tw 100 700 Td (a b\\240c) Tj ET")
+    check(sp, (105, 700), (110, 700), (113, 700))
+    check(b, (113, 700), (118, 700), (118, 700))
+    assert nbsp.code == b"\xa0"
+    check(c, nbsp.pen_end)  # no Tw after code 0xA0
+
+
+def test_word_spacing_not_applied_to_two_byte_codes():
+    font = type0_identity(dw=1000, mapping={0x20: " ", 0x41: "A", 0x42: "B"})
+    a, sp, b = glyphs(b"BT /F1 10 Tf 3 Tw 100 700 Td <004100200042> Tj ET", fonts={"F1": font})
+    assert text_of([a, sp, b]) == "A B"
+    assert sp.code == b"\x00\x20" and sp.cid == 0x20
+    check(sp, (110, 700), (120, 700), (120, 700))
+    check(b, (120, 700))
+    # Tc applies to every glyph
+    a, sp, b = glyphs(b"BT /F1 10 Tf 2 Tc 3 Tw 100 700 Td <004100200042> Tj ET", fonts={"F1": font})
+    check(sp, (112, 700))
+    check(b, (124, 700))
+
+
+def test_horizontal_scaling():
+    a, b = glyphs(b"BT /F1 10 Tf 50 Tz 100 700 Td (ab) Tj ET")
+    check(a, (100, 700), (102.5, 700), (102.5, 700))
+    check(b, (102.5, 700), (105, 700))
+    assert a.box_height == pytest.approx(9.25)  # Tz is horizontal only
+    a, b = glyphs(b"BT /F1 10 Tf 50 Tz 2 Tc 100 700 Td (ab) Tj ET")
+    check(a, (100, 700), (102.5, 700), (103.5, 700))
+
+
+def test_rise_moves_origin_and_quad():
+    (a,) = glyphs(b"BT /F1 10 Tf 5 Ts 100 700 Td (a) Tj ET")
+    check(a, (100, 705), (105, 705))
+    assert a.pen_end[0] == pytest.approx(105)
+    assert a.quad[0] == approx((100, 705 + DESC))
+    assert a.quad[2] == approx((105, 705 + ASC))
+    (a,) = glyphs(b"BT /F1 10 Tf -3 Ts 100 700 Td (a) Tj ET")
+    check(a, (100, 697))
+
+
+def test_rise_follows_the_matrix():
+    (a,) = glyphs(b"0 1 -1 0 300 100 cm BT /F1 10 Tf 5 Ts (a) Tj ET")
+    check(a, (295, 100), (295, 105))
+    (a,) = glyphs(b"BT /F1 10 Tf 5 Ts 1 0 0 2 100 700 Tm (a) Tj ET")
+    check(a, (100, 710))
+
+
+def test_render_mode_recorded():
+    found = glyphs(b"BT /F1 10 Tf 100 700 Td 3 Tr (a) Tj 1 Tr (b) Tj 0 Tr (c) Tj ET")
+    assert [g.render_mode for g in found] == [3, 1, 0]
+
+
+def test_invisible_text_stays_visible_to_extraction():
+    with open_pdf(make_pdf(b"BT /F1 10 Tf 100 700 Td 3 Tr (ocr) Tj ET")) as doc:
+        assert [g.text for g in doc.pages[0].glyphs()] == ["o", "c", "r"]
+
+
+# --------------------------------------------------------------------------- font metrics
+
+
+def test_type3_font_matrix_scales_widths():
+    a, b = glyphs(b"BT /F1 10 Tf 100 700 Td (ab) Tj ET", fonts={"F1": type3()})
+    assert text_of([a, b]) == "ab"
+    assert a.font.subtype == "Type3"
+    check(a, (100, 700), (105, 700))  # 50 × 0.01 × 10
+    check(b, (105, 700), (112, 700))  # 70 × 0.01 × 10
+    assert a.box_height == pytest.approx(10)  # FontBBox 80 - (-20), × 0.01 × 10
+
+
+def test_type3_other_matrix_and_tj_in_text_space():
+    font = type3(widths=(500, 250), font_matrix=(0.002, 0, 0, 0.002, 0, 0))
+    a, b = glyphs(b"BT /F1 10 Tf 100 700 Td [(a) -1000 (b)] TJ ET", fonts={"F1": font})
+    check(a, (100, 700), (110, 700))
+    check(b, (120, 700), (125, 700))  # the TJ number is in thousandths of text space
+
+
+def test_widths_first_char_and_missing_width():
+    font = truetype(widths=[250, 750], first_char=65, missing_width=333, mapping={65: "A", 66: "B", 67: "C"})
+    a, b, c, at = glyphs(b"BT /F1 10 Tf 100 700 Td (ABC@) Tj ET", fonts={"F1": font})
+    check(a, (100, 700), (102.5, 700))
+    check(b, (102.5, 700), (110, 700))
+    check(c, (110, 700), (113.33, 700))  # past LastChar: MissingWidth
+    check(at, (113.33, 700), (116.66, 700))  # before FirstChar: MissingWidth
+    assert (a.text, a.decoded_by) == ("A", "tounicode")
+
+
+def test_missing_width_defaults_to_zero():
+    font = truetype(widths=[250], first_char=65, mapping={65: "A", 66: "B"})
+    a, b, c = glyphs(b"BT /F1 10 Tf 100 700 Td (ABA) Tj ET", fonts={"F1": font})
+    check(b, (102.5, 700), (102.5, 700))
+    check(c, (102.5, 700))
+
+
+def test_tounicode_font_descriptor_metrics():
+    font = truetype(mapping={65: "X"}, ascent=900, descent=-300)
+    (a,) = glyphs(b"BT /F1 10 Tf 100 700 Td (A) Tj ET", fonts={"F1": font})
+    assert (a.text, a.decoded_by) == ("X", "tounicode")
+    assert a.font.base_font == "TestSans" and a.font.subset_prefix == "ABCDEF"
+    assert a.box_height == pytest.approx(12)
+    assert a.quad[0] == approx((100, 697))
+
+
+@pytest.mark.parametrize(
+    ("base_font", "text", "advances"),
+    [
+        ("Helvetica", b"a", [5.56]),
+        ("Helvetica", b"W i", [9.44, 2.78, 2.22]),
+        ("Helvetica-Bold", b"a", [5.56]),
+        ("Times-Roman", b"a", [4.44]),
+        ("Courier", b"ai", [6.0, 6.0]),
+    ],
+)
+def test_standard_14_without_widths_uses_afm(base_font: str, text: bytes, advances: list[float]):
+    found = glyphs(b"BT /F1 10 Tf 100 700 Td (" + text + b") Tj ET", fonts={"F1": helvetica(base_font=base_font)})
+    assert [g.glyph_end[0] - g.origin[0] for g in found] == pytest.approx(advances)
+    assert text_of(found) == text.decode()
+
+
+def test_standard_14_without_widths_follows_its_encoding():
+    font = helvetica(encoding="WinAnsiEncoding")
+    (e,) = glyphs(b"BT /F1 10 Tf 100 700 Td (\\351) Tj ET", fonts={"F1": font})
+    assert e.text == "\u00e9"
+    check(e, (100, 700), (105.56, 700))  # eacute 556
+
+
+COMPOSITE_W = [10, [300, 400], 1, [100, 200], 5, 7, 600, 6, [999], 5, [111]]
+
+
+def test_composite_w_unsorted_and_overlapping():
+    font = type0_identity(w=COMPOSITE_W, dw=750)
+    found = glyphs(b"BT /F1 10 Tf 0 0 Td <000A000B000100020005000600070003> Tj ET", fonts={"F1": font})
+    assert [g.cid for g in found] == [10, 11, 1, 2, 5, 6, 7, 3]
+    advances = [g.glyph_end[0] - g.origin[0] for g in found]
+    # 6 and 5 are covered twice: the first entry (5 7 600) wins; CID 3 is not listed: /DW
+    assert advances == pytest.approx([3, 4, 1, 2, 6, 6, 6, 7.5])
+    assert [g.origin[0] for g in found] == pytest.approx([0, 3, 7, 8, 10, 16, 22, 28])
+
+
+def test_composite_default_width_is_1000():
+    font = type0_identity(w=[1, [500]])
+    a, b = glyphs(b"BT /F1 10 Tf 0 0 Td <00010002> Tj ET", fonts={"F1": font})
+    check(a, (0, 0), (5, 0))
+    check(b, (5, 0), (15, 0))
+
+
+def test_composite_w_big_range_first_entry_wins():
+    font = type0_identity(w=[0, 9999, 300, 100, [900]])
+    (a,) = glyphs(b"BT /F1 10 Tf 0 0 Td <0064> Tj ET", fonts={"F1": font})
+    check(a, (0, 0), (3, 0))
+
+
+def test_composite_w_big_range():
+    font = type0_identity(w=[0, 9999, 300, 20000, 30000, 700], dw=100)
+    a, b, c = glyphs(b"BT /F1 10 Tf 0 0 Td <1F40 59D8 2710> Tj ET", fonts={"F1": font})
+    assert [g.glyph_end[0] - g.origin[0] for g in (a, b, c)] == pytest.approx([3, 7, 1])
+
+
+VERTICAL = type0_vertical(w2=[1, [-500, 500, 880], 5, 7, -700, 500, 880], dw2=[880, -1200],
+                          mapping={1: "\u4e00", 2: "\u4e8c", 5: "\u4e09"})
+
+
+def test_vertical_w2_dw2_pen_moves_down():
+    a, b, c = glyphs(b"BT /F1 10 Tf 100 700 Td <000100020005> Tj ET", fonts={"F1": VERTICAL})
+    assert [g.writing_mode for g in (a, b, c)] == [1, 1, 1]
+    assert text_of([a, b, c]) == "\u4e00\u4e8c\u4e09"
+    check(a, (100, 700), (100, 695), (100, 695))  # W2: -500
+    check(b, (100, 695), (100, 683), (100, 683))  # DW2: -1200
+    check(c, (100, 683), (100, 676), (100, 676))  # W2 range 5-7: -700
+
+
+def test_vertical_default_dw2_and_horizontal_w_ignored():
+    font = type0_vertical(w=[1, [2000]], mapping={1: "\u4e00"})
+    a, b = glyphs(b"BT /F1 10 Tf 100 700 Td <00010001> Tj ET", fonts={"F1": font})
+    check(a, (100, 700), (100, 690))  # DW2 default [880 -1000]
+    check(b, (100, 690), (100, 680))
+
+
+def test_vertical_tj_numbers_move_down_and_pen_continues():
+    a, b, c = glyphs(b"BT /F1 10 Tf 100 700 Td [<0001> 500 <0001>] TJ <0001> Tj ET", fonts={"F1": VERTICAL})
+    check(a, (100, 700))
+    check(b, (100, 690))
+    check(c, (100, 685))
+
+
+def test_vertical_follows_the_ctm():
+    a, b = glyphs(b"2 0 0 2 0 0 cm BT /F1 10 Tf 50 350 Td <00010001> Tj ET", fonts={"F1": VERTICAL})
+    check(a, (100, 700), (100, 690))
+    check(b, (100, 690))
+
+
+# --------------------------------------------------------------------------- form XObjects
+
+TEXT_A = b"BT /F1 10 Tf 5 5 Td (a) Tj ET"
+
+
+def test_form_matrix_times_ctm():
+    (a,) = glyphs(b"q 2 0 0 2 0 0 cm /Fm1 Do Q", xobjects={"Fm1": form(TEXT_A, matrix=(1, 0, 0, 1, 10, 20))})
+    check(a, (30, 50), (40, 50))
+    assert a.token_index == -1
+
+
+def test_form_state_does_not_leak():
+    content = b"/Fm1 Do BT /F1 10 Tf 100 700 Td (b) Tj ET"
+    fm = form(b"3 0 0 3 0 0 cm q 5 Tc " + TEXT_A, matrix=(1, 0, 0, 1, 10, 20))  # unbalanced q
+    a, b = glyphs(content, xobjects={"Fm1": fm})
+    check(a, (3 * 5 + 10, 3 * 5 + 20))  # Fm's cm applies first, then its /Matrix
+    check(b, (100, 700), (105, 700), (105, 700))
+    assert b.token_index >= 0
+
+
+def test_unbalanced_Q_in_a_form_stays_in_the_form():
+    content = b"q 2 0 0 2 0 0 cm /Fm1 Do Q BT /F1 10 Tf 100 700 Td (b) Tj ET"
+    a, b = glyphs(content, xobjects={"Fm1": form(b"Q " + TEXT_A)})
+    check(a, (10, 10), (20, 10))  # a form runs inside an implicit q ... Q (8.10.1)
+    check(b, (100, 700), (105, 700))
+
+
+def test_unbalanced_EMC_in_a_form_stays_in_the_form():
+    content = b"/P <</MCID 1>> BDC /Fm1 Do BT /F1 10 Tf 100 700 Td (b) Tj ET EMC"
+    a, b = glyphs(content, xobjects={"Fm1": form(b"EMC " + TEXT_A)})
+    assert (b.tag, b.mcid) == ("P", 1)
+
+
+def test_form_font_change_does_not_leak():
+    content = b"BT /F1 10 Tf ET /Fm1 Do BT 100 700 Td (b) Tj ET"
+    fm = form(b"BT /F2 20 Tf 2 Tc 0 0 Td (x) Tj ET", fonts={"F2": helvetica(widths=True)})
+    x, b = glyphs(content, xobjects={"Fm1": fm})
+    assert (x.font.resource, x.font_size) == ("/F2", 20)
+    assert (b.font.resource, b.font_size) == ("/F1", 10)
+    check(b, (100, 700), (105, 700), (105, 700))
+
+
+def test_inline_image_in_a_form():
+    fm = form(b"BI /W 1 /H 1 /BPC 8 /CS /G ID \x00\nEI " + TEXT_A)
+    (a,) = glyphs(b"/Fm1 Do", xobjects={"Fm1": fm})
+    check(a, (5, 5))
+
+
+def test_marked_content_properties_follow_the_form_resources():
+    content = b"/Span /MC0 BDC " + TEXT_A + b" EMC"
+    (a,) = glyphs(b"/Fm1 Do", xobjects={"Fm1": form(content, resources=False)}, properties={"MC0": {"MCID": 7}})
+    assert (a.tag, a.mcid) == ("Span", 7)  # borrowed with the page's resources
+    (a,) = glyphs(b"/Fm1 Do", xobjects={"Fm1": form(content)}, properties={"MC0": {"MCID": 7}})
+    assert (a.tag, a.mcid) == ("Span", None)  # the form's own resources have no /Properties
+
+
+def test_form_painted_twice_is_not_a_cycle():
+    content = b"/Fm1 Do 1 0 0 1 100 0 cm /Fm1 Do"
+    (a, b), warnings = page_glyphs(content, xobjects={"Fm1": form(TEXT_A)})
+    check(a, (5, 5))
+    check(b, (105, 5))
+    assert not any("cycle" in w for w in warnings)
+
+
+def test_nested_forms():
+    xobjects = {
+        "Outer": form(b"BT /F1 10 Tf 0 0 Td (o) Tj ET /Inner Do", matrix=(2, 0, 0, 2, 0, 0),
+                      fonts={"F1": "F1"}, xobjects={"Inner": "Inner"}),
+        "Inner": form(TEXT_A, matrix=(1, 0, 0, 1, 100, 0), fonts={"F1": "F1"}),
+    }
+    o, a = glyphs(b"1 0 0 1 10 10 cm /Outer Do", xobjects=xobjects)
+    check(o, (10, 10), (20, 10))
+    check(a, (10 + 2 * 105, 10 + 2 * 5), (10 + 2 * 110, 20))
+    assert o.token_index == a.token_index == -1
+    assert a.font_size == 10 and a.box_height == pytest.approx(18.5)
+
+
+def test_form_without_resources_borrows_the_parents():
+    (a,) = glyphs(b"/Fm1 Do", xobjects={"Fm1": form(TEXT_A, resources=False)})
+    assert a.text == "a" and a.font.resource == "/F1"
+
+
+def test_form_own_resources():
+    fm = form(b"BT /G7 10 Tf 0 0 Td (A) Tj ET", fonts={"G7": truetype(mapping={65: "Z"})})
+    (a,) = glyphs(b"/Fm1 Do", xobjects={"Fm1": fm})
+    assert (a.text, a.font.resource, a.font.base_font) == ("Z", "/G7", "TestSans")
+    check(a, (0, 0), (6, 0))
+
+
+def test_nested_form_without_resources_borrows_the_nearest():
+    xobjects = {
+        "Outer": form(b"/Inner Do", fonts={"F1": truetype(mapping={97: "Q"})}, xobjects={"Inner": "Inner"}),
+        "Inner": form(TEXT_A, resources=False),
+    }
+    (a,) = glyphs(b"/Outer Do", xobjects=xobjects)
+    assert a.text == "Q"  # the outer form's F1, not the page's
+
+
+def test_form_cycle_self():
+    fm = form(TEXT_A + b" /A Do", fonts={"F1": "F1"}, xobjects={"A": "A"})
+    found, warnings = page_glyphs(b"/A Do BT /F1 10 Tf 100 700 Td (z) Tj ET", xobjects={"A": fm})
+    assert text_of(found) == "az"
+    assert [g.token_index for g in found][0] == -1
+    assert any("cycle" in w for w in warnings), warnings
+
+
+def test_form_cycle_two_forms():
+    xobjects = {
+        "A": form(TEXT_A + b" /B Do", fonts={"F1": "F1"}, xobjects={"B": "B"}),
+        "B": form(b"BT /F1 10 Tf 50 5 Td (b) Tj ET /A Do", fonts={"F1": "F1"}, xobjects={"A": "A"}),
+    }
+    found, warnings = page_glyphs(b"/A Do", xobjects=xobjects)
+    assert text_of(found) == "ab"
+    assert any("cycle" in w for w in warnings), warnings
+
+
+def test_form_cycle_without_resources_on_the_form():
+    # The form borrows the page's resources, where /A is the form itself.
+    found, warnings = page_glyphs(b"/A Do", xobjects={"A": form(TEXT_A + b" /A Do", resources=False)})
+    assert text_of(found) == "a"
+    assert any("cycle" in w for w in warnings), warnings
+
+
+def test_token_index_is_the_operator_index():
+    content = [b"BT /F1 10 Tf 100 700 Td (ab) Tj 0 0 1 rg (c) Tj ET", b"BT /F1 10 Tf 100 600 Td (d) Tj ET"]
+    a, b, c, d = glyphs(content)
+    assert a.token_index == b.token_index
+    assert a.token_index in (3, 4)  # BT Tf Td Tj: 0- or 1-based
+    assert c.token_index == a.token_index + 2
+    assert d.token_index == c.token_index + 5  # ET | BT Tf Td Tj: the streams are one content stream
+
+
+def test_token_index_does_not_count_form_operators():
+    xobjects = {"Fm1": form(b"q 1 0 0 1 0 0 cm " + TEXT_A + b" Q")}
+    found = glyphs(b"/Fm1 Do BT /F1 10 Tf 100 700 Td (b) Tj ET", xobjects=xobjects)
+    assert [g.token_index for g in found][0] == -1
+    assert found[1].token_index in (4, 5)  # Do BT Tf Td Tj
+
+
+# --------------------------------------------------------------------------- marked content
+
+
+def test_mcid_from_inline_dictionary():
+    found = glyphs(b"/P <</MCID 3>> BDC BT /F1 10 Tf (a) Tj ET EMC BT /F1 10 Tf (b) Tj ET")
+    assert [(g.tag, g.mcid) for g in found] == [("P", 3), (None, None)]
+
+
+def test_mcid_from_properties_resource():
+    found = glyphs(b"/Span /MC0 BDC BT /F1 10 Tf (a) Tj ET EMC",
+                   properties={"MC0": {"MCID": 5, "ActualText": "x"}})
+    assert [(g.tag, g.mcid, g.actual_text) for g in found] == [("Span", 5, "x")]
+
+
+def test_nested_marked_content():
+    content = (b"BT /F1 10 Tf /P <</MCID 1>> BDC (a) Tj /Span <</Lang (en)>> BDC (b) Tj "
+               b"/Artifact BMC (c) Tj EMC EMC (d) Tj EMC (e) Tj ET")
+    found = glyphs(content)
+    assert [(g.text, g.tag, g.mcid) for g in found] == [
+        ("a", "P", 1), ("b", "Span", 1), ("c", "Artifact", 1), ("d", "P", 1), ("e", None, None),
+    ]
+
+
+def test_actual_text_captured():
+    content = (b"BT /F1 10 Tf /Span <</ActualText (fi)>> BDC (xy) Tj EMC "
+               b"/Span <</ActualText <FEFF00E9>>> BDC (z) Tj EMC (w) Tj ET")
+    found = glyphs(content)
+    assert [g.actual_text for g in found] == ["fi", "fi", "\u00e9", None]
+
+
+def test_unbalanced_emc_is_ignored():
+    found = glyphs(b"EMC EMC /P <</MCID 2>> BDC BT /F1 10 Tf (a) Tj ET")
+    assert [(g.tag, g.mcid) for g in found] == [("P", 2)]
+
+
+def test_marked_content_in_a_form():
+    fm = form(b"/P <</MCID 9>> BDC " + TEXT_A + b" EMC")
+    found = glyphs(b"/Art <</MCID 4>> BDC /Fm1 Do (x) Tj EMC", xobjects={"Fm1": fm})
+    assert [(g.tag, g.mcid) for g in found][0] == ("P", 9)
+
+
+# --------------------------------------------------------------------------- robustness
+
+
+def test_inline_image_skipped():
+    binary = b"\xff\xfe BT /F1 10 Tf (Z) Tj ET \x00EI \x81\x82\x83 EI\x90"
+    content = (b"BT /F1 10 Tf 100 700 Td (a) Tj ET q BI /W 4 /H 4 /BPC 8 /CS /G ID " + binary
+               + b"\nEI Q BT /F1 10 Tf 100 600 Td (after) Tj ET")
+    found = glyphs(content)
+    assert text_of(found) == "aafter"
+    check(found[1], (100, 600))
+
+
+def test_unknown_font_resource_warns():
+    found, warnings = page_glyphs(b"BT /F9 12 Tf 100 700 Td (a) Tj /F1 10 Tf (b) Tj ET")
+    assert text_of(found) == "b"
+    assert any("F9" in w for w in warnings), warnings
+
+
+def test_text_without_tf_warns():
+    found, warnings = page_glyphs(b"BT 100 700 Td (a) Tj ET")
+    assert found == []
+    assert warnings
+
+
+def test_bad_operands_are_skipped():
+    found, _ = page_glyphs(b"BT /F1 10 Tf 100 700 Td (x) Td 1 Tm (a) Tj ET")
+    check(found[0], (100, 700))
+
+
+def test_glyph_records_are_consistent():
+    found = glyphs(b"BT /F1 10 Tf 100 700 Td (ab) Tj ET 0 1 -1 0 300 100 cm BT /F1 10 Tf (c) Tj ET")
+    assert [g.paint_order for g in found] == [0, 1, 2]
+    for g in found:
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = g.quad
+        # the descent corners sit at the same offset from origin and glyph end; so do the ascent ones
+        assert (x0 - g.origin[0], y0 - g.origin[1]) == approx((x1 - g.glyph_end[0], y1 - g.glyph_end[1]))
+        assert (x3 - g.origin[0], y3 - g.origin[1]) == approx((x2 - g.glyph_end[0], y2 - g.glyph_end[1]))
+        assert ((x3 - x0) ** 2 + (y3 - y0) ** 2) ** 0.5 == pytest.approx(g.box_height)
+        assert not g.unresolved and g.decoded_by
+        d = g.to_dict()
+        assert d["code"] == g.code.hex() and d["text"] == g.text

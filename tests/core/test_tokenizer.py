@@ -1,0 +1,385 @@
+"""The content-stream tokenizer (ISO 32000-1 §7.2-7.3, §8.9.7): operands, strings, hostile input.
+
+The tokenizer may leave out operators that cannot change text (paths, colours), and what it
+yields after the operands may grow; these tests read only ``(operator, operands)`` of each
+yielded item and use operators that matter to text.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from glyphweave.core.tokenizer import decode_hex, decode_name, operations, unescape_literal
+
+
+def ops(data: bytes) -> list[tuple[bytes, list[Any]]]:
+    return [(item[0], list(item[1])) for item in operations(data)]
+
+
+def only(data: bytes) -> tuple[bytes, list[Any]]:
+    result = ops(data)
+    assert len(result) == 1, result
+    return result[0]
+
+
+# --------------------------------------------------------------------------- operators, numbers
+
+
+def test_operators_and_numeric_operands():
+    assert ops(b"BT 1 0 0 1 72 720 Tm 12 TL T* ET") == [
+        (b"BT", []),
+        (b"Tm", [b"1", b"0", b"0", b"1", b"72", b"720"]),
+        (b"TL", [b"12"]),
+        (b"T*", []),
+        (b"ET", []),
+    ]
+
+
+def test_numbers_stay_bytes_in_every_spelling():
+    op, args = only(b"-.5 +3 5. 0.0 -12 Td")
+    assert op == b"Td"
+    assert args == [b"-.5", b"+3", b"5.", b"0.0", b"-12"]
+    assert [float(a) for a in args] == [-0.5, 3.0, 5.0, 0.0, -12.0]
+
+
+def test_operators_without_whitespace_between_tokens():
+    assert ops(b"/F1 12 Tf(a)Tj[(b)-20(c)]TJ") == [
+        (b"Tf", ["F1", b"12"]),
+        (b"Tj", [bytearray(b"a")]),
+        (b"TJ", [[bytearray(b"b"), b"-20", bytearray(b"c")]]),
+    ]
+
+
+def test_quote_operators():
+    assert ops(b"(a) ' 1 2 (b) \"") == [
+        (b"'", [bytearray(b"a")]),
+        (b'"', [b"1", b"2", bytearray(b"b")]),
+    ]
+
+
+def test_operands_are_fresh_per_operator():
+    result = ops(b"1 Tc 2 Tw 3 Tz")
+    assert result == [(b"Tc", [b"1"]), (b"Tw", [b"2"]), (b"Tz", [b"3"])]
+
+
+def test_text_operators_survive_among_graphics_operators():
+    data = b"q 1 0 0 1 0 0 cm 0 0 m 10 10 l S 1 0 0 rg 0 0 10 10 re f BT /F1 12 Tf (x) Tj ET Q"
+    text_ops = [(op, args) for op, args in ops(data) if op in (b"q", b"cm", b"BT", b"Tf", b"Tj", b"ET", b"Q")]
+    assert text_ops == [
+        (b"q", []),
+        (b"cm", [b"1", b"0", b"0", b"1", b"0", b"0"]),
+        (b"BT", []),
+        (b"Tf", ["F1", b"12"]),
+        (b"Tj", [bytearray(b"x")]),
+        (b"ET", []),
+        (b"Q", []),
+    ]
+
+
+def test_operator_prefix_is_not_split():
+    # "Tjx" is one (unknown) operator, not Tj followed by x.
+    assert [op for op, _ in ops(b"(a) Tjx (b) Tj")] == [b"Tjx", b"Tj"]
+
+
+# --------------------------------------------------------------------------- literal strings
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (rb"(plain)", b"plain"),
+        (rb"(a\nb\tc\bd\fe)", b"a\nb\tc\bd\fe"),
+        (rb"(\(\)\\)", b"()\\"),
+        (rb"(\053\53\0533)", b"+++3"),  # 3 digits at most: \0533 is '+' then '3'
+        (rb"(\5x\101)", b"\x05xA"),
+        (rb"(\q)", b"q"),  # unknown escape: the backslash is ignored
+        (rb"(\777)", b"\xff"),  # high-order overflow ignored
+        (b"(a\\\nb)", b"ab"),  # line continuation
+        (b"(a\\\r\nb)", b"ab"),
+        (b"(a\\\rb)", b"ab"),
+        (b"(a\r\nb)", b"a\nb"),  # an unescaped end-of-line is a single LF
+        (b"(a\rb)", b"a\nb"),
+        (rb"(a(b)c)", b"a(b)c"),  # balanced parentheses need no escape
+        (rb"(a(b(c(d)e)f)g)", b"a(b(c(d)e)f)g"),
+        (rb"(a(b\)c)d)", b"a(b)c)d"),
+        (b"(a%b)", b"a%b"),  # no comment inside a string
+        (b"()", b""),
+    ],
+)
+def test_literal_strings(raw: bytes, expected: bytes):
+    assert only(raw + b" Tj") == (b"Tj", [bytearray(expected)])
+    # the same string as a TJ element and as an operand of an unknown operator
+    assert only(b"[" + raw + b"] TJ") == (b"TJ", [[bytearray(expected)]])
+    assert only(b"/X " + raw + b" 1 foo") == (b"foo", ["X", bytearray(expected), b"1"])
+
+
+@pytest.mark.parametrize("raw", [rb"(a\rb)", rb"(a\015b)", rb"(a\rb(c))"])
+def test_escaped_carriage_return_is_kept(raw: bytes):
+    # §7.3.4.2: only an *unescaped* end-of-line becomes LF; \r is a CR byte.
+    expected = bytearray(raw[1:-1].replace(rb"\r", b"\r").replace(rb"\015", b"\r"))
+    assert only(raw + b" Tj") == (b"Tj", [expected])
+    assert only(b"[" + raw + b"] TJ") == (b"TJ", [[expected]])
+
+
+def test_unescape_literal_helper():
+    assert unescape_literal(rb"x\(y\)") == bytearray(b"x(y)")
+    assert isinstance(unescape_literal(b"abc"), bytearray)
+
+
+def test_strings_are_bytearrays_and_numbers_bytes():
+    (_, args) = only(b"(1) 1 <31> foo")
+    assert [type(a) for a in args] == [bytearray, bytes, bytearray]
+
+
+# --------------------------------------------------------------------------- hex strings
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (b"<41>", b"A"),
+        (b"<4142>", b"AB"),
+        (b"<901FA>", b"\x90\x1f\xa0"),  # odd length: a final 0 is assumed
+        (b"<41 4\n2\t43>", b"ABC"),  # whitespace ignored
+        (b"<aBcD>", b"\xab\xcd"),
+        (b"<>", b""),
+    ],
+)
+def test_hex_strings(raw: bytes, expected: bytes):
+    assert only(raw + b" Tj") == (b"Tj", [bytearray(expected)])
+    assert only(b"[" + raw + b" 10] TJ") == (b"TJ", [[bytearray(expected), b"10"]])
+
+
+def test_decode_hex_helper():
+    assert decode_hex(b"7") == bytearray(b"\x70")
+
+
+# --------------------------------------------------------------------------- names
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (b"/F1", "F1"),
+        (b"/A#20B", "A B"),
+        (b"/#41#42", "AB"),
+        (b"/a#2", "a#2"),  # not a valid escape: kept as is
+        (b"/Lime#20Green", "Lime Green"),
+        (b"/", ""),
+    ],
+)
+def test_names(raw: bytes, expected: str):
+    assert only(raw + b" Do") == (b"Do", [expected])
+
+
+def test_decode_name_helper():
+    assert decode_name(b"paired#28#29parentheses") == "paired()parentheses"
+
+
+def test_names_end_at_delimiters():
+    assert only(b"/A/B(c)/D[1]foo") == (b"foo", ["A", "B", bytearray(b"c"), "D", [b"1"]])
+
+
+# --------------------------------------------------------------------------- arrays, dictionaries
+
+
+def test_arrays_and_dictionaries_nest():
+    op, args = only(b"[1 [2 3] /N (s) <41>] /D << /K [1 2] /L << /M true >> >> BDC")
+    assert op == b"BDC"
+    assert args == [
+        [b"1", [b"2", b"3"], "N", bytearray(b"s"), bytearray(b"A")],
+        "D",
+        {"K": [b"1", b"2"], "L": {"M": b"true"}},
+    ]
+
+
+def test_marked_content_dictionary():
+    op, args = only(b"/Span <</MCID 3 /ActualText (fi) /Lang (en-US)>> BDC")
+    assert op == b"BDC"
+    assert args[0] == "Span"
+    props = args[1]
+    assert int(props["MCID"]) == 3
+    assert props["ActualText"] == bytearray(b"fi")
+    assert props["Lang"] == bytearray(b"en-US")
+
+
+def test_keywords_inside_containers_are_values():
+    assert only(b"[true false null] foo") == (b"foo", [[b"true", b"false", b"null"]])
+
+
+def test_operation_lookalikes_inside_containers_are_plain_values():
+    # What looks like "1 2 cm", "/F1 12 Tf" or "0 0 m" inside an array is data.
+    assert only(b"[1 2 cm /F1 12 Tf 0 0 m] foo") == (
+        b"foo", [[b"1", b"2", b"cm", "F1", b"12", b"Tf", b"0", b"0", b"m"]])
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"[(a b) Tj] foo", [[bytearray(b"a b"), b"Tj"]]),
+        (b"[[(b)] TJ] foo", [[[bytearray(b"b")], b"TJ"]]),
+        (b"<< /A (a b) Tj >> foo", [{"A": bytearray(b"a b")}]),
+    ],
+)
+def test_show_text_lookalikes_inside_containers(data: bytes, expected: list[Any]):
+    assert only(data) == (b"foo", expected)
+
+
+def test_tj_array_elements():
+    op, args = only(b"[ (a) -120 <0042> 3.5 (c) ] TJ")
+    assert op == b"TJ"
+    assert args == [[bytearray(b"a"), b"-120", bytearray(b"\x00B"), b"3.5", bytearray(b"c")]]
+
+
+def test_unbalanced_closers_are_dropped():
+    assert ops(b"1 2 ] >> ) } { 3 Tc") == [(b"Tc", [b"1", b"2", b"3"])]
+
+
+# --------------------------------------------------------------------------- comments
+
+
+def test_comments_are_skipped():
+    data = b"% header\n1 0 0 1 0 0 cm % trailing\n(a%b) Tj %end"
+    assert ops(data) == [(b"cm", [b"1", b"0", b"0", b"1", b"0", b"0"]), (b"Tj", [bytearray(b"a%b")])]
+
+
+def test_comment_ends_at_cr():
+    assert ops(b"%c\r1 Tc") == [(b"Tc", [b"1"])]
+
+
+def test_comment_inside_array():
+    assert only(b"[1 % one\n 2] foo") == (b"foo", [[b"1", b"2"]])
+
+
+# --------------------------------------------------------------------------- inline images
+
+
+def test_inline_image_is_skipped():
+    data = b"BI /W 2 /H 2 /BPC 8 /CS /G ID \x00\x01\x02\x03\nEI\n(after) Tj"
+    result = ops(data)
+    assert (b"Tj", [bytearray(b"after")]) in result
+    assert result[-1] == (b"Tj", [bytearray(b"after")])
+    assert all(op != b"ID" for op, _ in result)
+
+
+def test_inline_image_data_containing_ei_bytes():
+    binary = b"\xff\xfe BT (Z) Tj ET \x00EI \x81\x82\x83 EI\x90\x91 \x00EI\xfe"
+    data = b"q BI /W 4 /H 4 /BPC 8 /CS /G ID " + binary + b"\nEI Q\nBT (after) Tj ET"
+    result = ops(data)
+    assert (b"Tj", [bytearray(b"Z")]) not in result
+    assert [op for op, _ in result if op in (b"Q", b"BT", b"Tj", b"ET")] == [b"Q", b"BT", b"Tj", b"ET"]
+    assert (b"Tj", [bytearray(b"after")]) in result
+
+
+def test_inline_image_abbreviated_keys_and_array_values():
+    data = b"BI /W 1 /H 1 /BPC 1 /CS /G /D [1 0] /F /AHx ID ff>\nEI (x) Tj"
+    assert ops(data)[-1] == (b"Tj", [bytearray(b"x")])
+
+
+def test_inline_image_at_end_of_stream():
+    result = ops(b"(a) Tj BI /W 1 /H 1 ID \x00\x00")
+    assert result[0] == (b"Tj", [bytearray(b"a")])
+    assert all(op != b"Tj" for op, _ in result[1:])
+
+
+# --------------------------------------------------------------------------- hostile input
+# No timing asserts: each case would hang the run (not fail it) if the tokenizer backtracked
+# exponentially or went quadratic on these sizes.
+
+
+def test_trailing_whitespace():
+    assert ops(b"BT ET" + b" " * 5000) == [(b"BT", []), (b"ET", [])]
+    assert ops(b" " * 100_000) == []
+    assert ops(b"\n\r\t\x0c " * 20_000 + b"1 Tc") == [(b"Tc", [b"1"])]
+
+
+@pytest.mark.parametrize("data", [b"1\x002 Td", b"1 2\x00Td", b"\x001 2 Td\x00"])
+def test_nul_is_whitespace(data: bytes):
+    assert ops(data) == [(b"Td", [b"1", b"2"])]
+
+
+def test_many_comments():
+    assert ops(b"%%%% " * 200) == []
+    assert ops(b"%%%% \n" * 200 + b"2 Tc " + b"%%%% " * 200) == [(b"Tc", [b"2"])]
+    assert ops(b"%\r" * 50_000) == []
+
+
+def test_long_non_tj_array():
+    # An array of number pairs (a /Rect, a /BBox...) followed by a name, not TJ.
+    data = b"[" + b"224.52 744.8369 " * 300 + b"]/Subtype"
+    assert ops(data) == []
+    data = b"[" + b"224.52 744.8369 " * 300 + b"]/Subtype foo"
+    ((op, args),) = ops(data)
+    assert op == b"foo"
+    assert len(args[0]) == 600 and args[1] == "Subtype"
+    data = b"[" + b"(a) -12 " * 5000 + b"] /X foo"
+    ((op, args),) = ops(data)
+    assert len(args[0]) == 10_000
+
+
+def test_numbers_without_an_operator():
+    assert ops(b" ".join(str(i).encode() for i in range(5000))) == []
+    assert ops(b" ".join(str(i).encode() for i in range(50_000)) + b" Tc")[0][1][-1] == b"49999"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"BT (abc Tj",
+        b"(" + b"a" * 100_000,
+        b"(" * 5000,
+        b"(" + b"\\)" * 50_000 + b" Tj",
+        b"(" + b"\\" * 100_001,
+        b"[1 2 3",
+        b"[" * 5000,
+        b"[" + b"(a) 1 " * 20_000,
+        b"[(" + b"a\\(" * 20_000,
+        b"<< /A 1",
+        b"<<" * 5000,
+        b"<" + b"41 " * 30_000,
+        b"BI /W 1 ID " + b"\x00 EI \xff" * 20_000,
+    ],
+    ids=["string", "long-string", "nested-parens", "escaped-parens", "backslashes", "array",
+         "nested-arrays", "tj-array", "tj-string", "dict", "nested-dicts", "hex", "inline-image"],
+)
+def test_unterminated_constructs_end_quietly(data: bytes):
+    result = ops(data)
+    # Nothing after the unterminated construct can be an operation.
+    assert all(op in (b"BT", b"BI", b"EI") for op, _ in result)
+
+
+def test_unterminated_string_does_not_eat_earlier_operations():
+    assert ops(b"BT 1 Tc (abc Tj")[:2] == [(b"BT", []), (b"Tc", [b"1"])]
+
+
+def test_long_runs_of_graphics_operators():
+    result = ops(b"0 0 m 1 1 l " * 20_000 + b"(x) Tj")
+    assert result[-1] == (b"Tj", [bytearray(b"x")])
+    assert ops(b"1 " * 30_000 + b"re (y) Tj")[-1] == (b"Tj", [bytearray(b"y")])
+
+
+@pytest.mark.parametrize("data", [b"/a" * 50_000, b"." * 100_000, b"+-" * 50_000, b"<<>>" * 20_000])
+def test_degenerate_repetitions(data: bytes):
+    for op, args in ops(data):
+        assert isinstance(op, bytes) and isinstance(args, list)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 1234])
+def test_random_bytes(seed: int):
+    rng = random.Random(seed)
+    data = bytes(rng.randrange(256) for _ in range(100_000))
+    for op, args in ops(data):
+        assert isinstance(op, bytes) and op
+        assert isinstance(args, list)
+
+
+def test_random_content_like_tokens():
+    rng = random.Random(7)
+    vocab = [b"(a)", b"(", b")", b"[", b"]", b"<<", b">>", b"<41>", b"<", b">", b"/N", b"1", b"-2.5",
+             b"Tj", b"TJ", b"Tf", b"BI", b"ID", b"EI", b"%c\n", b"\\", b"{", b"}", b" ", b"\n"]
+    data = b" ".join(rng.choice(vocab) for _ in range(50_000))
+    for op, args in ops(data):
+        assert isinstance(op, bytes) and isinstance(args, list)

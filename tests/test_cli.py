@@ -1,0 +1,306 @@
+"""The ``glyphweave`` command, run in-process: output, formats, files, and one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from glyphweave.cli import main
+from glyphweave.core import document as document_module
+from glyphweave.core.errors import GlyphweaveError
+from pdfs import Page, make_pdf
+
+PAGE1 = b"BT /F1 10 Tf 100 700 Td (Hello world) Tj ET BT /F1 10 Tf 700 700 Td (off) Tj ET"
+PAGE2 = b"BT /F1 10 Tf 100 700 Td (Page two) Tj ET"
+
+
+@pytest.fixture()
+def pdf(tmp_path: Path) -> Path:
+    path = tmp_path / "two.pdf"
+    path.write_bytes(make_pdf(PAGE1, extra_pages=[Page(PAGE2)]))
+    return path
+
+
+@pytest.fixture()
+def secret(tmp_path: Path) -> Path:
+    path = tmp_path / "secret.pdf"
+    path.write_bytes(make_pdf(PAGE2, encryption=pikepdf.Encryption(user="u", owner="o")))
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error_line(err: str) -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("glyphweave: error:"), err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+# --------------------------------------------------------------------------- extract
+
+
+def test_extract_text(capsys: pytest.CaptureFixture[str], pdf: Path):
+    code, out, err = run(capsys, "extract", str(pdf))
+    assert (code, err) == (0, "")
+    assert out == "Hello world\n\fPage two\n\f"
+
+
+def test_extract_pages(capsys: pytest.CaptureFixture[str], pdf: Path):
+    code, out, _ = run(capsys, "extract", str(pdf), "--pages", "2")
+    assert (code, out) == (0, "Page two\n\f")
+    code, out, _ = run(capsys, "extract", str(pdf), "--pages", "2,1", "--separator", "|")
+    assert (code, out) == (0, "Page two\n|Hello world\n|")
+
+
+def test_extract_profile_raw(capsys: pytest.CaptureFixture[str], pdf: Path):
+    code, out, _ = run(capsys, "extract", str(pdf), "--pages", "1", "--profile", "raw")
+    assert code == 0 and "off" in out
+
+
+def test_extract_bom_and_stats(capsys: pytest.CaptureFixture[str], pdf: Path):
+    code, out, err = run(capsys, "extract", str(pdf), "--bom", "--stats")
+    assert code == 0
+    assert out.startswith("\ufeffHello world")
+    stats = json.loads(err)
+    assert stats["pages"] == 2 and stats["glyphs"] == 22 and stats["visible"] == 19
+    assert stats["dropped"]["visible-box"] == 3
+
+
+def test_extract_jsonl(capsys: pytest.CaptureFixture[str], pdf: Path):
+    code, out, _ = run(capsys, "extract", str(pdf), "--format", "jsonl")
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["page"] for r in records] == [1, 2]
+    assert records[0]["text"] == "Hello world\n"
+    assert records[1]["text"] == "Page two\n"
+    assert records[0]["stats"]["glyphs"] == 14 and records[0]["stats"]["visible"] == 11
+
+
+def test_extract_stdin(capsys: pytest.CaptureFixture[str], pdf: Path, monkeypatch: pytest.MonkeyPatch):
+    class Stdin:
+        buffer = io.BytesIO(pdf.read_bytes())
+
+    monkeypatch.setattr(sys, "stdin", Stdin())
+    code, out, _ = run(capsys, "extract", "-", "--pages", "2")
+    assert (code, out) == (0, "Page two\n\f")
+
+
+def test_extract_to_file(capsys: pytest.CaptureFixture[str], pdf: Path, tmp_path: Path):
+    target = tmp_path / "out" / "two.txt"
+    target.parent.mkdir()
+    code, out, err = run(capsys, "extract", str(pdf), "-o", str(target))
+    assert (code, out, err) == (0, "", "")
+    assert target.read_text(encoding="utf-8") == "Hello world\n\fPage two\n\f"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["two.txt"]  # no temp file left
+    # replacing an existing file
+    code, *_ = run(capsys, "extract", str(pdf), "--pages", "1", "-o", str(target))
+    assert code == 0 and target.read_text(encoding="utf-8") == "Hello world\n\f"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_output_file_mode_follows_umask(capsys: pytest.CaptureFixture[str], pdf: Path, tmp_path: Path):
+    umask = os.umask(0o022)
+    try:
+        target = tmp_path / "out.txt"
+        assert main(["extract", str(pdf), "-o", str(target)]) == 0
+        assert target.stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(umask)
+
+
+def _precious(tmp_path: Path) -> Path:
+    target = tmp_path / "precious.txt"
+    target.write_text("precious", encoding="utf-8")
+    return target
+
+
+def _assert_untouched(target: Path) -> None:
+    assert target.read_text(encoding="utf-8") == "precious"
+    assert sorted(p.name for p in target.parent.iterdir() if p.name.startswith(".glyphweave")) == []
+
+
+def test_failing_run_leaves_existing_output_untouched(capsys: pytest.CaptureFixture[str], tmp_path: Path):
+    bad = tmp_path / "bad.pdf"
+    bad.write_bytes(b"this is not a PDF")
+    target = _precious(tmp_path)
+    code, _, err = run(capsys, "extract", str(bad), "-o", str(target))
+    assert code == 1
+    one_error_line(err)
+    _assert_untouched(target)
+
+
+@pytest.mark.parametrize("exc", [GlyphweaveError("page 2 is broken"), RuntimeError("boom")])
+def test_failure_mid_write_leaves_existing_output_untouched(
+    capsys: pytest.CaptureFixture[str], pdf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    exc: Exception,
+):
+    original = document_module.Page.text
+
+    def text(self, mode=None):  # type: ignore[no-untyped-def]
+        if self.number == 1:
+            raise exc
+        return original(self, mode)
+
+    monkeypatch.setattr(document_module.Page, "text", text)
+    target = _precious(tmp_path)
+    code, _, err = run(capsys, "extract", str(pdf), "-o", str(target))
+    assert code == 1
+    line = one_error_line(err)
+    assert str(exc) in line
+    _assert_untouched(target)
+
+
+def test_interrupt_leaves_existing_output_untouched(
+    capsys: pytest.CaptureFixture[str], pdf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+):
+    def text(self, mode=None):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(document_module.Page, "text", text)
+    target = _precious(tmp_path)
+    code, _, err = run(capsys, "extract", str(pdf), "-o", str(target))
+    assert code == 130
+    assert len(err.splitlines()) == 1
+    _assert_untouched(target)
+
+
+# --------------------------------------------------------------------------- glyphs
+
+
+def test_glyphs_raw(capsys: pytest.CaptureFixture[str], pdf: Path):
+    code, out, _ = run(capsys, "glyphs", str(pdf), "--raw", "--pages", "1")
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 14
+    assert "".join(r["text"] for r in records) == "Hello worldoff"
+    first = records[0]
+    assert first["page"] == 1
+    assert first["origin"] == [100.0, 700.0] and first["glyph_end"] == [105.0, 700.0]
+    assert first["code"] == "48" and first["font"]["base_font"] == "Helvetica"
+    assert first["token_index"] >= 0 and first["paint_order"] == 0
+    assert {"quad", "pen_end", "box_height", "writing_mode", "mcid", "decoded_by", "render_mode"} <= set(first)
+
+
+def test_glyphs_visible_only_by_default(capsys: pytest.CaptureFixture[str], pdf: Path, tmp_path: Path):
+    target = tmp_path / "glyphs.jsonl"
+    code, out, _ = run(capsys, "glyphs", str(pdf), "-o", str(target))
+    assert (code, out) == (0, "")
+    records = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
+    assert "".join(r["text"] for r in records) == "Hello worldPage two"
+    assert [r["page"] for r in records].count(2) == 8
+
+
+# --------------------------------------------------------------------------- plugins, profiles
+
+
+def test_plugins(capsys: pytest.CaptureFixture[str]):
+    code, out, err = run(capsys, "plugins")
+    assert (code, err) == (0, "")
+    for name in ("tounicode", "encoding", "standard-fallback", "visible-box", "dedup", "reading"):
+        lines = [line for line in out.splitlines() if line.split()[:1] == [name]]
+        assert len(lines) == 1, name
+        assert lines[0].split()[1] == "glyphweave"
+    assert "tounicode -> encoding -> standard-fallback" in out
+    assert "visible-box -> dedup" in out
+
+
+def test_plugins_of_profile_raw(capsys: pytest.CaptureFixture[str]):
+    code, out, _ = run(capsys, "plugins", "--profile", "raw")
+    assert code == 0
+    assert "profile 'raw'" in out
+
+
+def test_profiles(capsys: pytest.CaptureFixture[str]):
+    code, out, _ = run(capsys, "profiles")
+    assert code == 0
+    names = [line.split()[0] for line in out.splitlines() if line.strip()]
+    assert "default" in names and "raw" in names
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_no_command_is_usage(capsys: pytest.CaptureFixture[str]):
+    code, out, err = run(capsys)
+    assert code == 2 and out == "" and "usage" in err
+
+
+def test_bad_file(capsys: pytest.CaptureFixture[str], tmp_path: Path):
+    bad = tmp_path / "bad.pdf"
+    bad.write_bytes(b"this is not a PDF")
+    code, out, err = run(capsys, "extract", str(bad))
+    assert (code, out) == (1, "")
+    assert str(bad) in one_error_line(err)
+
+
+def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path):
+    code, _, err = run(capsys, "glyphs", str(tmp_path / "absent.pdf"))
+    assert code == 1
+    assert "no such file" in one_error_line(err)
+
+
+def test_missing_password(capsys: pytest.CaptureFixture[str], secret: Path):
+    code, out, err = run(capsys, "extract", str(secret))
+    assert (code, out) == (1, "")
+    assert "password" in one_error_line(err)
+
+
+def test_wrong_password(capsys: pytest.CaptureFixture[str], secret: Path):
+    code, _, err = run(capsys, "extract", str(secret), "--password", "nope")
+    assert code == 1
+    assert "wrong password" in one_error_line(err)
+
+
+def test_password(capsys: pytest.CaptureFixture[str], secret: Path):
+    code, out, _ = run(capsys, "extract", str(secret), "--password", "u")
+    assert (code, out) == (0, "Page two\n\f")
+
+
+@pytest.mark.parametrize("pages", ["3", "0", "2-5", "x"])
+def test_pages_out_of_range(capsys: pytest.CaptureFixture[str], pdf: Path, pages: str):
+    code, out, err = run(capsys, "extract", str(pdf), "--pages", pages)
+    assert (code, out) == (1, "")
+    assert "page" in one_error_line(err)
+
+
+def test_unknown_profile(capsys: pytest.CaptureFixture[str], pdf: Path):
+    code, _, err = run(capsys, "extract", str(pdf), "--profile", "no-such-profile")
+    assert code == 1
+    one_error_line(err)
+
+
+def test_output_directory_missing(capsys: pytest.CaptureFixture[str], pdf: Path, tmp_path: Path):
+    code, _, err = run(capsys, "extract", str(pdf), "-o", str(tmp_path / "nope" / "out.txt"))
+    assert code == 1
+    one_error_line(err)
+
+
+def test_output_is_a_directory(capsys: pytest.CaptureFixture[str], pdf: Path, tmp_path: Path):
+    target = tmp_path / "dir"
+    target.mkdir()
+    code, _, err = run(capsys, "extract", str(pdf), "-o", str(target))
+    assert code == 1
+    one_error_line(err)
+    assert target.is_dir() and list(target.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".glyphweave")] == []
+
+
+def test_output_error_names_the_output_path(capsys: pytest.CaptureFixture[str], pdf: Path, tmp_path: Path):
+    target = tmp_path / "dir"
+    target.mkdir()
+    code, _, err = run(capsys, "extract", str(pdf), "-o", str(target))
+    assert code == 1
+    line = one_error_line(err)
+    assert ".glyphweave-" not in line and str(target) in line
