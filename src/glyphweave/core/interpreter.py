@@ -370,8 +370,9 @@ class PageInterpreter:
             has_space = bool(tw) and 32 in codes
             space_code: Any = 32
         else:
-            cid_of = font.cids.__getitem__  # type: ignore[union-attr]
-            cids = list(map(cid_of, codes))
+            cid_table = font.cids
+            assert cid_table is not None  # composite fonts always have one
+            cids = list(map(cid_table.__getitem__, codes))
             own = list(map(scaled.__getitem__, cids))
             has_space = bool(tw) and font.space_single_byte and b" " in codes
             space_code = b" "
@@ -396,6 +397,8 @@ class PageInterpreter:
         positions = list(accumulate(moves, initial=pen))
         end = positions[-1]
         if n:
+            decode_table = font.decode
+            assert decode_table is not None  # set when the font is loaded
             starts = positions[:-1]
             # A glyph's pen end is the next start, except where a TJ number moved the pen.
             pens = positions[1:]
@@ -420,7 +423,7 @@ class PageInterpreter:
                 wmode=wmode,
                 codes=codes,
                 cids=cids,
-                decoded=list(map(font.decode.__getitem__, codes)),  # type: ignore[union-attr]
+                decoded=list(map(decode_table.__getitem__, codes)),
                 starts=starts,
                 advances=own,
                 pens=pens,

@@ -245,7 +245,7 @@ def operations(data: bytes, *, raw_tj: bool = False) -> Iterator[tuple[bytes, li
                 if op in _IGNORED_OPS:
                     stack.clear()
                     more = drawing(data, pos)
-                    if more.end() > pos:
+                    if more is not None and more.end() > pos:
                         count += len(count_ops(more.group()))
                         pos = more.end()
                     continue
@@ -259,7 +259,7 @@ def operations(data: bytes, *, raw_tj: bool = False) -> Iterator[tuple[bytes, li
                     continue
                 if op == b"q":
                     more = drawing(data, pos - 1)  # a drawing-only q ... Q block
-                    if more.end() > pos:
+                    if more is not None and more.end() > pos:
                         count += len(count_ops(more.group())) - 1
                         pos = more.end()
                         stack.clear()
