@@ -644,3 +644,30 @@ def test_glyph_records_are_consistent():
         assert not g.unresolved and g.decoded_by
         d = g.to_dict()
         assert d["code"] == g.code.hex() and d["text"] == g.text
+
+
+def test_actual_text_replaces_the_glyphs_of_its_span():
+    content = (b"BT /F1 10 Tf /Span <</ActualText (fi)>> BDC (xy) Tj (z) Tj EMC "
+               b"/Span <</ActualText (fi)>> BDC (q) Tj EMC (w) Tj ET")
+    found = glyphs(content)
+    # One span, however many strings it paints: its text once, on its first glyph.
+    assert [(g.text, g.decoded_by) for g in found] == [
+        ("fi", "actualtext"), ("", "actualtext"), ("", "actualtext"),
+        ("fi", "actualtext"),  # a second span with the same text is its own span
+        ("w", "standard-fallback"),
+    ]
+
+
+def test_actual_text_nested_sequences_share_the_span():
+    content = (b"BT /F1 10 Tf /Span <</ActualText (AB)>> BDC (a) Tj /Inner BMC (b) Tj EMC EMC ET")
+    assert [g.text for g in glyphs(content)] == ["AB", ""]
+
+
+def test_empty_actual_text_hides_the_glyphs():
+    assert [g.text for g in glyphs(b"BT /F1 10 Tf /Span <</ActualText ()>> BDC (ab) Tj EMC ET")] == ["", ""]
+
+
+def test_placeholder_actual_text_keeps_the_glyphs():
+    # iText writes U+FFFD as ActualText for dot leaders: it says nothing, so keep the glyphs.
+    content = b"BT /F1 10 Tf /Span <</ActualText <FEFFFFFD>>> BDC (..) Tj EMC ET"
+    assert [g.text for g in glyphs(content)] == [".", "."]

@@ -20,6 +20,7 @@ from typing import Any
 
 import pikepdf
 
+from glyphweave.core.decoding import is_weak
 from glyphweave.core.fonts import FontLoader, FontState, object_key, split_subset_prefix
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+_NO_MARK: tuple[None, None, None, int] = (None, None, None, 0)
+ACTUAL_TEXT = "actualtext"
+"""``decoded_by`` of glyphs whose text comes from an /ActualText span."""
 MAX_FORM_DEPTH = 32
 """Nesting limit for form XObjects, on top of cycle detection (hostile files)."""
 
@@ -119,7 +123,11 @@ class PageInterpreter:
         self.tm: Matrix = IDENTITY
         self.tlm: Matrix = IDENTITY
         self.gstack: list[tuple[Any, ...]] = []
-        self.mc_stack: list[tuple[str | None, int | None, str | None]] = []
+        # (tag, MCID, ActualText, ActualText span id): innermost last; MCID and
+        # ActualText are inherited from enclosing sequences.
+        self.mc_stack: list[tuple[str | None, int | None, str | None, int]] = []
+        self._spans_shown: set[int] = set()
+        self._span_ids = 0
         self.token = 0
         self.in_form = False
         self.gs_floor = 0
@@ -414,7 +422,10 @@ class PageInterpreter:
                     last = starts[-1]
                     extent = (starts[0], max(pens[-1], last + own[-1]),
                               min(islice(moves, n - 1)) if n > 1 else math.inf)
-            mc = self.mc_stack[-1] if self.mc_stack else (None, None, None)
+            mc = self.mc_stack[-1] if self.mc_stack else _NO_MARK
+            decoded = list(map(decode_table.__getitem__, codes))
+            if mc[2] is not None:
+                decoded = self._actual_text(mc, n)
             self.table.add_run(
                 font=self.font_idx,
                 size=fs,
@@ -423,7 +434,7 @@ class PageInterpreter:
                 wmode=wmode,
                 codes=codes,
                 cids=cids,
-                decoded=list(map(decode_table.__getitem__, codes)),
+                decoded=decoded,
                 starts=starts,
                 advances=own,
                 pens=pens,
@@ -446,14 +457,14 @@ class PageInterpreter:
     # -- marked content -------------------------------------------------------------------
     def _op_BMC(self, args: list[Any], res: _Resources) -> None:
         tag = args[-1] if args and isinstance(args[-1], str) else None
-        outer = self.mc_stack[-1] if self.mc_stack else (None, None, None)
-        self.mc_stack.append((tag, outer[1], outer[2]))
+        outer = self.mc_stack[-1] if self.mc_stack else _NO_MARK
+        self.mc_stack.append((tag, outer[1], outer[2], outer[3]))
 
     def _op_BDC(self, args: list[Any], res: _Resources) -> None:
         tag = args[0] if args and isinstance(args[0], str) else None
         props: Any = args[1] if len(args) > 1 else None
-        outer = self.mc_stack[-1] if self.mc_stack else (None, None, None)
-        mcid, actual = outer[1], outer[2]
+        outer = self.mc_stack[-1] if self.mc_stack else _NO_MARK
+        mcid, actual, span = outer[1], outer[2], outer[3]
         if isinstance(props, str):
             cached = res.properties.get(props)
             if cached is None:
@@ -465,7 +476,7 @@ class PageInterpreter:
                 with contextlib.suppress(TypeError, ValueError):
                     mcid = int(props["MCID"])
             if "ActualText" in props:
-                actual = _text_string(props["ActualText"])
+                actual, span = self._new_span(_text_string(props["ActualText"]), actual, span)
         elif isinstance(props, pikepdf.Dictionary):
             value = props.get("/MCID")
             if value is not None:
@@ -473,8 +484,26 @@ class PageInterpreter:
                     mcid = int(value)
             at = props.get("/ActualText")
             if at is not None:
-                actual = _text_string(at)
-        self.mc_stack.append((tag, mcid, actual))
+                actual, span = self._new_span(_text_string(at), actual, span)
+        self.mc_stack.append((tag, mcid, actual, span))
+
+    def _new_span(self, text: str | None, outer: str | None, outer_span: int) -> tuple[str | None, int]:
+        """Open an ActualText span; text that says nothing (only U+FFFD, private-use or
+        control characters, as iText writes for dot leaders) is ignored, keeping the glyphs."""
+        if text is None or (text and all(map(is_weak, text))):
+            return outer, outer_span
+        self._span_ids += 1
+        return text, self._span_ids
+
+    def _actual_text(self, mc: tuple[Any, ...], n: int) -> list[tuple[str, str | None]]:
+        """Decodings for n glyphs inside an ActualText span (§14.9.4): the span's text
+        replaces all its glyphs, so the first glyph shown carries it and the rest carry
+        nothing."""
+        decoded: list[tuple[str, str | None]] = [("", ACTUAL_TEXT)] * n
+        if mc[3] not in self._spans_shown:
+            self._spans_shown.add(mc[3])
+            decoded[0] = (mc[2], ACTUAL_TEXT)
+        return decoded
 
     def _op_EMC(self, args: list[Any], res: _Resources) -> None:
         if len(self.mc_stack) > self.mc_floor:
