@@ -230,6 +230,9 @@ class FontLoader:
             info_kwargs["writing_mode"] = cmap.wmode
             if desc_font is not None:
                 info_kwargs["descendant_subtype"] = _name(desc_font.get("/Subtype")) or ""
+                gid_map = desc_font.get("/CIDToGIDMap")
+                if isinstance(gid_map, pikepdf.Stream):
+                    info_kwargs["cid_to_gid_loader"] = _stream_loader(gid_map)
                 csi = desc_font.get("/CIDSystemInfo")
                 if isinstance(csi, pikepdf.Dictionary):
                     info_kwargs["cid_system_info"] = (
@@ -473,18 +476,30 @@ def _sane_extent(asc: float | None, desc: float | None, bbox: list[float] | None
     return asc, desc
 
 
+def _stream_loader(stream: Any) -> Callable[[], bytes | None]:
+    """Read a stream on first use; an unreadable one reads as None."""
+
+    def load() -> bytes | None:
+        try:
+            return bytes(stream.read_bytes())
+        except Exception:
+            return None
+
+    return load
+
+
 def _with_wmode(cmap: CMap, wmode: int) -> CMap:
     cmap.wmode = wmode
     return cmap
 
 
 def _predefined_cmap(name: str) -> CMap | None:
-    """The predefined CMaps we carry (Identity only, for now)."""
-    if name == "Identity-H":
-        return identity_cmap(0)
-    if name == "Identity-V":
-        return identity_cmap(1)
-    return None
+    """A predefined CMap by name (Identity, and Adobe's CMaps for the CJK collections).
+
+    The CMaps are shared per process: never modify one (see :func:`_with_wmode`)."""
+    from glyphweave.core.predefined import predefined_cmap
+
+    return predefined_cmap(name)
 
 
 def _std14(base_font: str) -> Any:
