@@ -56,9 +56,11 @@ class FontInfo:
     memo: dict[str, Any] = attrs.field(factory=dict)
 
     _to_unicode_loader: Callable[[], CMap | None] | None = attrs.field(default=None, alias="to_unicode_loader")
+    _cid_to_gid_loader: Callable[[], bytes | None] | None = attrs.field(default=None, alias="cid_to_gid_loader")
     _font_file_loader: Callable[[], bytes | None] | None = attrs.field(default=None, alias="font_file_loader")
     _to_unicode: Any = attrs.field(default=_UNLOADED, init=False, repr=False)
     _font_file: Any = attrs.field(default=_UNLOADED, init=False, repr=False)
+    _cid_to_gid: Any = attrs.field(default=_UNLOADED, init=False, repr=False)
 
     @property
     def symbolic(self) -> bool:
@@ -77,3 +79,10 @@ class FontInfo:
         if self._font_file is _UNLOADED:
             self._font_file = self._font_file_loader() if self._font_file_loader else None
         return self._font_file
+
+    def cid_to_gid_map(self) -> bytes | None:
+        """CIDFontType2: the /CIDToGIDMap stream (2 bytes big-endian per CID), or None
+        when the map is /Identity or absent (then GID = CID)."""
+        if self._cid_to_gid is _UNLOADED:
+            self._cid_to_gid = self._cid_to_gid_loader() if self._cid_to_gid_loader else None
+        return self._cid_to_gid
