@@ -212,7 +212,7 @@ def test_plugins(capsys: pytest.CaptureFixture[str]):
         lines = [line for line in out.splitlines() if line.split()[:1] == [name]]
         assert len(lines) == 1, name
         assert lines[0].split()[1] == "glyphweave"
-    assert "tounicode -> encoding -> standard-fallback" in out
+    assert "tounicode -> symbol -> zapfdingbats -> wingdings -> cid-collection -> encoding -> embedded-font -> standard-fallback" in out
     assert "visible-box -> dedup" in out
 
 

@@ -32,6 +32,9 @@ BUILTIN_MODULES = (
     "glyphweave.plugins.decoders.tounicode",
     "glyphweave.plugins.decoders.encoding",
     "glyphweave.plugins.decoders.standard_fallback",
+    "glyphweave.plugins.decoders.cid_collection",
+    "glyphweave.plugins.decoders.symbol_fonts",
+    "glyphweave.plugins.decoders.embedded_font",
     "glyphweave.plugins.filters.visible_box",
     "glyphweave.plugins.filters.dedup",
     "glyphweave.plugins.assemblers.reading",
@@ -46,7 +49,7 @@ def stand_in_builtins():
     """Components under the built-in names: the rot13 profile extends "default"."""
     return make_plugin(
         name="stand-ins",
-        decoders=[_stand_in(Decoder, n, "decode") for n in ("tounicode", "encoding", "standard-fallback")],
+        decoders=[_stand_in(Decoder, n, "decode") for n in ("tounicode", "symbol", "zapfdingbats", "wingdings", "cid-collection", "encoding", "embedded-font", "standard-fallback")],
         filters=[_stand_in(Filter, n, "apply") for n in ("visible-box", "dedup")],
         assemblers=[_stand_in(Assembler, "reading", "assemble")],
     )

@@ -45,11 +45,15 @@ class Exploding(Assembler):
         return ""
 
 
+BUILTIN_DECODERS = ("tounicode", "symbol", "zapfdingbats", "wingdings", "cid-collection", "encoding", "embedded-font", "standard-fallback")
+"""The built-in profiles' decoders, in their order."""
+
+
 def stand_in_plugin():
     """Components under the built-in names, so profiles resolve without the real ones."""
     return make_plugin(
         name="stand-ins",
-        decoders=[_component(Decoder, n, "decode") for n in ("tounicode", "encoding", "standard-fallback")],
+        decoders=[_component(Decoder, n, "decode") for n in BUILTIN_DECODERS],
         filters=[
             _component(Filter, "visible-box", "apply"),
             _component(Filter, "dedup", "apply", DEDUP_OPTIONS),
@@ -90,7 +94,7 @@ def write(tmp_path):
 def test_builtin_default_profile(catalog):
     profile = load_profile("default", catalog)
     assert profile.name == "default"
-    assert profile.decoders == ("tounicode", "encoding", "standard-fallback")
+    assert profile.decoders == BUILTIN_DECODERS
     assert profile.filters == ("visible-box", "dedup")
     assert profile.assembler == "reading"
     assert profile.unresolved == "space" and profile.placeholder == " "
@@ -101,7 +105,7 @@ def test_builtin_default_profile(catalog):
 
 def test_builtin_raw_profile(catalog):
     profile = load_profile("raw", catalog)
-    assert profile.decoders == ("tounicode", "encoding", "standard-fallback")
+    assert profile.decoders == BUILTIN_DECODERS
     assert profile.filters == ()
     assert profile.assembler == "reading"
     assert "off-page" in profile.description and "duplicate" in profile.description
@@ -281,7 +285,7 @@ def test_unknown_component_lists_available(catalog, write):
     with pytest.raises(ProfileError) as info:
         load_profile(path, catalog)
     assert str(info.value) == (
-        f"{path}: unknown decoder 'ocr' (available: encoding, standard-fallback, tounicode)"
+        f"{path}: unknown decoder 'ocr' (available: {', '.join(sorted(BUILTIN_DECODERS))})"
     )
 
 
@@ -462,7 +466,7 @@ def test_broken_base_is_reported_at_its_own_location(write):
 
 def test_blocked_component_makes_builtin_profile_fail_clearly():
     reduced = make_plugin(
-        decoders=[_component(Decoder, n, "decode") for n in ("tounicode", "encoding", "standard-fallback")],
+        decoders=[_component(Decoder, n, "decode") for n in BUILTIN_DECODERS],
         filters=[_component(Filter, "visible-box", "apply")],
         assemblers=[_component(Assembler, "reading", "assemble")],
     )
@@ -483,7 +487,7 @@ def test_instantiate_builds_components_with_their_options(catalog, write):
     pipeline = profile.instantiate(catalog)
     assert isinstance(pipeline, ResolvedPipeline)
     assert pipeline.profile is profile
-    assert [type(d).NAME for d in pipeline.decoders] == ["tounicode", "encoding", "standard-fallback"]
+    assert [type(d).NAME for d in pipeline.decoders] == list(BUILTIN_DECODERS)
     assert all(isinstance(d, Decoder) for d in pipeline.decoders)
     visible_box, dedup = pipeline.filters
     assert isinstance(dedup, catalog.get("filter", "dedup"))
@@ -538,7 +542,7 @@ def test_profile_to_dict(catalog, write):
         "source": str(path),
         "extends": "default",
         "unresolved": "space",
-        "decoders": ["tounicode", "encoding", "standard-fallback"],
+        "decoders": list(BUILTIN_DECODERS),
         "filters": ["visible-box", "dedup"],
         "assembler": "reading",
         "options": {"dedup": {"along": 0.25}},
