@@ -41,86 +41,10 @@ from pathlib import Path
 
 import fontTools
 import pikepdf
-from fontTools.agl import LEGACY_AGL2UV, UV2AGL
-from fontTools.encodings.MacRoman import MacRoman
-from fontTools.encodings.StandardEncoding import StandardEncoding
+from glyphweave.core.derived_encodings import EncodingDerivationError, Table, macroman, pdfdoc, standard, winansi
 
 NAMES = ("StandardEncoding", "WinAnsiEncoding", "MacRomanEncoding", "MacExpertEncoding", "PDFDocEncoding")
 OUT = Path(__file__).resolve().parents[1] / "src" / "glyphweave" / "resources" / "encodings"
-
-# UV2AGL holds the AGL for New Fonts, which leaves out some Latin-1 names Annex D uses
-# (twosuperior, fi, ...); those come from the full AGL when it has a single name for the char.
-_AGL_NAMES: dict[int, list[str]] = {}
-for _agl_name, _uvs in LEGACY_AGL2UV.items():
-    for _uv in _uvs:
-        _AGL_NAMES.setdefault(_uv, []).append(_agl_name)
-
-# Annex D, footnote 6 of table D.2: in Mac OS Roman, absent from PDF's MacRomanEncoding.
-MAC_OS_ONLY = frozenset(
-    {
-        "notequal", "infinity", "lessequal", "greaterequal", "partialdiff", "summation", "product",
-        "pi", "integral", "Omega", "radical", "approxequal", "Delta", "lozenge", "apple",
-    }
-)  # fmt: skip
-
-Table = list[str | None]
-
-
-def _name(char: str) -> str:
-    name = UV2AGL.get(ord(char))
-    if name is not None:
-        return name
-    candidates = _AGL_NAMES.get(ord(char), [])
-    if len(candidates) != 1:
-        raise SystemExit(f"no single glyph name for U+{ord(char):04X}: {candidates}")
-    return candidates[0]
-
-
-def standard() -> Table:
-    return [None if n == ".notdef" else n for n in StandardEncoding]
-
-
-def winansi() -> Table:
-    table: Table = [None] * 256
-    for code in range(0x20, 256):
-        if code in (0xA0, 0xAD):
-            continue  # named below
-        try:
-            char = bytes([code]).decode("cp1252")
-        except UnicodeDecodeError:
-            table[code] = "bullet"  # unused code: Annex D, table D.2, footnote 3
-            continue
-        table[code] = "bullet" if code == 0x7F else _name(char)
-    table[0xA0] = "space"  # footnote 1
-    table[0xAD] = "hyphen"  # footnote 2
-    return table
-
-
-def macroman() -> Table:
-    table: Table = [None] * 256
-    for code in range(0x20, 0x7F):
-        table[code] = MacRoman[code]
-    for code in range(0x80, 256):
-        name = MacRoman[code]
-        table[code] = None if name in MAC_OS_ONLY else name
-    table[0xCA] = "space"  # footnote 1 (Mac OS Roman: nbspace)
-    if table[0xDB] != "currency":
-        raise SystemExit("fontTools MacRoman changed at 0xDB; expected currency")
-    return table
-
-
-def pdfdoc() -> Table:
-    codecs.lookup("pdfdoc")  # registered by importing pikepdf
-    table: Table = [None] * 256
-    for code in range(0x18, 256):
-        try:
-            char = bytes([code]).decode("pdfdoc")
-        except UnicodeDecodeError:
-            continue
-        if len(char) == 1 and (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0):
-            continue
-        table[code] = _name(char)
-    return table
 
 
 _TOKEN = re.compile(r"/[^\s/\[\]{}()<>%]+|[^\s/\[\]{}()<>%]+")

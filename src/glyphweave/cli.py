@@ -119,7 +119,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
                     record = {"page": page.number + 1, "text": text, "stats": page.stats.to_dict()}
                     out.write(json.dumps(record, ensure_ascii=False) + "\n")
         if args.stats:
-            print(json.dumps(doc.stats.to_dict(), ensure_ascii=False), file=sys.stderr)
+            report = {**doc.stats.to_dict(), "sources": doc.pipeline.resource_sources()}
+            print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
     return 0
 
 
@@ -154,6 +155,12 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     print(f"  filters:   {' -> '.join(profile.filters) or '(none)'}")
     print(f"  assembler: {profile.assembler}")
     print(f"  unresolved glyphs show as: {profile.unresolved}")
+    from glyphweave.core.pipeline import Pipeline
+
+    sources = Pipeline(profile.instantiate(catalog), catalog).resource_sources()
+    print("\ndata tables (mirror = shipped files, fallback = small built-in table):")
+    for table, source in sorted(sources.items()):
+        print(f"  {table:<16} {source}")
     return 0
 
 

@@ -183,3 +183,26 @@ def test_symbol_families_by_name(name):
 @pytest.mark.parametrize("name", ["Helvetica", "Times-Roman", "ArialMT", "MS-Mincho", "ABCDEF+Calibri"])
 def test_latin_fonts_are_not_symbol_families(name):
     assert not is_symbol_family(name)
+
+
+def test_derived_tables_equal_the_shipped_ones():
+    # The fallback is the generator's own derivation, so it must agree with the mirror.
+    from glyphweave.core.derived_encodings import derived_tables
+
+    for name, table in derived_tables().items():
+        assert tuple(table) == base_encoding(name), name
+
+
+def test_missing_table_falls_back_to_the_derived_encodings(monkeypatch):
+    from glyphweave.core import encodings
+
+    encodings._load_tables.cache_clear()
+    monkeypatch.setattr(encodings, "_RESOURCE", ("resources", "encodings", "no-such-file.tsv"))
+    try:
+        assert encodings.encodings_source() == "fallback"
+        assert encodings.standard_text("WinAnsiEncoding", 0x80) == "\u20ac"
+        assert encodings.base_encoding("MacExpertEncoding") == (None,) * 256
+    finally:
+        monkeypatch.undo()
+        encodings._load_tables.cache_clear()
+    assert encodings.encodings_source() == "mirror"

@@ -39,12 +39,29 @@ _RESOURCE = ("resources", "encodings", "base_encodings.tsv")
 GlyphNames = tuple[str | None, ...]
 
 
+def encodings_source() -> str:
+    """Which source serves :func:`base_encoding`: ``"mirror"`` (the shipped table) or
+    ``"fallback"`` (derived from fontTools and the codecs at run time; no MacExpert)."""
+    return _load_tables()[1]
+
+
 @functools.cache
-def _load_tables() -> dict[str, GlyphNames]:
+def _load_tables() -> tuple[dict[str, GlyphNames], str]:
     resource = importlib.resources.files("glyphweave")
     for part in _RESOURCE:
         resource = resource.joinpath(part)
-    text = resource.read_text(encoding="ascii")
+    try:
+        text = resource.read_text(encoding="ascii")
+    except (FileNotFoundError, NotADirectoryError):
+        from glyphweave.core.derived_encodings import derived_tables
+
+        derived = {name: tuple(table) for name, table in derived_tables().items()}
+        derived["MacExpertEncoding"] = (None,) * 256
+        return derived, "fallback"
+    return _parse_tables(text), "mirror"
+
+
+def _parse_tables(text: str) -> dict[str, GlyphNames]:
     rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
     header, body = rows[0], rows[1:]
     if header != ["code", *BASE_ENCODING_NAMES] or len(body) != 256:
@@ -65,7 +82,7 @@ def base_encoding(name: str) -> GlyphNames:
     """
     if name not in BASE_ENCODING_NAMES:
         raise KeyError(name)
-    return _load_tables()[name]
+    return _load_tables()[0][name]
 
 
 @functools.lru_cache(maxsize=8192)

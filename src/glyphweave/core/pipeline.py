@@ -107,6 +107,16 @@ class Pipeline:
         except KeyError:
             raise ProfileError(f"unknown unresolved policy {self.profile.unresolved!r}") from None
 
+    def resource_sources(self) -> dict[str, str]:
+        """Which source (mirror or fallback) serves each data table this pipeline reads."""
+        from glyphweave.core.encodings import encodings_source
+        from glyphweave.core.std14 import std14_source
+
+        sources: dict[str, str] = {"std14-metrics": std14_source(), "base-encodings": encodings_source()}
+        for component in (*self.chain.decoders, *self.filters, self.assembler):
+            sources.update(component.resource_sources())
+        return sources
+
     def assembler_for(self, mode: str | None) -> Assembler:
         """The profile's assembler, or another one by name (``--mode``)."""
         if mode is None:

@@ -81,6 +81,13 @@ class Component:
         }
 
     @classmethod
+    def resource_sources(cls) -> dict[str, str]:
+        """Which source serves each data table this component reads: ``"mirror"`` (the
+        files shipped in the package) or ``"fallback"`` (a small built-in table, when the
+        mirror is missing). Components without tables return {}. May load the tables."""
+        return {}
+
+    @classmethod
     def summary(cls) -> str:
         doc = (cls.__doc__ or "").strip()
         return doc.splitlines()[0] if doc else ""

@@ -21,7 +21,13 @@ from __future__ import annotations
 import codecs
 from typing import TYPE_CHECKING
 
-from glyphweave.core.predefined import ORDERINGS, canonical_cjk, cid_to_unicode, unicode_cmap_codec
+from glyphweave.core.predefined import (
+    ORDERINGS,
+    canonical_cjk,
+    cid_to_unicode,
+    cjk_source,
+    unicode_cmap_codec,
+)
 from glyphweave.core.stages import Decoder
 from glyphweave.registry.markers import hookimpl
 
@@ -35,6 +41,11 @@ class CidCollectionDecoder(Decoder):
     """Text of a CJK composite font from Adobe's CID → Unicode tables, or from a Unicode CMap's codes."""
 
     NAME = "cid-collection"
+
+
+    @classmethod
+    def resource_sources(cls) -> dict[str, str]:
+        return {"cjk-tables": cjk_source()}
 
     def decode(self, font: FontInfo, code: bytes, cid: int | None) -> str | None:
         if not font.composite:

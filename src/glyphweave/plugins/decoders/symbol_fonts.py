@@ -276,6 +276,11 @@ class _FamilyDecoder(Decoder):
 
     FAMILY: Family
 
+
+    @classmethod
+    def resource_sources(cls) -> dict[str, str]:
+        return {"symbol-tables": table_source()}
+
     def decode(self, font: FontInfo, code: bytes, cid: int | None) -> str | None:
         family = font.memo.get(_MEMO_KEY, "")
         if family == "":
