@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from bisect import bisect_right
 from itertools import islice
 from operator import sub
 from typing import Any, NamedTuple
@@ -201,6 +202,55 @@ class GlyphTable:
             self._run_geometry = _run_geometry(self._runs)
         return self._run_geometry
 
+    def run_origins(self, k: int) -> tuple[list[float], list[float]]:
+        """The glyph origins of run ``k`` (x list, y list), computed from the run alone."""
+        run = self._runs[k]
+        bx, by, ax, ay = _origin_frame(run)
+        return [bx + ax * s for s in run.starts], [by + ay * s for s in run.starts]
+
+    def run_centres(self, k: int) -> tuple[list[float], list[float]]:
+        """The centres of run ``k``'s glyph boxes (x list, y list), from the run alone."""
+        run = self._runs[k]
+        bx, by, ax, ay = _origin_frame(run)
+        a, b, c, d, _e, _f = run.matrix
+        nx, ny = (c, d) if run.wmode == 0 else (a, b)
+        mid = (run.lo + run.hi) / 2
+        cx, cy = bx + nx * mid, by + ny * mid
+        offsets = [s + w / 2 for s, w in zip(run.starts, run.advances, strict=True)]
+        return [cx + ax * o for o in offsets], [cy + ay * o for o in offsets]
+
+    def sparse_columns(self, indices: Sequence[int], names: Sequence[str]) -> dict[str, Any]:
+        """Columns ``names`` for just ``indices``, as mappings from glyph index to value.
+
+        For a stage that needs a few glyphs' values: it spares expanding whole column
+        groups. Supports text, decoded_by, ox, oy, dx, dy and height; when the columns are
+        already built they are returned as they are.
+        """
+        cols = self._cols
+        if cols is not None and all(name in cols for name in names):
+            return {name: cols[name] for name in names}
+        out: dict[str, dict[int, Any]] = {name: {} for name in names}
+        geometry = self.runs()
+        firsts = [g.start for g in geometry]
+        for i in indices:
+            k = bisect_right(firsts, i) - 1
+            run, geo = self._runs[k], geometry[k]
+            j = i - geo.start
+            bx, by, ax, ay = _origin_frame(run)
+            s = run.starts[j]
+            values = {
+                "text": lambda: run.decoded[j][0],
+                "decoded_by": lambda: run.decoded[j][1],
+                "ox": lambda: bx + ax * s,
+                "oy": lambda: by + ay * s,
+                "dx": lambda: geo.dx,
+                "dy": lambda: geo.dy,
+                "height": lambda: geo.height,
+            }
+            for name in names:
+                out[name][i] = values[name]()
+        return out
+
     def unresolved(self, i: int) -> bool:
         return self.decoded_by[i] is None
 
@@ -344,6 +394,14 @@ _EXPANDERS = {
     "marks": _expand_marks,
     "meta": _expand_meta,
 }
+
+
+def _origin_frame(run: Run) -> tuple[float, float, float, float]:
+    """(bx, by, ax, ay): a glyph at pen offset s has its origin at (bx + ax·s, by + ay·s)."""
+    a, b, c, d, e, f = run.matrix
+    if run.wmode == 0:
+        return e + c * run.rise, f + d * run.rise, a, b
+    return e, f, c, d
 
 
 def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:

@@ -124,19 +124,27 @@ class DedupFilter(Filter):
             active.append(span)
             active.sort(key=_second)
         if pairs:
-            ox, oy = table.ox, table.oy
+            # Origins of the paired runs only, from the runs themselves (no page-wide columns).
+            origins: dict[int, tuple[list[float], list[float]]] = {}
+            index_of = {id(g): k for k, g in enumerate(table.runs())}
             for a, b in pairs:
                 for (_, _, _, _, run), (y0, y1, x0, x1, _) in ((a, b), (b, a)):
+                    k = index_of[id(run)]
+                    if k not in origins:
+                        origins[k] = table.run_origins(k)
+                    xs, ys = origins[k]
+                    first = run.start
                     suspects.update(
-                        i for i in range(run.start, run.end) if x0 <= ox[i] <= x1 and y0 <= oy[i] <= y1
+                        first + j for j, (x, y) in enumerate(zip(xs, ys, strict=True))
+                        if x0 <= x <= x1 and y0 <= y <= y1
                     )
         return suspects
 
     def _exact(self, page: PageContext, indices: Sequence[int]) -> set[int] | None:
         """The glyphs among ``indices`` (sorted) that repeat an earlier kept one."""
-        t = page.table
-        texts, decoded_by, heights = t.text, t.decoded_by, t.height
-        ox, oy, dxs, dys = t.ox, t.oy, t.dx, t.dy
+        cols = page.table.sparse_columns(indices, ("text", "decoded_by", "height", "ox", "oy", "dx", "dy"))
+        texts, decoded_by, heights = cols["text"], cols["decoded_by"], cols["height"]
+        ox, oy, dxs, dys = cols["ox"], cols["oy"], cols["dx"], cols["dy"]
         along, across, tol = self.along, self.across, self.size_tolerance
         reach = math.hypot(along, across)  # farthest a match can lie, in heights
         lo_ratio = 1.0 - tol  # a match's height lies in [h × lo_ratio, h / lo_ratio]

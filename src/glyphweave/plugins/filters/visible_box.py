@@ -88,22 +88,22 @@ class VisibleBoxFilter(Filter):
 
     def _by_runs(self, t: Any, bounds: Box) -> list[int]:
         x0, y0, x1, y1 = bounds  # doubled, like the doubled centres
+        cx0, cy0, cx1, cy1 = x0 / 2, y0 / 2, x1 / 2, y1 / 2
         kept: list[int] = []
-        straddling: list[int] = []
-        for run in t.runs():
+        for k, run in enumerate(t.runs()):
             bx0, by0, bx1, by1 = run.box
             # Every glyph centre lies inside the run's box.
             if x0 <= 2 * bx0 and 2 * bx1 <= x1 and y0 <= 2 * by0 and 2 * by1 <= y1:
-                if straddling:
-                    kept.extend(self._by_glyph(t, straddling, bounds))
-                    straddling = []
                 kept.extend(range(run.start, run.end))
             elif 2 * bx1 < x0 or 2 * bx0 > x1 or 2 * by1 < y0 or 2 * by0 > y1:
                 continue
-            else:
-                straddling.extend(range(run.start, run.end))
-        if straddling:
-            kept.extend(self._by_glyph(t, straddling, bounds))
+            else:  # straddles an edge: test its glyphs, from the run alone
+                xs, ys = t.run_centres(k)
+                first = run.start
+                kept.extend(
+                    first + j for j, (x, y) in enumerate(zip(xs, ys, strict=True))
+                    if cx0 <= x <= cx1 and cy0 <= y <= cy1
+                )
         return kept
 
 
