@@ -24,8 +24,8 @@ Geometry conventions (all in page user space):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from bisect import bisect_right
+from collections.abc import Sequence
 from itertools import islice
 from operator import sub
 from typing import Any, NamedTuple
@@ -238,17 +238,13 @@ class GlyphTable:
             j = i - geo.start
             bx, by, ax, ay = _origin_frame(run)
             s = run.starts[j]
+            text, decoded_by = run.decoded[j]
             values = {
-                "text": lambda: run.decoded[j][0],
-                "decoded_by": lambda: run.decoded[j][1],
-                "ox": lambda: bx + ax * s,
-                "oy": lambda: by + ay * s,
-                "dx": lambda: geo.dx,
-                "dy": lambda: geo.dy,
-                "height": lambda: geo.height,
+                "text": text, "decoded_by": decoded_by, "ox": bx + ax * s, "oy": by + ay * s,
+                "dx": geo.dx, "dy": geo.dy, "height": geo.height,
             }
             for name in names:
-                out[name][i] = values[name]()
+                out[name][i] = values[name]
         return out
 
     def unresolved(self, i: int) -> bool:
