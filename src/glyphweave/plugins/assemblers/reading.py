@@ -5,9 +5,16 @@ PDF has no spaces or line ends as such: a producer may paint a space glyph, move
 with a ``TJ`` number or a new ``Tm``/``Td``, or widen the spacing with ``Tc``/``Tw``.
 This assembler walks the glyphs in paint order and decides, between each glyph and the
 one before it, "same word", "word space" or "new line" from where the glyphs sit. It is
-the default for search and indexing: fast (one pass over the page's columns) and robust
-to rotation, superscripts and mixed sizes, but it keeps content order (multi-column
-reading order is the ``columns`` assembler's job).
+the default for search and indexing: fast and robust to rotation, superscripts and mixed
+sizes, but it keeps content order (multi-column reading order is the ``columns``
+assembler's job).
+
+It works a run (one shown string) at a time (:func:`_assemble_runs`, PERFORMANCE.md
+"work per string, not per glyph"): inside a run only a ``TJ`` adjustment can make a word
+space, so the few places where one does are found at C speed and decided exactly, and
+the page's columns are never built. :meth:`ReadingAssembler._assemble_glyphs` is the
+glyph-by-glyph reference walk over the columns; both give the same text, and the
+reference walk serves the rare cases the run walk leaves to it.
 """
 
 from __future__ import annotations
@@ -15,9 +22,11 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from operator import itemgetter
+from itertools import chain, compress
+from operator import gt, itemgetter
 from typing import Any
 
+from glyphweave.core.glyphtable import Run, RunGeometry
 from glyphweave.core.stages import Assembler, Option, PageContext
 from glyphweave.registry.markers import hookimpl
 
@@ -100,29 +109,37 @@ def _last_piece(out: list[str], start: int) -> str:
     return "\n"
 
 
-def _settle(out: list[str], start: int, cands: list[tuple[int, float]], word_gap: float) -> None:
-    """Drop the provisional spaces of a letter-spaced line (the line is ``out[start:]``).
+def _spacing_limit(cands: list[tuple[int, float]], pairs: int, word_gap: float) -> float | None:
+    """Letter spacing by positioning: the widest gap (in box heights) that is still letter
+    spacing on a line of ``pairs`` neighbouring glyph pairs, whose spaces from positioned
+    gaps are ``cands`` (place, gap / box height); None when the line is not letter-spaced.
 
-    ``cands`` are the spaces the line got from positioned gaps, as (index in ``out``, gap
-    / box height). When most gaps of the line are that wide, the line is letter-spaced by
-    positioning (no Tc): its typical gap is the letter spacing, and only gaps wider than
-    it by ``word_gap`` box heights are word breaks.
+    When most gaps of the line are that wide, the line is letter-spaced by positioning (no
+    Tc): its typical gap is the letter spacing, and only gaps wider than it by ``word_gap``
+    box heights are word breaks.
     """
     nc = len(cands)
     if nc < 2:
-        return
-    pairs = len(out) - start - nc - 1  # neighbouring glyph pairs on the line
+        return None
     small = pairs - nc
     if nc <= small:
-        return
+        return None
     ratios = sorted([r for _, r in cands])
     typical = ratios[(pairs - 1) // 2 - small]  # lower median of all the line's gaps
     if typical > _MAX_LETTER_SPACING:
-        return
-    limit = typical + word_gap
-    for j, r in cands:
-        if r <= limit:
-            out[j] = ""
+        return None
+    return typical + word_gap
+
+
+def _settle(out: list[str], start: int, cands: list[tuple[int, float]], word_gap: float) -> None:
+    """Drop the provisional spaces of a letter-spaced line (the line is ``out[start:]``;
+    ``cands`` are its spaces from positioned gaps, as (index in ``out``, gap / box
+    height)). See :func:`_spacing_limit`."""
+    limit = _spacing_limit(cands, len(out) - start - len(cands) - 1, word_gap)
+    if limit is not None:
+        for j, r in cands:
+            if r <= limit:
+                out[j] = ""
 
 
 def _stacked(prev: str, text: str, along: float, across: float, hh: float) -> bool:
@@ -259,6 +276,21 @@ class ReadingAssembler(Assembler):
     back_jump: float
 
     def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
+        if not len(indices):
+            return ""
+        word_gap, line_gap, back_jump = self.word_gap, self.line_gap, self.back_jump
+        if 0.0 <= word_gap < _INF and 0.0 <= line_gap < _INF and 0.0 <= back_jump < _INF:
+            text = _assemble_runs(page.table, indices, page.placeholder, word_gap, line_gap, back_jump)
+            if text is not None:
+                return text
+        return self._assemble_glyphs(page, indices)
+
+    def _assemble_glyphs(self, page: PageContext, indices: Sequence[int]) -> str:
+        """The reference walk, one glyph at a time over the table's columns.
+
+        :func:`_assemble_runs` gives the same text a run at a time; this walk serves the
+        cases it leaves out (options out of range, glyphs without a box height, indices
+        out of paint order)."""
         n = len(indices)
         if not n:
             return ""
@@ -347,6 +379,428 @@ class ReadingAssembler(Assembler):
         if cands:
             _settle(out, line_start, cands, word_gap)
         return _finish(out)
+
+
+_INF = math.inf
+
+# Where the fields read here sit in a Run (looked up once, so added fields do no harm).
+_MATRIX, _RISE, _WMODE, _DECODED, _STARTS, _ADVANCES, _PENS, _LO, _HI, _EXTENT = (
+    Run._fields.index(name)
+    for name in ("matrix", "rise", "wmode", "decoded", "starts", "advances", "pens", "lo", "hi", "extent")
+)
+_BOX, _MIN_STEP = RunGeometry._fields.index("box"), RunGeometry._fields.index("min_step")
+_TEXT = itemgetter(0)
+_DECODER = itemgetter(1)
+
+# The run walk compares gaps estimated in text space with the thresholds, and computes
+# the reference walk's user-space numbers only where an estimate comes near one. The two
+# differ by rounding, a few units in the last place of the run's coordinates: this much
+# slack, relative to their magnitude, covers that many times over.
+_SLACK = 1e-9
+_RELATIVE = 1.0 - 1e-9
+
+
+def _decide(
+    pox: float, poy: float, pex: float, pey: float, ppx: float, ppy: float, pux: float, puy: float,
+    phh: float, x: float, y: float, ux: float, uy: float, h: float, q: str, t: str,
+    word_gap: float, line_gap: float, back_limit: float,
+) -> float | None:
+    """What goes between the previous glyph and the current one: the rules of
+    :class:`ReadingAssembler`, computed as the reference walk computes them.
+
+    ``po``/``pe``/``pp``: the previous glyph's origin, glyph end and pen end; ``pu``: its
+    direction; ``phh``: its box height; ``q``: the last non-empty piece of the line ("\\n"
+    when there is none); ``t``: the current glyph's text. The caller has ruled out the
+    glyph starting exactly at the previous glyph end in the same direction.
+
+    Returns None (nothing), -1.0 (a new line) or, for a word space, its gap / box height
+    (>= 0).
+    """
+    hh = h if h > phh else phh
+    across = (y - poy) * pux - (x - pox) * puy
+    lim = line_gap * hh
+    same = -lim <= across <= lim and (ux == pux and uy == puy or ux * pux + uy * puy >= _SAME_DIRECTION)
+    if not same and -hh <= across <= hh and ux * pux + uy * puy > 0.99:
+        gap = (x - pex) * pux + (y - pey) * puy
+        same = _SCRIPT_BACK * hh <= gap <= _SCRIPT_AHEAD * hh
+    if same:
+        gap = (x - pex) * pux + (y - pey) * puy
+        if gap > word_gap * hh:
+            track = (ppx - pex) * pux + (ppy - pey) * puy
+            if track > 0:
+                gap -= track
+            if gap > word_gap * hh:
+                kq = _KINDS[q]
+                kt = _KINDS[t]
+                if not (kq[0] or kt[0] or (kq[2] and kt[1])):
+                    return gap / hh
+        elif gap < back_limit * hh:
+            return -1.0
+        return None
+    if ux * pux + uy * puy > 0.99 and _stacked(q, t, (x - pox) * pux + (y - poy) * puy, across, hh):
+        return None
+    return -1.0
+
+
+def _back(texts: list[str], j: int) -> str:
+    """The last non-empty text at or before ``texts[j]`` ("\\n" when there is none).
+
+    With separators written in front of the glyph they precede, this is the last
+    non-empty piece of the current line, or a piece that starts with the line's "\\n"
+    and has the same kinds (see :func:`_assemble_runs`).
+    """
+    while j >= 0:
+        t = texts[j]
+        if t:
+            return t
+        j -= 1
+    return "\n"
+
+
+def _drop_spaces(texts: list[str], cands: list[tuple[int, float]], pairs: int, word_gap: float) -> None:
+    """:func:`_settle` for the run walk: the line's spaces are written in front of
+    ``texts[g]`` for (g, gap / box height) in ``cands``."""
+    limit = _spacing_limit(cands, pairs, word_gap)
+    if limit is not None:
+        for g, r in cands:
+            if r <= limit:
+                texts[g] = texts[g][1:]
+
+
+def _assemble_runs(
+    table: Any, indices: Sequence[int], placeholder: str, word_gap: float, line_gap: float, back_jump: float
+) -> str | None:
+    """The reading text of ``indices``, worked a run at a time: the same text as
+    :meth:`ReadingAssembler._assemble_glyphs`, without building the page's columns.
+
+    A run's glyphs share one baseline, direction and box height, so between two of them
+    the glyphs are on one line (no move across it, no turn) and only the gap along the
+    baseline can decide anything. For a run along an axis:
+
+    * a word space needs a ``TJ`` adjustment before the glyph: the gap less positive
+      tracking is at most ``starts[i] - pens[i - 1]``, and where no adjustment moved the
+      pen that is 0 (the interpreter stores the very same number, so an identity test
+      finds the adjustments at C speed). Only adjustments near or above the word-gap
+      threshold are decided, exactly as the reference walk decides them (the same
+      user-space arithmetic, from the run's numbers);
+    * a new line needs a jump back of ``back_jump`` box heights, which the run's smallest
+      step and widest advance rule out.
+
+    Everything else (between runs, partially selected runs, runs not upright, runs where
+    a jump back is possible) is decided glyph by glyph as in the reference walk, with the
+    coordinates computed from the run.
+
+    The text is the page's list of glyph texts, joined once: a space or line break is
+    written in front of the glyph it precedes, glyphs left out become empty. The last
+    non-empty piece of the line (``prev`` of the rules) is then the last non-empty
+    entry before the glyph: an entry with a separator in front has the kinds of the
+    piece it stands for (whitespace alone, or ending with the glyph's last character).
+
+    Unresolved glyphs (decoder None) are looked for only on pages where some glyph text
+    is empty: the core gives every unresolved glyph an empty text (SPEC §1). A run's
+    offsets accumulate, so a non-finite one shows at the run's end, which is checked.
+    Returns None when the reference walk must do it: a glyph without a positive, finite
+    box height, or indices out of paint order.
+    """
+    n = len(indices)
+    every = n == len(table) and indices[0] == 0 and indices[-1] == n - 1
+    ids: Sequence[int] = () if every else list(range(len(table)))
+    runs = table.raw_runs()
+    geometry = table.runs()
+    decoded_all = [run[_DECODED] for run in runs]
+    texts = list(map(_TEXT, chain.from_iterable(decoded_all)))
+    if "" in texts:
+        texts = [placeholder if by is None else t
+                 for t, by in zip(texts, map(_DECODER, chain.from_iterable(decoded_all)), strict=True)]
+    back_limit = -back_jump
+    back_floor = back_limit * _RELATIVE
+    word_floor = word_gap * _RELATIVE
+    kinds = _KINDS
+    cands: list[tuple[int, float]] = []  # the current line's spaces from gaps: (glyph, gap / height)
+    add_cand = cands.append
+    line_first = 0  # glyphs taken before the current line
+    skipped = 0  # glyphs left out so far
+    cur = 0  # one past the last glyph taken
+
+    def newline(g: int) -> None:
+        nonlocal line_first
+        taken = g - skipped
+        if cands:
+            _drop_spaces(texts, cands, taken - line_first - 1, word_gap)
+            cands.clear()
+        texts[g] = "\n" + texts[g]
+        line_first = taken
+
+    def put(g: int, res: float | None) -> None:
+        if res is not None:
+            if res >= 0.0:
+                texts[g] = " " + texts[g]
+                cands.append((g, res))
+            else:
+                newline(g)
+
+    started = False
+    pox = poy = pex = pey = ppx = ppy = pux = puy = phh = 0.0
+    pos = 0  # next position in indices
+    start = 0  # table index of the run's first glyph
+    for run, geo in zip(runs, geometry, strict=False):  # one geometry per run
+        starts = run[_STARTS]
+        m = len(starts)
+        end = start + m
+        sel: list[int] | None = None
+        k0 = 0
+        if not every:
+            if pos >= n:
+                break
+            first = indices[pos]
+            if first >= end:
+                start = end
+                continue
+            if first < start:
+                return None
+            k = pos + m
+            if first == start and indices[pos:k] == ids[start:end]:  # all of the run
+                pos = k
+            else:
+                sel = []
+                last = start - 1
+                while pos < n:
+                    i = indices[pos]
+                    if i >= end:
+                        break
+                    if i <= last:
+                        return None
+                    sel.append(i - start)
+                    last = i
+                    pos += 1
+            k0 = first - start
+            if first != cur:
+                texts[cur:first] = [""] * (first - cur)
+                skipped += first - cur
+
+        # The run's frame, computed as GlyphTable computes its columns.
+        a, b, c, d, e, f = run[_MATRIX]
+        hi = run[_HI]
+        lo = run[_LO]
+        if b == 0.0 and c == 0.0 and a > 0.0 and run[_WMODE] == 0:
+            # Upright, left to right (the usual case): hypot(a, 0) is a, hypot(0, v) is |v|.
+            upright = True
+            rise = run[_RISE]
+            bx = e + c * rise
+            by = f + d * rise
+            ax = a
+            ay = 0.0
+            ux = 1.0
+            uy = b / a
+            h = abs(d * hi - d * lo)
+            x = bx + a * starts[k0]
+            y = by
+        else:
+            upright = False
+            if run[_WMODE] == 0:
+                rise = run[_RISE]
+                bx = e + c * rise
+                by = f + d * rise
+                ax, ay = a, b
+                norm = math.hypot(a, b) or 1.0
+                ux = a / norm
+                uy = b / norm
+                h = math.hypot(c * hi - c * lo, d * hi - d * lo)
+            else:
+                bx, by = e, f
+                ax, ay = c, d
+                norm = math.hypot(c, d) or 1.0
+                ux = -c / norm
+                uy = -d / norm
+                h = math.hypot(a * hi - a * lo, b * hi - b * lo)
+            s = starts[k0]
+            if ay == 0.0:
+                x, y = bx + ax * s, by
+            elif ax == 0.0:
+                x, y = bx, by + ay * s
+            else:
+                x, y = bx + ax * s, by + ay * s
+        if not 0.0 < h < _INF:
+            return None
+
+        # The first glyph taken, against the glyph taken before it.
+        g = start + k0
+        if not started:
+            started = True
+        elif x != pex or y != pey or ux != pux or uy != puy:
+            if ux == pux and uy == puy:
+                # The reference walk's rules, for the same direction (see _decide).
+                hh = h if h > phh else phh
+                across = (y - poy) * pux - (x - pox) * puy
+                lim = line_gap * hh
+                if -lim <= across <= lim:
+                    same = True
+                elif -hh <= across <= hh and ux * pux + uy * puy > 0.99:
+                    gap = (x - pex) * pux + (y - pey) * puy
+                    same = _SCRIPT_BACK * hh <= gap <= _SCRIPT_AHEAD * hh
+                else:
+                    same = False
+                if same:
+                    gap = (x - pex) * pux + (y - pey) * puy
+                    if gap > word_gap * hh:
+                        track = (ppx - pex) * pux + (ppy - pey) * puy
+                        if track > 0:
+                            gap -= track
+                        if gap > word_gap * hh:
+                            kq = kinds[texts[g - 1] or _back(texts, g - 2)]
+                            kt = kinds[texts[g]]
+                            if not (kq[0] or kt[0] or (kq[2] and kt[1])):
+                                texts[g] = " " + texts[g]
+                                add_cand((g, gap / hh))
+                    elif gap < back_limit * hh:
+                        newline(g)
+                elif not (
+                    -_STACK_STEP * hh <= across < 0
+                    and ux * pux + uy * puy > 0.99
+                    and _stacked(texts[g - 1] or _back(texts, g - 2), texts[g],
+                                 (x - pox) * pux + (y - poy) * puy, across, hh)
+                ):
+                    taken = g - skipped
+                    if cands:
+                        _drop_spaces(texts, cands, taken - line_first - 1, word_gap)
+                        cands.clear()
+                    texts[g] = "\n" + texts[g]
+                    line_first = taken
+            else:
+                put(g, _decide(pox, poy, pex, pey, ppx, ppy, pux, puy, phh, x, y, ux, uy, h,
+                               texts[g - 1] or _back(texts, g - 2), texts[g], word_gap, line_gap, back_limit))
+
+        advances = run[_ADVANCES]
+        pens = run[_PENS]
+        if m == 1:
+            fast = True
+        elif upright and sel is None:
+            # Along the baseline a glyph is at bx + a * offset; gaps are differences of
+            # those. The slack covers rounding: a few units in the last place of the
+            # largest coordinate of the run (from the interpreter's extent when it gave
+            # one, which spares reading the run geometry).
+            widest = a * max(advances)
+            extent = run[_EXTENT]
+            if extent is not None:
+                least, most, step = extent
+                step *= a
+                slack = _SLACK * (abs(bx) + a * (abs(least) + abs(most)) + widest)
+            else:
+                box = geo[_BOX]
+                step = geo[_MIN_STEP]
+                slack = _SLACK * (abs(bx) + abs(box[0]) + box[2] - box[0])
+            fast = step - widest > h * back_floor + slack and -_INF < starts[-1] + pens[-1] < _INF
+            if fast:
+                tail = starts[1:]
+                head = pens[:-1]
+                if tail == head:
+                    pass  # no adjustment: every gap is the tracking, never a space
+                elif not h * word_floor > slack:
+                    fast = False
+                else:
+                    # A space needs starts[i] - pens[i - 1] above the (positive) limit.
+                    wthr = word_gap * h
+                    limit = (h * word_floor - slack) / a
+                    for i in compress(range(1, m), map(gt, tail, head)):
+                        dd = starts[i] - pens[i - 1]
+                        if dd > limit:
+                            ve = bx + a * (starts[i - 1] + advances[i - 1])
+                            gap = bx + a * starts[i] - ve
+                            if gap > wthr:
+                                track = bx + a * pens[i - 1] - ve
+                                if track > 0:
+                                    gap -= track
+                                if gap > wthr:
+                                    g = start + i
+                                    kq = kinds[texts[g - 1] or _back(texts, g - 2)]
+                                    kt = kinds[texts[g]]
+                                    if not (kq[0] or kt[0] or (kq[2] and kt[1])):
+                                        texts[g] = " " + texts[g]
+                                        add_cand((g, gap / h))
+        else:
+            fast = False
+        if fast:
+            cur = end
+            s = starts[-1]
+            if upright:
+                pox = bx + a * s
+                pex = bx + a * (s + advances[-1])
+                ppx = bx + a * pens[-1]
+                poy = pey = ppy = by
+            else:
+                g = s + advances[-1]
+                p = pens[-1]
+                if ay == 0.0:
+                    pox, poy, pex, pey, ppx, ppy = bx + ax * s, by, bx + ax * g, by, bx + ax * p, by
+                elif ax == 0.0:
+                    pox, poy, pex, pey, ppx, ppy = bx, by + ay * s, bx, by + ay * g, bx, by + ay * p
+                else:
+                    pox, poy, pex, pey, ppx, ppy = (bx + ax * s, by + ay * s, bx + ax * g, by + ay * g,
+                                                    bx + ax * p, by + ay * p)
+        else:
+            # Glyph by glyph, as the reference walk.
+            cur = start + k0 + 1
+            pox, poy = x, y
+            s = starts[k0] + advances[k0]
+            p = pens[k0]
+            if ay == 0.0:
+                pex, pey, ppx, ppy = bx + ax * s, by, bx + ax * p, by
+            elif ax == 0.0:
+                pex, pey, ppx, ppy = bx, by + ay * s, bx, by + ay * p
+            else:
+                pex, pey, ppx, ppy = bx + ax * s, by + ay * s, bx + ax * p, by + ay * p
+            for k in range(k0 + 1, m) if sel is None else sel:
+                if k == k0:
+                    continue
+                g = start + k
+                if g != cur:
+                    texts[cur:g] = [""] * (g - cur)
+                    skipped += g - cur
+                s = starts[k]
+                gg = s + advances[k]
+                p = pens[k]
+                if ay == 0.0:
+                    x, y, gx, gy, px, py = bx + ax * s, by, bx + ax * gg, by, bx + ax * p, by
+                elif ax == 0.0:
+                    x, y, gx, gy, px, py = bx, by + ay * s, bx, by + ay * gg, bx, by + ay * p
+                else:
+                    x, y, gx, gy, px, py = (bx + ax * s, by + ay * s, bx + ax * gg, by + ay * gg,
+                                            bx + ax * p, by + ay * p)
+                if x != pex or y != pey:
+                    put(g, _decide(pox, poy, pex, pey, ppx, ppy, ux, uy, h, x, y, ux, uy, h,
+                                   texts[g - 1] or _back(texts, g - 2), texts[g], word_gap, line_gap, back_limit))
+                cur = g + 1
+                pox, poy, pex, pey, ppx, ppy = x, y, gx, gy, px, py
+        pux = ux
+        puy = uy
+        phh = h
+        start = end
+    if not every:
+        if pos != n:
+            return None
+        if cur < len(texts):
+            del texts[cur:]
+    if cands:
+        _drop_spaces(texts, cands, n - line_first - 1, word_gap)
+    return _finish_text("".join(texts))
+
+
+def _finish_text(text: str) -> str:
+    """:func:`_finish` for the joined text."""
+    lines: list[str] = []
+    blank = True
+    for line in text.splitlines():
+        line = line.rstrip()
+        if line:
+            blank = False
+        elif blank:
+            continue
+        else:
+            blank = True
+        lines.append(line)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def _fallback_heights(
