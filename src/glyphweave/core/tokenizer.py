@@ -38,6 +38,16 @@ _IGNORED_OPS = frozenset(
     [b"re", b"rg", b"RG", b"ri", b"sc", b"SC", b"scn", b"SCN", b"f*", b"B*", b"b*", b"W*"]
     + [bytes((c,)) for c in b"mlcvyhSsfFBbnWgGkKwjJMi"]
 )
+# Single tokens: a number, name, string (one level of nested parentheses), hex string,
+# operator or delimiter.
+_GENERAL_TOKENS = (
+    rb"(?P<num>" + _NUM + rb")(?![^" + _DELIMS + rb"])"
+    + rb"|/(?P<name>[^" + _DELIMS + rb"]*)"
+    + rb"|\((?P<str>(?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*)\)"
+    + rb"|<(?P<hex>[0-9A-Fa-f\x00\t\n\x0c\r ]*)>"
+    + rb"|(?P<op>[^" + _DELIMS + rb"]+)"
+    + rb"|(?P<delim><<|>>|[\[\]{}()<>])"
+)
 _TOKEN = re.compile(
     _SKIP
     + rb"(?:"
@@ -51,12 +61,7 @@ _TOKEN = re.compile(
     + rb"|/(?P<tfname>[^" + _DELIMS + rb"]+)" + _W + rb"+(?P<tfsize>" + _NUM + rb")" + _W + rb"+Tf(?![^"
     + _DELIMS + rb"])"
     # General tokens:
-    + rb"|(?P<num>" + _NUM + rb")(?![^" + _DELIMS + rb"])"
-    + rb"|/(?P<name>[^" + _DELIMS + rb"]*)"
-    + rb"|\((?P<str>(?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*)\)"
-    + rb"|<(?P<hex>[0-9A-Fa-f\x00\t\n\x0c\r ]*)>"
-    + rb"|(?P<op>[^" + _DELIMS + rb"]+)"
-    + rb"|(?P<delim><<|>>|[\[\]{}()<>])"
+    + rb"|" + _GENERAL_TOKENS
     + rb")",
     re.DOTALL,
 )
@@ -69,17 +74,8 @@ _DRAWING = re.compile(
     + rb"|q" + _W + rb"+(?:(?:" + _NUM + _W + rb"+)*(?:" + _IGNORED_RE + rb"|cm(?![^" + _DELIMS + rb"]))"
     + _W + rb"*)*Q(?![^" + _DELIMS + rb"])))*"
 )
-_GENERAL = re.compile(
-    _SKIP
-    + rb"(?:(?P<num>" + _NUM + rb")(?![^" + _DELIMS + rb"])"
-    + rb"|/(?P<name>[^" + _DELIMS + rb"]*)"
-    + rb"|\((?P<str>(?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*)\)"
-    + rb"|<(?P<hex>[0-9A-Fa-f\x00\t\n\x0c\r ]*)>"
-    + rb"|(?P<op>[^" + _DELIMS + rb"]+)"
-    + rb"|(?P<delim><<|>>|[\[\]{}()<>])"
-    + rb")",
-    re.DOTALL,
-)
+_GENERAL = re.compile(_SKIP + rb"(?:" + _GENERAL_TOKENS + rb")", re.DOTALL)
+"""One token at a time (inside arrays and dictionaries)."""
 # The numbers following a lone number (operands of a non-operator: an array, a bad
 # stream): read in one go so the numbers-then-operator fast path never rescans them.
 _MORE_NUMS = re.compile(rb"(?:[\x00\t\n\x0c\r ]+" + _NUM + rb"(?![^" + _DELIMS + rb"]))*")

@@ -172,20 +172,7 @@ def _whole(col: list[Any]) -> Sequence[Any]:
 def _finish(out: list[str]) -> str:
     """Strip trailing whitespace of lines, keep at most one blank line in a row, drop
     leading and trailing blank lines; end with a newline unless empty."""
-    lines: list[str] = []
-    blank = True
-    for line in "".join(out).splitlines():
-        line = line.rstrip()
-        if line:
-            blank = False
-        elif blank:
-            continue
-        else:
-            blank = True
-        lines.append(line)
-    while lines and not lines[-1]:
-        lines.pop()
-    return "\n".join(lines) + "\n" if lines else ""
+    return _finish_text("".join(out))
 
 
 class _Columns:
@@ -786,7 +773,7 @@ def _assemble_runs(
 
 
 def _finish_text(text: str) -> str:
-    """:func:`_finish` for the joined text."""
+    """:func:`_finish` for text already joined."""
     lines: list[str] = []
     blank = True
     for line in text.splitlines():
