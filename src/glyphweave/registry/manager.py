@@ -120,14 +120,17 @@ def _declared_entrypoints(pm: pluggy.PluginManager) -> list[tuple[str, str, str]
     owners: dict[str, str] = {}
     declared: list[tuple[str, str, str]] = []
     for dist in importlib.metadata.distributions():
+        # Only distributions declaring our group matter; reading a distribution's name
+        # parses its whole METADATA file, so look at the (small) entry points first.
+        ours = [ep for ep in dist.entry_points if ep.group == PROJECT_NAME and not pm.is_blocked(ep.name)]
+        if not ours:
+            continue
         label = _dist_label(dist)
         key = re.sub(r"[-_.]+", "-", label.rsplit(" ", 1)[0]).lower()
         if key in seen_dists:
             continue
         seen_dists.add(key)
-        for ep in dist.entry_points:
-            if ep.group != PROJECT_NAME or pm.is_blocked(ep.name):
-                continue
+        for ep in ours:
             if ep.name in owners:
                 raise PluginError(
                     f"entry point {ep.name!r} in group {PROJECT_NAME!r} is declared by two "
