@@ -8,9 +8,11 @@ assembled. Statistics count what every filter dropped and what stayed unresolved
 from __future__ import annotations
 
 import gc
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from operator import itemgetter
 from typing import Any
 
 import attrs
@@ -19,6 +21,8 @@ from glyphweave.core.decoding import DecoderChain
 from glyphweave.core.errors import ProfileError
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.stages import Assembler, Filter, PageContext
+
+_decoder_of = itemgetter(1)
 
 PLACEHOLDERS = {"space": " ", "replacement": "\ufffd", "drop": ""}
 
@@ -140,25 +144,46 @@ class Pipeline:
     @staticmethod
     def page_stats(number: int, table: GlyphTable, visible: Sequence[int], dropped: dict[str, int],
                    warnings: Sequence[str]) -> PageStats:
-        if len(table):
-            decoded_by = table.decoded_by
-            mcid = table.mcid
-            if len(visible) == len(table):  # nothing filtered: count whole columns
-                by = Counter(decoded_by)
-                untagged = mcid.count(None)
-            else:
-                by = Counter(map(decoded_by.__getitem__, visible))
-                untagged = list(map(mcid.__getitem__, visible)).count(None)
-            unresolved = by.pop(None, 0)
-        else:
-            by, unresolved, untagged = Counter(), 0, 0
+        counts, untagged = _count_visible(table, visible)
+        unresolved = counts.pop(None, 0)
+        by = {name: n for name, n in counts.items() if name is not None}
         return PageStats(
             page=number,
             glyphs=len(table),
             visible=len(visible),
             unresolved=unresolved,
             dropped=dropped,
-            decoded_by=dict(by),
+            decoded_by=by,
             untagged=untagged,
             warnings=tuple(warnings),
         )
+
+
+def _count_visible(table: GlyphTable, visible: Sequence[int]) -> tuple[Counter[str | None], int]:
+    """Decoder counts and untagged count over the visible glyphs, a run at a time.
+
+    ``visible`` is sorted (the filter contract), so two bisections tell how much of each
+    run survived; only runs cut by a filter are counted glyph by glyph.
+    """
+    by: Counter[str | None] = Counter()
+    untagged = 0
+    if not visible:
+        return by, 0
+    whole = len(visible) == len(table)
+    start = 0
+    for run in table.raw_runs():
+        end = start + len(run.codes)
+        if whole:
+            kept = end - start
+        else:
+            lo, hi = bisect_left(visible, start), bisect_left(visible, end)
+            kept = hi - lo
+        if kept == end - start:
+            by.update(map(_decoder_of, run.decoded))
+        elif kept:
+            decoded = run.decoded
+            by.update(decoded[i - start][1] for i in visible[lo:hi])
+        if run.mcid is None:
+            untagged += kept
+        start = end
+    return by, untagged
