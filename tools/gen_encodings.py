@@ -33,7 +33,6 @@ Only facts (which glyph name sits at which code) are taken from Ghostscript.
 from __future__ import annotations
 
 import argparse
-import codecs
 import hashlib
 import re
 import sys
@@ -41,7 +40,14 @@ from pathlib import Path
 
 import fontTools
 import pikepdf
-from glyphweave.core.derived_encodings import EncodingDerivationError, Table, macroman, pdfdoc, standard, winansi
+
+from glyphweave.core.derived_encodings import (
+    Table,
+    macroman,
+    pdfdoc,
+    standard,
+    winansi,
+)
 
 NAMES = ("StandardEncoding", "WinAnsiEncoding", "MacRomanEncoding", "MacExpertEncoding", "PDFDocEncoding")
 OUT = Path(__file__).resolve().parents[1] / "src" / "glyphweave" / "resources" / "encodings"

@@ -43,27 +43,14 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
+from glyphweave.core.std14 import STD14_NAMES
+
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "src" / "glyphweave" / "resources" / "std14"
 FORMAT_VERSION = 1
 GENERATOR = "tools/make_std14_metrics.py"
 
-STD14 = (
-    "Courier",
-    "Courier-Bold",
-    "Courier-BoldOblique",
-    "Courier-Oblique",
-    "Helvetica",
-    "Helvetica-Bold",
-    "Helvetica-BoldOblique",
-    "Helvetica-Oblique",
-    "Times-Roman",
-    "Times-Bold",
-    "Times-BoldItalic",
-    "Times-Italic",
-    "Symbol",
-    "ZapfDingbats",
-)
+STD14 = STD14_NAMES  # the fonts, in the order the package reads them
 
 ADOBE_DIR_IN_PACKAGE = "matplotlib/mpl-data/fonts/pdfcorefonts"
 ADOBE_LICENCE_FILE = "readme.txt"
