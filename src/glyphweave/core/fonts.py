@@ -86,7 +86,7 @@ class FontState:
     """
 
     __slots__ = ("info", "simple", "widths", "vwidths", "ascent", "descent", "cmap",
-                 "cids", "decode", "space_single_byte", "_scaled")
+                 "cids", "decode", "space_single_byte", "code_width", "_scaled")
 
     def __init__(self, info: FontInfo) -> None:
         self.info = info
@@ -100,6 +100,8 @@ class FontState:
         """Composite fonts: code → CID (0, the notdef CID, for unmapped codes), cached."""
         self.decode: DecodeTable | None = None
         self.space_single_byte = True
+        self.code_width = 0
+        """Composite fonts: the one code length of the CMap's codespace, 0 when mixed."""
         self._scaled: dict[float, Any] = {}
 
     def scaled_widths(self, scale: float) -> Any:
@@ -252,7 +254,9 @@ class FontLoader:
             state.cids = DecodeTable(lambda code: to_cid(code) or 0)  # type: ignore[arg-type,return-value]
         if composite:
             if cmap is not None:
-                state.space_single_byte = 1 in cmap.code_lengths()
+                lengths = cmap.code_lengths()
+                state.space_single_byte = 1 in lengths
+                state.code_width = next(iter(lengths)) if len(lengths) == 1 else 0
             self._composite_metrics(state, desc_font, descriptor)
         else:
             self._simple_metrics(state, font, descriptor, subtype)

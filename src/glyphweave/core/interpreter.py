@@ -24,7 +24,7 @@ from glyphweave.core.decoding import is_weak
 from glyphweave.core.fonts import FontLoader, FontState, object_key, split_subset_prefix
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.tokenizer import RawTJ, decode_hex, literal_bytes, operations
+from glyphweave.core.tokenizer import RawTJ, hex_bytes, literal_bytes, operations
 
 log = logging.getLogger(__name__)
 
@@ -301,7 +301,7 @@ class PageInterpreter:
                 if num:
                     adjustments.append((count, float(num)))
                     continue
-                data = literal_bytes(lit) if not hexs else bytes(decode_hex(hexs))
+                data = literal_bytes(lit) if not hexs else hex_bytes(hexs)
                 if data:
                     strings.append(data)
                     count += len(data)
@@ -356,8 +356,16 @@ class PageInterpreter:
                 shifts = [(count, value * scale) for count, value in adjustments]
         else:
             split = font.cmap.split  # type: ignore[union-attr]
+            width = font.code_width
             if len(strings) == 1 and not adjustments:
                 codes = split(bytes(strings[0]))
+            elif width and not any(len(data) % width for data in strings):
+                # One code length (Identity-H, most Unicode CMaps) and whole codes in every
+                # string: split the operand once; a byte offset is a code count times width.
+                codes = split(b"".join(strings))
+                if adjustments:
+                    scale = -hscale / 1000.0
+                    shifts = [(count // width, value * scale) for count, value in adjustments]
             else:
                 # Codes never span strings: split each, and turn byte offsets into code counts.
                 codes = []

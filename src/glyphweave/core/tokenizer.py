@@ -126,6 +126,14 @@ def decode_hex(raw: bytes) -> bytearray:
     return bytearray.fromhex(digits.decode("ascii"))
 
 
+def hex_bytes(raw: bytes) -> bytes:
+    """A hex string's bytes, as ``bytes`` (the TJ fast path needs no mutable copy)."""
+    try:
+        return bytes.fromhex(raw.decode("ascii"))
+    except ValueError:
+        return bytes(decode_hex(raw))
+
+
 def decode_name(raw: bytes) -> str:
     if b"#" in raw:
         raw = _NAME_ESCAPE.sub(lambda m: bytes((int(m.group(1), 16),)), raw)
