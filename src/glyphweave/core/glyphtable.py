@@ -291,7 +291,6 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     "meta": ("code", "cid", "font", "size", "wmode", "render", "tag", "actual_text", "token"),
 }
 _COLUMN_GROUP = {name: group for group, names in _GROUPS.items() for name in names}
-COLUMN_NAMES = tuple(_COLUMN_GROUP)
 
 
 def _expand_text(runs: list[_Run]) -> dict[str, list[Any]]:

@@ -21,7 +21,7 @@ from typing import Any
 import pikepdf
 
 from glyphweave.core.decoding import is_weak
-from glyphweave.core.fonts import FontLoader, FontState, object_key, split_subset_prefix
+from glyphweave.core.fonts import FontLoader, FontState, object_key
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.tokenizer import RawTJ, hex_bytes, literal_bytes, operations
@@ -571,8 +571,3 @@ def resolve_inherited(page_obj: Any, key: str) -> Any:
         node = node.get("/Parent")
         seen += 1
     return None
-
-
-def font_ref_from_info(resource: str, base_font: str) -> FontRef:
-    prefix, base = split_subset_prefix(base_font)
-    return FontRef(resource=resource, base_font=base, subset_prefix=prefix)

@@ -297,7 +297,6 @@ class ReadingAssembler(Assembler):
         pen_x, pen_y = cols["px"], cols["py"]
 
         word_gap, line_gap, back_limit = self.word_gap, self.line_gap, -self.back_jump
-        kinds = _KINDS
         out: list[str] = []
         append = out.append
         line_start = 0
@@ -311,49 +310,20 @@ class ReadingAssembler(Assembler):
             # Fast path: the glyph starts exactly where the previous one ended, in the same
             # direction (the next glyph of a string without Tc or kerning): same word.
             if x != pex or y != pey or ux != pux or uy != puy:
-                hh = h if h > phh else phh
-                across = (y - poy) * pux - (x - pox) * puy
-                lim = line_gap * hh
-                same = -lim <= across <= lim and (
-                    ux == pux and uy == puy or ux * pux + uy * puy >= _SAME_DIRECTION
-                )
-                if not same and -hh <= across <= hh and ux * pux + uy * puy > 0.99:
-                    # A sub- or superscript step: raised or lowered by less than a box
-                    # height, starting right where the previous glyph ended.
-                    gap = (x - pex) * pux + (y - pey) * puy
-                    same = _SCRIPT_BACK * hh <= gap <= _SCRIPT_AHEAD * hh
-                if same:
-                    gap = (x - pex) * pux + (y - pey) * puy
-                    if gap > word_gap * hh:
-                        track = (pen_x[pi] - pex) * pux + (pen_y[pi] - pey) * puy
-                        if track > 0:
-                            gap -= track
-                        if gap > word_gap * hh:
-                            q = out[-1] or _last_piece(out, line_start)
-                            kq = kinds[q]
-                            kt = kinds[t]
-                            if not (kq[0] or kt[0] or (kq[2] and kt[1])):
-                                if cands is None:
-                                    cands = []
-                                cands.append((len(out), gap / hh))
-                                append(" ")
-                    elif gap < back_limit * hh:
+                res = _decide(pox, poy, pex, pey, pen_x[pi], pen_y[pi], pux, puy, phh, x, y, ux, uy, h,
+                              out[-1] or _last_piece(out, line_start), t, word_gap, line_gap, back_limit)
+                if res is not None:
+                    if res >= 0.0:  # a word space
+                        if cands is None:
+                            cands = []
+                        cands.append((len(out), res))
+                        append(" ")
+                    else:  # a new line
                         if cands:
                             _settle(out, line_start, cands, word_gap)
                         cands = None
                         append("\n")
                         line_start = len(out)
-                elif not (
-                    ux * pux + uy * puy > 0.99
-                    and _stacked(
-                        out[-1] or _last_piece(out, line_start), t, (x - pox) * pux + (y - poy) * puy, across, hh
-                    )
-                ):
-                    if cands:
-                        _settle(out, line_start, cands, word_gap)
-                    cands = None
-                    append("\n")
-                    line_start = len(out)
             append(t)
             pi = i
             pox = x
