@@ -143,7 +143,11 @@ def test_pages_sequence():
         assert doc.pages[-1].number == 1
         assert [p.number for p in doc.pages[0:2]] == [0, 1]
         assert [p.number for p in doc] == [0, 1]
+        assert [p.number for p in doc.pages] == [0, 1]
+        assert [p.number for p in reversed(doc.pages)] == [1, 0]
         with pytest.raises(PageError):
+            doc.pages[2]
+        with pytest.raises(IndexError):
             doc.pages[2]
         with pytest.raises(PageError):
             doc.pages[-3]

@@ -146,6 +146,10 @@ class PageList(Sequence[Page]):
     def __len__(self) -> int:
         return len(self._objs)
 
+    def __iter__(self) -> Iterator[Page]:
+        for index, obj in enumerate(self._objs):
+            yield Page(self._document, index, obj.obj)
+
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]

@@ -15,8 +15,10 @@ class PasswordError(PDFOpenError):
     """The file is encrypted and the password is missing or wrong."""
 
 
-class PageError(GlyphweaveError):
-    """A page number is out of range or a page range is malformed."""
+class PageError(GlyphweaveError, IndexError):
+    """A page number is out of range or a page range is malformed.
+
+    It is also an :class:`IndexError`, so sequence protocols that stop on one keep working."""
 
 
 class ProfileError(GlyphweaveError):
