@@ -139,8 +139,7 @@ def test_entry_points_are_loaded_with_their_distribution(monkeypatch, plugin_mod
     plugin = pm.get_plugin("ok")
     assert plugin is sys.modules[module]
     assert plugin_distribution(pm, plugin) == "glyphweave-ok 1.2"
-    [(loaded, dist)] = pm.list_plugin_distinfo()
-    assert loaded is plugin and dist.project_name == "glyphweave-ok"
+    assert pm.distributions == {"ok": "glyphweave-ok 1.2"}
 
 
 def test_load_entrypoints_false_ignores_installed_plugins(monkeypatch, plugin_module):
@@ -148,7 +147,7 @@ def test_load_entrypoints_false_ignores_installed_plugins(monkeypatch, plugin_mo
     fake_entry_point_distribution(monkeypatch, "glyphweave-ok", "1.2", {"ok": module})
     pm = create_plugin_manager(load_entrypoints=False)
     assert pm.get_plugin("ok") is None
-    assert pm.list_plugin_distinfo() == []
+    assert pm.distributions == {}
     assert module not in sys.modules
 
 

@@ -126,9 +126,10 @@ class Page:
     def text(self, mode: str | None = None) -> str:
         """The page's text, assembled by the profile's assembler or the one named ``mode``."""
         assembler = self.document.pipeline.assembler_for(mode)
-        indices = self.visible_indices()
+        # One pause over all three stages: each resumption costs a collection of the page's
+        # young objects.
         with gc_paused():
-            return assembler.assemble(self.context(), indices)
+            return assembler.assemble(self.context(), self.visible_indices())
 
     @property
     def stats(self) -> PageStats:

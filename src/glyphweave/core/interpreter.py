@@ -84,7 +84,7 @@ class _Resources:
 
     def __init__(self, obj: Any) -> None:
         self.obj = obj if isinstance(obj, pikepdf.Dictionary) else None
-        self.fonts: dict[str, Any] = {}
+        self.fonts: dict[str, tuple[Any, int]] = {}  # name -> (font state, table index)
         self.xobjects: dict[str, Any] = {}
         self.properties: dict[str, Any] = {}
 
@@ -228,16 +228,19 @@ class PageInterpreter:
             raise ValueError("Tf needs a font name and a size")
         name = args[-2]
         self.fs = float(args[-1])
-        font_obj = res.fonts.get(name)
+        # Pages switch fonts constantly: each resource name is resolved, loaded and given
+        # its table index once per resource dictionary and page.
+        loaded = res.fonts.get(name)
+        if loaded is None:
+            loaded = res.fonts[name] = self._load_font(name, res)
+        self.font, self.font_idx = loaded
+
+    def _load_font(self, name: str, res: _Resources) -> tuple[FontState | None, int]:
+        font_obj = res.lookup("/Font", name)
         if font_obj is None:
-            font_obj = res.lookup("/Font", name)
-            if font_obj is None:
-                self.font = None
-                self._warn(f"font /{name} not in resources")
-                return
-            res.fonts[name] = font_obj
+            self._warn(f"font /{name} not in resources")
+            return None, -1
         state = self.font_loader.load(font_obj)
-        self.font = state
         key = (name, state.info.key)
         idx = self._font_index.get(key)
         if idx is None:
@@ -246,7 +249,7 @@ class PageInterpreter:
                 resource="/" + name, base_font=info.base_font,
                 subset_prefix=info.subset_prefix, subtype=info.subtype))
             self._font_index[key] = idx
-        self.font_idx = idx
+        return state, idx
 
     def _op_Tc(self, args: list[Any], res: _Resources) -> None:
         self.tc = float(args[-1])

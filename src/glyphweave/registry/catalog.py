@@ -110,10 +110,8 @@ class Catalog:
         :raises PluginError: a plugin registers something that is not a proper
             component, or two plugins claim the same (kind, name) or profile name.
         """
-        dists = {id(plugin): plugin_distribution(pm, plugin) for plugin, _ in pm.list_plugin_distinfo()}
-
         def origin(plugin: object) -> tuple[str, str]:
-            return pm.get_name(plugin) or repr(plugin), dists.get(id(plugin), NOT_INSTALLED)
+            return pm.get_name(plugin) or repr(plugin), plugin_distribution(pm, plugin)
 
         components: dict[tuple[str, str], ComponentInfo] = {}
         for kind, hook_name in KIND_HOOKS.items():

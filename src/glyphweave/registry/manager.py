@@ -10,7 +10,7 @@ Loading order:
 2. ``set_blocked`` for every blocked entry-point name, *before* loading, so a blocked
    plugin is never imported (pytest's ``-p no:NAME``);
 3. the ``glyphweave`` entry points of every installed distribution (built-in
-   components ship through this same group);
+   components ship through this same group), in one scan of the distributions;
 4. the extra plugin objects given by the caller;
 5. ``check_pending``: a ``@hookimpl`` for a hook glyphweave does not declare fails now,
    with the plugin's name and distribution, rather than being silently ignored.
@@ -30,10 +30,24 @@ from glyphweave.core.errors import PluginError
 from glyphweave.registry import hookspecs
 from glyphweave.registry.markers import PROJECT_NAME
 
-__all__ = ["create_plugin_manager", "describe_plugin", "plugin_distribution"]
+__all__ = ["GlyphweavePluginManager", "create_plugin_manager", "describe_plugin", "plugin_distribution"]
 
 NOT_INSTALLED = "(not installed)"
 """Distribution label of a plugin registered directly rather than through an entry point."""
+
+
+class GlyphweavePluginManager(pluggy.PluginManager):
+    """pluggy's manager, remembering which distribution each entry-point plugin came from.
+
+    glyphweave loads its entry points itself rather than through
+    ``load_setuptools_entrypoints``: one scan of the installed distributions both checks
+    for conflicting names and loads, where pluggy's loader would scan them all again.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(PROJECT_NAME)
+        self.distributions: dict[str, str] = {}
+        """Plugin name -> ``"name version"`` of the distribution whose entry point loaded it."""
 
 
 def create_plugin_manager(
@@ -41,7 +55,7 @@ def create_plugin_manager(
     blocked: Iterable[str] = (),
     load_entrypoints: bool = True,
     plugins: Iterable[object] = (),
-) -> pluggy.PluginManager:
+) -> GlyphweavePluginManager:
     """Build a new plugin manager with glyphweave's hooks and plugins loaded.
 
     :param blocked: entry-point (or plugin) names never to load, like pytest's
@@ -53,7 +67,7 @@ def create_plugin_manager(
     :raises PluginError: a plugin fails to import or register, two distributions
         declare the same entry-point name, or a plugin implements an undeclared hook.
     """
-    pm = pluggy.PluginManager(PROJECT_NAME)
+    pm = GlyphweavePluginManager()
     pm.add_hookspecs(hookspecs)
     for name in blocked:
         pm.set_blocked(name)
@@ -71,7 +85,10 @@ def create_plugin_manager(
 def plugin_distribution(pm: pluggy.PluginManager, plugin: object) -> str:
     """``"name version"`` of the distribution that provided ``plugin`` through an entry
     point, or ``"(not installed)"`` for a plugin registered directly."""
-    for loaded, dist in pm.list_plugin_distinfo():
+    name = pm.get_name(plugin)
+    if isinstance(pm, GlyphweavePluginManager) and name is not None and name in pm.distributions:
+        return pm.distributions[name]
+    for loaded, dist in pm.list_plugin_distinfo():  # a manager that pluggy's loader filled
         if loaded is plugin:
             return _dist_label(dist)
     return NOT_INSTALLED
@@ -92,24 +109,22 @@ def _dist_label(dist: Any) -> str:
 # -- entry points ---------------------------------------------------------------------
 
 
-def _load_entrypoints(pm: pluggy.PluginManager) -> None:
-    declared = _declared_entrypoints(pm)
-    try:
-        pm.load_setuptools_entrypoints(PROJECT_NAME)
-    except Exception as exc:
-        # pluggy stops at the first entry point that fails to import or register, in
-        # the order we scanned: the culprit is the first one that is neither blocked
-        # nor registered.
-        for ep_name, dist_label, value in declared:
-            if not pm.is_blocked(ep_name) and pm.get_plugin(ep_name) is None:
-                raise PluginError(
-                    f"plugin {ep_name!r} ({value}) from {dist_label} could not be loaded: {_one_line(exc)}"
-                ) from exc
-        raise PluginError(f"loading the {PROJECT_NAME!r} entry points failed: {_one_line(exc)}") from exc
+def _load_entrypoints(pm: GlyphweavePluginManager) -> None:
+    for ep, label in _declared_entrypoints(pm):
+        if pm.get_plugin(ep.name) is not None:
+            continue  # registered already (pluggy's rule: the first one wins)
+        try:
+            plugin = ep.load()
+            pm.register(plugin, name=ep.name)
+        except Exception as exc:
+            raise PluginError(
+                f"plugin {ep.name!r} ({ep.value}) from {label} could not be loaded: {_one_line(exc)}"
+            ) from exc
+        pm.distributions[ep.name] = label
 
 
-def _declared_entrypoints(pm: pluggy.PluginManager) -> list[tuple[str, str, str]]:
-    """(entry-point name, "dist version", "module:attr") of the group, in load order.
+def _declared_entrypoints(pm: pluggy.PluginManager) -> list[tuple[importlib.metadata.EntryPoint, str]]:
+    """(entry point, "dist version") of the group, unblocked, in load order.
 
     Two *different* distributions declaring the same entry-point name is an error:
     pluggy would silently load whichever comes first on ``sys.path``. The same
@@ -118,7 +133,7 @@ def _declared_entrypoints(pm: pluggy.PluginManager) -> list[tuple[str, str, str]
     """
     seen_dists: set[str] = set()
     owners: dict[str, str] = {}
-    declared: list[tuple[str, str, str]] = []
+    declared: list[tuple[importlib.metadata.EntryPoint, str]] = []
     for dist in importlib.metadata.distributions():
         # Only distributions declaring our group matter; reading a distribution's name
         # parses its whole METADATA file, so look at the (small) entry points first.
@@ -138,7 +153,7 @@ def _declared_entrypoints(pm: pluggy.PluginManager) -> list[tuple[str, str, str]
                     f"the name"
                 )
             owners[ep.name] = label
-            declared.append((ep.name, label, ep.value))
+            declared.append((ep, label))
     return declared
 
 
