@@ -151,6 +151,16 @@ class GlyphTable:
         self._cols = None
         self._run_geometry = None
 
+    def append(self, run: Run) -> None:
+        """Record a run built by the caller: :meth:`add_run` without the keywords, for the
+        interpreter, which records one per shown string. Empty runs are ignored."""
+        n = len(run.codes)
+        if n:
+            self._runs.append(run)
+            self._count += n
+            self._cols = None
+            self._run_geometry = None
+
     def extend(self, other: GlyphTable) -> None:
         """Append another table's runs (fonts are re-indexed)."""
         remap = [self.font_index(ref) for ref in other.fonts]
