@@ -432,7 +432,7 @@ class PageInterpreter:
                         extent = (pen, max(pens[-1], starts[-1] + own[-1]), step)
             mc = self.mc_stack[-1] if self.mc_stack else _NO_MARK
             decoded = (
-                list(map(font.decode.__getitem__, codes))  # type: ignore[union-attr]
+                list(map(font.decode.__getitem__, codes))  # type: ignore[union-attr,index]
                 if mc[2] is None else self._actual_text(mc, n)
             )
             ctm = self.ctm
