@@ -411,10 +411,32 @@ def _origin_frame(run: Run) -> tuple[float, float, float, float]:
 
 def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:
     out: list[RunGeometry] = []
+    append = out.append
     start = 0
+    hypot = math.hypot
+    inf = math.inf
     for (_font, _size, (a, b, c, d, e, f), rise, wmode, codes, _cids, _decoded, starts, advances, pens,
          lo, hi, _render, _mcid, _tag, _actual, _token, extent) in runs:
         n = len(codes)
+        if extent is not None and b == 0.0 and c == 0.0 and wmode == 0:
+            # Upright horizontal text whose extent the interpreter knew (most runs): the
+            # general computation below with its zero terms left out, which changes no bit.
+            g_lo, g_hi, min_step_ts = extent
+            by = f + d * rise
+            x0, x1 = e + a * g_lo, e + a * g_hi
+            y0, y1 = by + d * lo, by + d * hi
+            o0, o1 = e + a * starts[0], e + a * starts[-1]
+            along = abs(a)
+            norm = along or 1.0
+            append(RunGeometry(
+                start, start + n,
+                (x0 if x0 < x1 else x1, y0 if y0 < y1 else y1, x1 if x0 < x1 else x0, y1 if y0 < y1 else y0),
+                (o0 if o0 < o1 else o1, by, o1 if o0 < o1 else o0, by),
+                a / norm, b / norm, abs(hi - lo) * abs(d),
+                min_step_ts * along if min_step_ts != inf else inf,
+            ))
+            start += n
+            continue
         if extent is not None:
             g_lo, g_hi, min_step_ts = extent
             s_lo, s_hi = starts[0], starts[-1]
@@ -429,14 +451,14 @@ def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:
                 steps = map(sub, islice(starts, 1, None), starts)
                 min_step_ts = min(steps) if wmode == 0 else -max(steps)
             else:
-                min_step_ts = math.inf
+                min_step_ts = inf
         if wmode == 0:
             ax, ay, nx, ny = a, b, c, d
             bx, by = e + c * rise, f + d * rise
         else:
             ax, ay, nx, ny = c, d, a, b
             bx, by = e, f
-        along = math.hypot(ax, ay)
+        along = hypot(ax, ay)
         # text-space (s, t) with s along the axis, t across -> user space
         ox0, oy0 = bx + ax * s_lo, by + ay * s_lo
         ox1, oy1 = bx + ax * s_hi, by + ay * s_hi
@@ -450,16 +472,13 @@ def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:
             ux, uy = a, b
         else:
             ux, uy = -c, -d
-        norm = math.hypot(ux, uy) or 1.0
-        out.append(RunGeometry(
-            start=start,
-            end=start + n,
-            box=(min(xs), min(ys), max(xs), max(ys)),
-            origins=(min(ox0, ox1), min(oy0, oy1), max(ox0, ox1), max(oy0, oy1)),
-            dx=ux / norm,
-            dy=uy / norm,
-            height=abs(hi - lo) * math.hypot(nx, ny),
-            min_step=min_step_ts * along if min_step_ts != math.inf else math.inf,
+        norm = hypot(ux, uy) or 1.0
+        append(RunGeometry(
+            start, start + n,
+            (min(xs), min(ys), max(xs), max(ys)),
+            (min(ox0, ox1), min(oy0, oy1), max(ox0, ox1), max(oy0, oy1)),
+            ux / norm, uy / norm, abs(hi - lo) * hypot(nx, ny),
+            min_step_ts * along if min_step_ts != inf else inf,
         ))
         start += n
     return out
