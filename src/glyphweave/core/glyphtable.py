@@ -24,7 +24,7 @@ Geometry conventions (all in page user space):
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import islice
 from operator import sub
@@ -217,6 +217,29 @@ class GlyphTable:
         run = self._runs[k]
         bx, by, ax, ay = _origin_frame(run)
         return [bx + ax * s for s in run.starts], [by + ay * s for s in run.starts]
+
+    def origins_within(self, k: int, box: tuple[float, float, float, float]) -> list[int]:
+        """Positions (within run ``k``) of the glyphs whose origin lies in ``box`` (x0, y0,
+        x1, y1, bounds included): what a scan of :meth:`run_origins` finds, without
+        computing every origin when the run moves forward along the x axis (its starts
+        are then sorted, so a bisection narrows the scan to the glyphs near the box)."""
+        run = self._runs[k]
+        bx, by, ax, ay = _origin_frame(run)
+        x0, y0, x1, y1 = box
+        starts = run.starts
+        lo, hi = 0, len(starts)
+        if run.extent is not None and ay == 0.0 and ax != 0.0:
+            if not y0 <= by <= y1:
+                return []
+            s0, s1 = (x0 - bx) / ax, (x1 - bx) / ax
+            if s0 > s1:
+                s0, s1 = s1, s0
+            # Widened by far more than rounding can move a bound; the exact test follows.
+            slack = 1e-9 * (abs(s0) + abs(s1) + abs(bx / ax) + 1.0)
+            lo = bisect_left(starts, s0 - slack)
+            hi = bisect_right(starts, s1 + slack, lo)
+        return [j for j in range(lo, hi)
+                if x0 <= bx + ax * starts[j] <= x1 and y0 <= by + ay * starts[j] <= y1]
 
     def run_centres(self, k: int) -> tuple[list[float], list[float]]:
         """The centres of run ``k``'s glyph boxes (x list, y list), from the run alone."""

@@ -9,7 +9,9 @@ letters sit a full advance apart, identical table cells a column apart.
 from __future__ import annotations
 
 import math
+from bisect import insort
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from glyphweave.core.errors import ProfileError
@@ -28,12 +30,8 @@ def _is_space(text: str) -> bool:
     return all(ch <= " " or ch in _SPACE_EXTRA for ch in text)
 
 
-def _first(span: tuple[Any, ...]) -> Any:
-    return span[0]
-
-
-def _second(span: tuple[Any, ...]) -> Any:
-    return span[1]
+_BOTTOM = itemgetter(0)
+_TOP = itemgetter(1)
 
 
 class DedupFilter(Filter):
@@ -107,37 +105,28 @@ class DedupFilter(Filter):
             spans.append((y0 - r, y1 + r, x0 - r, x1 + r, run))
         if len(spans) < 2:
             return suspects
-        spans.sort(key=_first)
+        spans.sort(key=_BOTTOM)
         active: list[tuple[float, float, float, float, Any]] = []
         pairs = []
         for span in spans:
             bottom = span[0]
             if active and active[0][1] < bottom:
                 active = [a for a in active if a[1] >= bottom]
-                active.sort(key=_second)
             run = span[4]
             for other in active:
                 if other[2] <= span[3] and span[2] <= other[3]:
                     o = other[4]
                     if run.dx * o.dx + run.dy * o.dy > SAME_DIRECTION:
                         pairs.append((other, span))
-            active.append(span)
-            active.sort(key=_second)
+            insort(active, span, key=_TOP)
         if pairs:
-            # Origins of the paired runs only, from the runs themselves (no page-wide columns).
-            origins: dict[int, tuple[list[float], list[float]]] = {}
+            # Glyphs of each run that lie in the other's reach, from the runs themselves
+            # (no page-wide columns; a bisection for the usual forward run).
             index_of = {id(g): k for k, g in enumerate(table.runs())}
             for a, b in pairs:
                 for (_, _, _, _, run), (y0, y1, x0, x1, _) in ((a, b), (b, a)):
-                    k = index_of[id(run)]
-                    if k not in origins:
-                        origins[k] = table.run_origins(k)
-                    xs, ys = origins[k]
                     first = run.start
-                    suspects.update(
-                        first + j for j, (x, y) in enumerate(zip(xs, ys, strict=True))
-                        if x0 <= x <= x1 and y0 <= y <= y1
-                    )
+                    suspects.update(first + j for j in table.origins_within(index_of[id(run)], (x0, y0, x1, y1)))
         return suspects
 
     def _exact(self, page: PageContext, indices: Sequence[int]) -> set[int] | None:
