@@ -57,3 +57,21 @@ def test_rotated_run_takes_the_general_path():
     geo = _geometry(run)
     assert (geo.dx, geo.dy) == (0.0, 1.0)
     assert geo.box == (291.0, 100.0, 302.5, 118.0)
+
+
+@pytest.mark.parametrize(
+    "matrix",
+    [(1.0, 0.0, 0.0, 1.0, 72.0, 700.0), (-1.0, 0.0, 0.0, 1.0, 300.0, 400.0), (0.0, 1.0, -1.0, 0.0, 300.0, 100.0)],
+)
+@pytest.mark.parametrize("extent", [True, False])
+def test_origins_within_matches_a_scan_of_every_origin(matrix, extent):
+    table = GlyphTable()
+    table.append(_run(matrix, n=12, extent=extent))
+    xs, ys = table.run_origins(0)
+    for k in range(0, 12, 3):
+        # Boxes whose edges fall exactly on origins, between them, and around none.
+        for box in ((xs[k], ys[k], xs[k], ys[k]), (min(xs[k], xs[k + 2]) - 0.5, ys[k] - 1,
+                                                    max(xs[k], xs[k + 2]) + 0.5, ys[k] + 1),
+                    (min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1), (0.0, 0.0, 1.0, 1.0)):
+            expected = [j for j, (x, y) in enumerate(zip(xs, ys, strict=True)) if box[0] <= x <= box[2] and box[1] <= y <= box[3]]
+            assert table.origins_within(0, box) == expected
