@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from glyphweave.core.tokenizer import decode_hex, decode_name, operations, unescape_literal
+from glyphweave.core.tokenizer import FUSED, decode_hex, decode_name, operations, unescape_literal
 
 
 def ops(data: bytes) -> list[tuple[bytes, list[Any]]]:
@@ -383,3 +383,53 @@ def test_random_content_like_tokens():
     data = b" ".join(rng.choice(vocab) for _ in range(50_000))
     for op, args in ops(data):
         assert isinstance(op, bytes) and isinstance(args, list)
+
+
+# --------------------------------------------------------------------------- fused operations
+
+
+def unfuse(data: bytes, raw_tj: bool = False) -> list[tuple[bytes, list[Any], int]]:
+    """operations(fuse=True), with every fused item split back into its parts."""
+    out: list[tuple[bytes, list[Any], int]] = []
+
+    def split(op: bytes, args: list[Any], index: int) -> None:
+        if op not in FUSED:
+            out.append((op, args, index))
+            return
+        first, second = FUSED[op]
+        tail = 2 if second == b"Td" else 1  # operands of the second part
+        split(first, args[:-tail], index - 1)
+        out.append((second, args[-tail:], index))
+
+    for op, args, index in operations(data, raw_tj=raw_tj, fuse=True):
+        split(op, list(args), index)
+    return out
+
+
+def indexed(data: bytes, raw_tj: bool = False) -> list[tuple[bytes, list[Any], int]]:
+    return [(op, list(args), index) for op, args, index in operations(data, raw_tj=raw_tj)]
+
+
+FUSION_CASES = [
+    b"BT /F1 9 Tf 10 20 Td [(a)-3(b)]TJ ET",
+    b"BT /F1 9 Tf 10 20 Td (x) Tj /F2 8 Tf 5 5 Td 0 g [(c)]TJ ET",
+    b"BT/F13 9 Tf 58.5 -216.2 Td[<00420047>-524<001e>]TJ /F7 9 Tf 66.1 0 Td[<0e43>]TJ ET",
+    b"BT 1 0 0 1 72 700 Tm\n[(Hello)]TJ T*(world)Tj -0.2 Tc 0.5 Tw T*[(again)]TJ ET",
+    b"q 1 0 0 1 5 5 cm BT 3 Tr [(x)] TJ 0 0 1 rg [(y)] TJ ET Q",  # colour then TJ: not fused
+    b"BT /F1 9 Tf\n12 0 Td\n(a) Tj 1 2 3 Td [(b)] TJ ET",  # an extra operand stays with Td
+    b"BT /F1 9 Tf 1 2 Td [(a) (nested (not) fast)] TJ ET",  # a TJ the fast path cannot read
+    b"BI /W 1 /H 1 ID \x00[(x)]TJ EI BT 1 2 Td [(z)]TJ ET",  # ID is never fused
+]
+
+
+@pytest.mark.parametrize("data", FUSION_CASES)
+@pytest.mark.parametrize("raw_tj", [False, True])
+def test_fused_items_are_the_plain_operations_merged(data: bytes, raw_tj: bool):
+    assert unfuse(data, raw_tj) == indexed(data, raw_tj)
+
+
+def test_fused_items_for_pdftex_and_dvipdfmx_lines():
+    data = b"BT /F1 9 Tf 10 20 Td [(a)-3(b)]TJ 5 0 Td (x)Tj /F2 8 Tf 1 1 Td 0 g ET"
+    names = [op for op, _, _ in operations(data, raw_tj=True, fuse=True)]
+    assert names == [b"BT", b"Tf Td TJ", b"Td Tj", b"Tf Td", b"ET"]
+    assert all(name in FUSED for name in names[1:4])

@@ -24,13 +24,15 @@ from glyphweave.core.decoding import is_weak
 from glyphweave.core.fonts import FontLoader, FontState, object_key
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable, Run
-from glyphweave.core.tokenizer import RawTJ, hex_bytes, literal_bytes, operations
+from glyphweave.core.tokenizer import FUSED, RawTJ, hex_bytes, literal_bytes, operations
 
 log = logging.getLogger(__name__)
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _NO_MARK: tuple[None, None, None, int] = (None, None, None, 0)
+_OPERANDS = {b"TJ": 1, b"Tj": 1, b"Td": 2}
+"""How many operands the second part of a fused item takes (see ``_handlers``)."""
 ACTUAL_TEXT = "actualtext"
 """``decoded_by`` of glyphs whose text comes from an /ActualText span."""
 MAX_FORM_DEPTH = 32
@@ -167,7 +169,7 @@ class PageInterpreter:
     def _run(self, data: bytes, res: _Resources) -> None:
         handlers = self._handlers()
         counting = not self.in_form
-        for op, args, index in operations(data, raw_tj=True):
+        for op, args, index in operations(data, raw_tj=True, fuse=True):
             if counting:
                 self.token = index
             handler = handlers.get(op)
@@ -183,7 +185,7 @@ class PageInterpreter:
             self.warnings.append(message)
 
     def _handlers(self) -> dict[bytes, Any]:
-        return {
+        handlers = {
             b"q": self._op_q, b"Q": self._op_Q, b"cm": self._op_cm,
             b"BT": self._op_BT, b"ET": self._op_ET,
             b"Tf": self._op_Tf, b"Tc": self._op_Tc, b"Tw": self._op_Tw, b"Tz": self._op_Tz,
@@ -193,6 +195,30 @@ class PageInterpreter:
             b"Do": self._op_Do,
             b"BDC": self._op_BDC, b"BMC": self._op_BMC, b"EMC": self._op_EMC,
         }
+        # The tokenizer's fused items (b"Td TJ", b"Tf Td", b"Tf Td TJ"...): shorter names first,
+        # so b"Tf Td TJ" finds b"Tf Td" already built.
+        for name in sorted(FUSED, key=len):
+            first, second = FUSED[name]
+            handlers[name] = self._fused(handlers[first], handlers[second], _OPERANDS[second])
+        # The three that pdfTeX and dvipdfmx write for nearly every string, without the
+        # generic wrapper's slicing.
+        handlers[b"Td TJ"] = self._op_Td_TJ
+        handlers[b"Tf Td"] = self._op_Tf_Td
+        handlers[b"Tf Td TJ"] = self._op_Tf_Td_TJ
+        return handlers
+
+    def _fused(self, first: Any, second: Any, tail: int) -> Any:
+        """A handler for two operations read as one item: the last ``tail`` operands are the
+        second's. A failure of the first is reported and does not stop the second."""
+
+        def handler(args: list[Any], res: _Resources) -> None:
+            try:
+                first(args[:-tail], res)
+            except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
+                self._warn(f"operator before a shown string: {exc}")
+            second(args[-tail:], res)
+
+        return handler
 
     # -- graphics state -------------------------------------------------------------------
     def _snapshot(self) -> tuple[Any, ...]:
@@ -226,8 +252,10 @@ class PageInterpreter:
     def _op_Tf(self, args: list[Any], res: _Resources) -> None:
         if len(args) < 2 or not isinstance(args[-2], str):
             raise ValueError("Tf needs a font name and a size")
-        name = args[-2]
-        self.fs = float(args[-1])
+        self._set_font(args[-2], args[-1], res)
+
+    def _set_font(self, name: str, size: Any, res: _Resources) -> None:
+        self.fs = float(size)
         # Pages switch fonts constantly: each resource name is resolved, loaded and given
         # its table index once per resource dictionary and page.
         loaded = res.fonts.get(name)
@@ -273,6 +301,20 @@ class PageInterpreter:
         tx, ty = float(args[-2]), float(args[-1])
         a, b, c, d, e, f = self.tlm
         self.tlm = self.tm = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
+
+    def _op_Td_TJ(self, args: list[Any], res: _Resources) -> None:
+        tx, ty = float(args[-3]), float(args[-2])
+        a, b, c, d, e, f = self.tlm
+        self.tlm = self.tm = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
+        self._op_TJ(args, res)  # reads the last operand only
+
+    def _op_Tf_Td(self, args: list[Any], res: _Resources) -> None:
+        self._set_font(args[-4], args[-3], res)
+        self._op_Td(args, res)  # reads the last two operands only
+
+    def _op_Tf_Td_TJ(self, args: list[Any], res: _Resources) -> None:
+        self._set_font(args[-5], args[-4], res)
+        self._op_Td_TJ(args, res)
 
     def _op_TD(self, args: list[Any], res: _Resources) -> None:
         self.tl = -float(args[-1])

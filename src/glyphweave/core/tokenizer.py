@@ -48,23 +48,47 @@ _GENERAL_TOKENS = (
     + rb"|(?P<op>[^" + _DELIMS + rb"]+)"
     + rb"|(?P<delim><<|>>|[\[\]{}()<>])"
 )
+_END = rb"(?![^" + _DELIMS + rb"])"
+_TJ_BODY = rb"(?:" + _WS + rb"(?:" + _LIT + rb"|" + _HEX + rb"|" + _NUM + rb"))*"
+_LIT_BODY = rb"(?:[^\\()]|\\.)*"
+
+
+def _then_show(tj: str, sj: str) -> bytes:
+    """An optional ``[..] TJ`` or ``(..) Tj`` straight after the operation before it."""
+    return (
+        rb"(?:" + _WS + rb"(?:\[(?P<" + tj.encode() + rb">" + _TJ_BODY + rb")" + _WS + rb"\]" + _WS + rb"TJ" + _END
+        + rb"|\((?P<" + sj.encode() + rb">" + _LIT_BODY + rb")\)" + _WS + rb"Tj" + _END + rb"))?"
+    )
+
+
 _TOKEN = re.compile(
     _SKIP
     + rb"(?:"
     # Numbers then an operator, read once: most operators of any page (Td, Tm, Tc, cm,
-    # path construction...), and bare operators (BT, ET, T*, q, Q) with no numbers.
-    + rb"(?P<nums>(?:" + _NUM + _W + rb"+)*)(?P<opx>" + _OPCHARS + rb")"
-    # Whole operations in one match: [ (..) -120 <..> ] TJ, (..) Tj, /F1 12 Tf
-    + rb"|\[(?P<tj>(?:" + _WS + rb"(?:" + _LIT + rb"|" + _HEX + rb"|" + _NUM + rb"))*)" + _WS
-    + rb"\]" + _WS + rb"TJ(?![^" + _DELIMS + rb"])"
-    + rb"|\((?P<sj>(?:[^\\()]|\\.)*)\)" + _WS + rb"Tj(?![^" + _DELIMS + rb"])"
-    + rb"|/(?P<tfname>[^" + _DELIMS + rb"]+)" + _W + rb"+(?P<tfsize>" + _NUM + rb")" + _W + rb"+Tf(?![^"
-    + _DELIMS + rb"])"
+    # path construction...), and bare operators (BT, ET, T*, q, Q) with no numbers; and
+    # the string shown right after it, if any (x y Td [..] TJ).
+    + rb"(?P<nums>(?:" + _NUM + _W + rb"+)*)(?P<opx>" + _OPCHARS + rb")" + _then_show("xtj", "xsj")
+    # Whole operations in one match: [ (..) -120 <..> ] TJ, (..) Tj, /F1 12 Tf (and the
+    # x y Td and string that pdfTeX and dvipdfmx write after almost every Tf).
+    + rb"|\[(?P<tj>" + _TJ_BODY + rb")" + _WS + rb"\]" + _WS + rb"TJ" + _END
+    + rb"|\((?P<sj>" + _LIT_BODY + rb")\)" + _WS + rb"Tj" + _END
+    + rb"|(?P<tf>/(?P<tfname>[^" + _DELIMS + rb"]+)" + _W + rb"+(?P<tfsize>" + _NUM + rb")" + _W + rb"+Tf" + _END
+    + rb")(?:" + _WS + rb"(?P<tdx>" + _NUM + rb")" + _W + rb"+(?P<tdy>" + _NUM + rb")" + _W + rb"+Td" + _END
+    + _then_show("ttj", "tsj") + rb")?"
     # General tokens:
     + rb"|" + _GENERAL_TOKENS
     + rb")",
     re.DOTALL,
 )
+FUSABLE = frozenset([b"Td", b"TD", b"Tm", b"T*", b"Tc", b"Tw", b"Tz", b"TL", b"Ts", b"Tr", b"BT"])
+"""Operators with numeric operands (or none) that ``operations(fuse=True)`` reports together
+with the string shown right after them, as ``op + b" TJ"`` or ``op + b" Tj"``."""
+FUSED = {op + b" " + show: (op, show) for op in FUSABLE | {b"Tf Td"} for show in (b"TJ", b"Tj")}
+FUSED[b"Tf Td"] = (b"Tf", b"Td")
+"""Every fused operator ``operations(fuse=True)`` may yield -> the two parts it stands for
+(``b"Tf Td TJ"`` is ``b"Tf Td"`` then ``b"TJ"``; ``b"Tf Td"`` is Tf then Td)."""
+_FUSED_TJ = {op: op + b" TJ" for op in FUSABLE}
+_FUSED_TJ_STR = {op: op + b" Tj" for op in FUSABLE}
 # After an operator that cannot affect text: the rest of a drawing (more such operators
 # with numeric operands, and q ... Q blocks holding only those and cm, which Q undoes),
 # skipped in one match, so a figure costs a few steps rather than one per operator.
@@ -214,12 +238,21 @@ def _tj_items(raw: bytes) -> list[Any]:
     return items
 
 
-def operations(data: bytes, *, raw_tj: bool = False) -> Iterator[tuple[bytes, list[Any], int]]:
+def operations(
+    data: bytes, *, raw_tj: bool = False, fuse: bool = False
+) -> Iterator[tuple[bytes, list[Any], int]]:
     """Yield ``(operator, operands, index)`` for each operator that may matter to text.
 
     With ``raw_tj``, a TJ array read by the fast path arrives as a :class:`RawTJ` of
     undecoded triples (the interpreter decodes while it measures); otherwise its
     strings are ``bytearray`` like everywhere else.
+
+    With ``fuse``, an operator of :data:`FUSABLE` and the ``TJ``/``Tj`` right after it
+    come as one item (``b"Td TJ"``, operands concatenated, the string last), and so do
+    ``/F s Tf x y Td`` (``b"Tf Td"``) and ``/F s Tf x y Td [..] TJ`` (``b"Tf Td TJ"``):
+    pdfTeX and dvipdfmx write these triples for nearly every string, and one item costs
+    a third of three. :data:`FUSED` maps each such name to its parts. ``index`` is the
+    last part's.
 
     ``index`` counts every operator of the stream from 1, including the path and colour
     operators that are skipped without being yielded. Malformed input never raises:
@@ -243,9 +276,12 @@ def operations(data: bytes, *, raw_tj: bool = False) -> Iterator[tuple[bytes, li
         if kind is None:
             return  # nothing but whitespace left
         if not nest:
-            if kind == "opx":
-                op = m.group(kind)
+            if kind == "opx" or kind == "xtj" or kind == "xsj":
+                op = m.group("opx")
                 count += 1
+                if kind != "opx" and not (fuse and op in FUSABLE):
+                    pos = m.end("opx")  # the string is the next match's
+                    kind = "opx"
                 if op in _IGNORED_OPS:
                     stack.clear()
                     more = drawing(data, pos)
@@ -256,6 +292,19 @@ def operations(data: bytes, *, raw_tj: bool = False) -> Iterator[tuple[bytes, li
                 nums = m.group("nums")
                 if nums:
                     stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
+                if kind == "xtj":
+                    raw = m.group(kind)
+                    stack.append(RawTJ(_TJ_ITEM.findall(raw)) if raw_tj else _tj_items(raw))
+                    count += 1
+                    yield _FUSED_TJ[op], stack, count
+                    stack = []
+                    continue
+                if kind == "xsj":
+                    stack.append(_literal(m.group(kind)))
+                    count += 1
+                    yield _FUSED_TJ_STR[op], stack, count
+                    stack = []
+                    continue
                 if op == b"ID":
                     pos = _skip_inline_image(data, pos)
                     stack.clear()
@@ -284,11 +333,29 @@ def operations(data: bytes, *, raw_tj: bool = False) -> Iterator[tuple[bytes, li
                 yield b"Tj", stack, count
                 stack = []
                 continue
-            if kind == "tfsize":  # lastgroup names the last group closed: the size
+            if kind == "tf" or kind == "tdy" or kind == "ttj" or kind == "tsj":
                 stack.append(decode_name(m.group("tfname")))
                 stack.append(m.group("tfsize"))
                 count += 1
-                yield b"Tf", stack, count
+                if kind == "tf" or not fuse:
+                    pos = m.end("tf")
+                    yield b"Tf", stack, count
+                    stack = []
+                    continue
+                stack.append(m.group("tdx"))
+                stack.append(m.group("tdy"))
+                count += 1
+                if kind == "tdy":
+                    yield b"Tf Td", stack, count
+                elif kind == "ttj":
+                    raw = m.group(kind)
+                    stack.append(RawTJ(_TJ_ITEM.findall(raw)) if raw_tj else _tj_items(raw))
+                    count += 1
+                    yield b"Tf Td TJ", stack, count
+                else:
+                    stack.append(_literal(m.group(kind)))
+                    count += 1
+                    yield b"Tf Td Tj", stack, count
                 stack = []
                 continue
         elif kind in _FAST_KINDS:
@@ -353,4 +420,4 @@ def operations(data: bytes, *, raw_tj: bool = False) -> Iterator[tuple[bytes, li
             # stray '<', '{', '}', ')' are ignored
 
 
-_FAST_KINDS = frozenset({"opx", "tj", "sj", "tfsize"})
+_FAST_KINDS = frozenset({"opx", "xtj", "xsj", "tj", "sj", "tf", "tdy", "ttj", "tsj"})
