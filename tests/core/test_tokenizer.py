@@ -361,6 +361,25 @@ def test_long_runs_of_graphics_operators():
     assert ops(b"1 " * 30_000 + b"re (y) Tj")[-1] == (b"Tj", [bytearray(b"y")])
 
 
+def test_drawings_are_skipped_but_counted():
+    data = b"q 1 0 0 1 5 5 cm 0 0 m 1.5 -2 l S Q % a comment, its words no operators\n 0 g 3 w 0 0 10 10 re f BT (x) Tj ET"
+    assert ops(data) == [(b"BT", []), (b"Tj", [bytearray(b"x")]), (b"ET", [])]
+    # Every operator counts towards the index, skipped ones included.
+    assert [index for _, _, index in operations(data)] == [11, 12, 13]
+
+
+def test_malformed_numbers_reach_the_operator():
+    # The operator gets them as they are; converting them is its business (it may refuse).
+    assert ops(b"1.2.3 0 Td -.5 +3 TD") == [(b"Td", [b"1.2.3", b"0"]), (b"TD", [b"-.5", b"+3"])]
+
+
+@pytest.mark.parametrize("data", [b" " * 200_000 + b"[", b"1 " * 100_000 + b"[", b"1 " * 100_000 + b"q",
+                                  b"q " * 50_000 + b"1", b"0 g " * 50_000 + b"1 1"])
+def test_long_failing_prefixes(data: bytes):
+    for op, args in ops(data):
+        assert isinstance(op, bytes) and isinstance(args, list)
+
+
 @pytest.mark.parametrize("data", [b"/a" * 50_000, b"." * 100_000, b"+-" * 50_000, b"<<>>" * 20_000])
 def test_degenerate_repetitions(data: bytes):
     for op, args in ops(data):

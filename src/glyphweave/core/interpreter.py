@@ -109,6 +109,7 @@ class PageInterpreter:
         self._resource_cache: dict[Any, _Resources] = {}
         self._font_index: dict[tuple[str, Any], int] = {}
         self._active_forms: list[Any] = []
+        self._handler_table: dict[bytes, Any] | None = None
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -167,7 +168,9 @@ class PageInterpreter:
 
     # -- the loop -----------------------------------------------------------------------
     def _run(self, data: bytes, res: _Resources) -> None:
-        handlers = self._handlers()
+        handlers = self._handler_table
+        if handlers is None:  # once per page, not per form painted
+            handlers = self._handler_table = self._handlers()
         counting = not self.in_form
         for op, args, index in operations(data, raw_tj=True, fuse=True):
             if counting:

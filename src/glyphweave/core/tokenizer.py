@@ -32,6 +32,14 @@ _WS = rb"[\x00\t\n\x0c\r ]*"
 # painted. Longest alternatives first.
 _IGNORED = rb"re|rg|RG|ri|sc|SC|scn|SCN|f\*|B\*|b\*|W\*|[mlcvyhSsfFBbnWgGkKwjJMi]"
 _OPWORD = re.compile(rb"[A-Za-z][A-Za-z*]*")
+_OPWORD_OR_COMMENT = re.compile(rb"%[^\r\n]*|([A-Za-z][A-Za-z*]*)")
+
+
+def _count_operators(skipped: bytes) -> int:
+    """How many operators a skipped drawing holds (words in its comments are not)."""
+    if b"%" not in skipped:
+        return len(_OPWORD.findall(skipped))
+    return sum(map(bool, _OPWORD_OR_COMMENT.findall(skipped)))
 _W = rb"[\x00\t\n\x0c\r ]"
 _OPCHARS = rb"[A-Za-z'\"][^" + _DELIMS + rb"]*"
 _IGNORED_OPS = frozenset(
@@ -67,7 +75,7 @@ _TOKEN = re.compile(
     # Numbers then an operator, read once: most operators of any page (Td, Tm, Tc, cm,
     # path construction...), and bare operators (BT, ET, T*, q, Q) with no numbers; and
     # the string shown right after it, if any (x y Td [..] TJ).
-    + rb"(?P<nums>(?:" + _NUM + _W + rb"+)*)(?P<opx>" + _OPCHARS + rb")" + _then_show("xtj", "xsj")
+    + rb"(?P<nums>(?:[0-9.+\\-]+" + _W + rb"+)*)(?P<opx>" + _OPCHARS + rb")" + _then_show("xtj", "xsj")
     # Whole operations in one match: [ (..) -120 <..> ] TJ, (..) Tj, /F1 12 Tf (and the
     # x y Td and string that pdfTeX and dvipdfmx write after almost every Tf).
     + rb"|\[(?P<tj>" + _TJ_BODY + rb")" + _WS + rb"\]" + _WS + rb"TJ" + _END
@@ -90,13 +98,17 @@ FUSED[b"Tf Td"] = (b"Tf", b"Td")
 _FUSED_TJ = {op: op + b" TJ" for op in FUSABLE}
 _FUSED_TJ_STR = {op: op + b" Tj" for op in FUSABLE}
 # After an operator that cannot affect text: the rest of a drawing (more such operators
-# with numeric operands, and q ... Q blocks holding only those and cm, which Q undoes),
-# skipped in one match, so a figure costs a few steps rather than one per operator.
-_IGNORED_RE = rb"(?:" + _IGNORED + rb")(?![^" + _DELIMS + rb"])"
+# with numeric operands, comments, and q ... Q blocks holding only those and cm, which Q
+# undoes), skipped in one match, so a figure costs a few steps rather than one per
+# operator. Operands are not parsed, only stepped over: any run of digits, signs, dots and
+# white-space (what the operands of these operators are made of) before the operator.
+# Every step ends at a letter or '%', so there is one way to split any input.
+_IGNORED_RE = rb"(?:" + _IGNORED + rb")" + _END
+_NUMBERISH = rb"[0-9.+\-\x00\t\n\x0c\r ]*"
 _DRAWING = re.compile(
-    rb"(?:" + _SKIP + rb"(?:(?:" + _NUM + _W + rb"+)*" + _IGNORED_RE
-    + rb"|q" + _W + rb"+(?:(?:" + _NUM + _W + rb"+)*(?:" + _IGNORED_RE + rb"|cm(?![^" + _DELIMS + rb"]))"
-    + _W + rb"*)*Q(?![^" + _DELIMS + rb"])))*"
+    rb"(?:" + _NUMBERISH + rb"(?:" + _IGNORED_RE + rb"|%[^\r\n]*"
+    + rb"|q" + _W + rb"(?:" + _NUMBERISH + rb"(?:" + _IGNORED_RE + rb"|cm" + _END + rb"))*"
+    + _NUMBERISH + rb"Q" + _END + rb"))*"
 )
 _GENERAL = re.compile(_SKIP + rb"(?:" + _GENERAL_TOKENS + rb")", re.DOTALL)
 """One token at a time (inside arrays and dictionaries)."""
@@ -265,7 +277,7 @@ def operations(
     n = len(data)
     count = 0
     match = _TOKEN.match
-    count_ops = _OPWORD.findall
+    count_ops = _count_operators
     drawing = _DRAWING.match
     while pos < n:
         m = match(data, pos)
@@ -286,7 +298,7 @@ def operations(
                     stack.clear()
                     more = drawing(data, pos)
                     if more is not None and more.end() > pos:
-                        count += len(count_ops(more.group()))
+                        count += count_ops(more.group())
                         pos = more.end()
                     continue
                 nums = m.group("nums")
@@ -313,7 +325,7 @@ def operations(
                 if op == b"q":
                     more = drawing(data, pos - 1)  # a drawing-only q ... Q block
                     if more is not None and more.end() > pos:
-                        count += len(count_ops(more.group())) - 1
+                        count += count_ops(more.group()) - 1
                         pos = more.end()
                         stack.clear()
                         continue
