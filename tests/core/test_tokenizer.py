@@ -438,6 +438,7 @@ FUSION_CASES = [
     b"BT /F1 9 Tf\n12 0 Td\n(a) Tj 1 2 3 Td [(b)] TJ ET",  # an extra operand stays with Td
     b"BT /F1 9 Tf 1 2 Td [(a) (nested (not) fast)] TJ ET",  # a TJ the fast path cannot read
     b"BI /W 1 /H 1 ID \x00[(x)]TJ EI BT 1 2 Td [(z)]TJ ET",  # ID is never fused
+    b"q 2 0 0 1 5 5 cm BT 3 Tr 1 0 0 1 0 0 Tm /F11 9.00 Tf 0.00 0.00 Td <3c> Tj ET Q <0041 4>Tj",  # OCR layers
 ]
 
 

@@ -61,11 +61,16 @@ _TJ_BODY = rb"(?:" + _WS + rb"(?:" + _LIT + rb"|" + _HEX + rb"|" + _NUM + rb"))*
 _LIT_BODY = rb"(?:[^\\()]|\\.)*"
 
 
-def _then_show(tj: str, sj: str) -> bytes:
-    """An optional ``[..] TJ`` or ``(..) Tj`` straight after the operation before it."""
+_HEX_BODY = rb"[0-9A-Fa-f\x00\t\n\x0c\r ]*"
+
+
+def _then_show(tj: str, sj: str, hj: str) -> bytes:
+    """An optional ``[..] TJ``, ``(..) Tj`` or ``<..> Tj`` straight after the operation
+    before it."""
     return (
         rb"(?:" + _WS + rb"(?:\[(?P<" + tj.encode() + rb">" + _TJ_BODY + rb")" + _WS + rb"\]" + _WS + rb"TJ" + _END
-        + rb"|\((?P<" + sj.encode() + rb">" + _LIT_BODY + rb")\)" + _WS + rb"Tj" + _END + rb"))?"
+        + rb"|\((?P<" + sj.encode() + rb">" + _LIT_BODY + rb")\)" + _WS + rb"Tj" + _END
+        + rb"|<(?P<" + hj.encode() + rb">" + _HEX_BODY + rb")>" + _WS + rb"Tj" + _END + rb"))?"
     )
 
 
@@ -75,14 +80,15 @@ _TOKEN = re.compile(
     # Numbers then an operator, read once: most operators of any page (Td, Tm, Tc, cm,
     # path construction...), and bare operators (BT, ET, T*, q, Q) with no numbers; and
     # the string shown right after it, if any (x y Td [..] TJ).
-    + rb"(?P<nums>(?:[0-9.+\\-]+" + _W + rb"+)*)(?P<opx>" + _OPCHARS + rb")" + _then_show("xtj", "xsj")
-    # Whole operations in one match: [ (..) -120 <..> ] TJ, (..) Tj, /F1 12 Tf (and the
+    + rb"(?P<nums>(?:[0-9.+\\-]+" + _W + rb"+)*)(?P<opx>" + _OPCHARS + rb")" + _then_show("xtj", "xsj", "xhj")
+    # Whole operations in one match: [ (..) -120 <..> ] TJ, (..) Tj, <..> Tj, /F1 12 Tf (and the
     # x y Td and string that pdfTeX and dvipdfmx write after almost every Tf).
     + rb"|\[(?P<tj>" + _TJ_BODY + rb")" + _WS + rb"\]" + _WS + rb"TJ" + _END
     + rb"|\((?P<sj>" + _LIT_BODY + rb")\)" + _WS + rb"Tj" + _END
+    + rb"|<(?P<hj>" + _HEX_BODY + rb")>" + _WS + rb"Tj" + _END
     + rb"|(?P<tf>/(?P<tfname>[^" + _DELIMS + rb"]+)" + _W + rb"+(?P<tfsize>" + _NUM + rb")" + _W + rb"+Tf" + _END
     + rb")(?:" + _WS + rb"(?P<tdx>" + _NUM + rb")" + _W + rb"+(?P<tdy>" + _NUM + rb")" + _W + rb"+Td" + _END
-    + _then_show("ttj", "tsj") + rb")?"
+    + _then_show("ttj", "tsj", "thj") + rb")?"
     # General tokens:
     + rb"|" + _GENERAL_TOKENS
     + rb")",
@@ -288,7 +294,7 @@ def operations(
         if kind is None:
             return  # nothing but whitespace left
         if not nest:
-            if kind == "opx" or kind == "xtj" or kind == "xsj":
+            if kind == "opx" or kind == "xtj" or kind == "xsj" or kind == "xhj":
                 op = m.group("opx")
                 count += 1
                 if kind != "opx" and not (fuse and op in FUSABLE):
@@ -311,8 +317,9 @@ def operations(
                     yield _FUSED_TJ[op], stack, count
                     stack = []
                     continue
-                if kind == "xsj":
-                    stack.append(_literal(m.group(kind)))
+                if kind == "xsj" or kind == "xhj":
+                    raw = m.group(kind)
+                    stack.append(_literal(raw) if kind == "xsj" else decode_hex(raw))
                     count += 1
                     yield _FUSED_TJ_STR[op], stack, count
                     stack = []
@@ -339,13 +346,14 @@ def operations(
                 yield b"TJ", stack, count
                 stack = []
                 continue
-            if kind == "sj":
-                stack.append(_literal(m.group(kind)))
+            if kind == "sj" or kind == "hj":
+                raw = m.group(kind)
+                stack.append(_literal(raw) if kind == "sj" else decode_hex(raw))
                 count += 1
                 yield b"Tj", stack, count
                 stack = []
                 continue
-            if kind == "tf" or kind == "tdy" or kind == "ttj" or kind == "tsj":
+            if kind == "tf" or kind == "tdy" or kind == "ttj" or kind == "tsj" or kind == "thj":
                 stack.append(decode_name(m.group("tfname")))
                 stack.append(m.group("tfsize"))
                 count += 1
@@ -365,7 +373,8 @@ def operations(
                     count += 1
                     yield b"Tf Td TJ", stack, count
                 else:
-                    stack.append(_literal(m.group(kind)))
+                    raw = m.group(kind)
+                    stack.append(_literal(raw) if kind == "tsj" else decode_hex(raw))
                     count += 1
                     yield b"Tf Td Tj", stack, count
                 stack = []
@@ -432,4 +441,4 @@ def operations(
             # stray '<', '{', '}', ')' are ignored
 
 
-_FAST_KINDS = frozenset({"opx", "xtj", "xsj", "tj", "sj", "tf", "tdy", "ttj", "tsj"})
+_FAST_KINDS = frozenset({"opx", "xtj", "xsj", "xhj", "tj", "sj", "hj", "tf", "tdy", "ttj", "tsj", "thj"})
