@@ -671,3 +671,35 @@ def test_placeholder_actual_text_keeps_the_glyphs():
     # iText writes U+FFFD as ActualText for dot leaders: it says nothing, so keep the glyphs.
     content = b"BT /F1 10 Tf /Span <</ActualText <FEFFFFFD>>> BDC (..) Tj EMC ET"
     assert [g.text for g in glyphs(content)] == [".", "."]
+
+
+# --------------------------------------------------------------------------- repeated strings
+
+
+def test_a_repeated_operand_is_measured_in_its_own_text_state():
+    # The same operand, shown again after each text-state change that shapes it: the
+    # interpreter remembers measured strings, and must never give back a stale one.
+    content = (b"BT /F1 10 Tf 0 700 Td [(ab) -500 (c)] TJ 0 -20 Td [(ab) -500 (c)] TJ "
+               b"2 Tc 0 -20 Td [(ab) -500 (c)] TJ 0 Tc 50 Tz 0 -20 Td [(ab) -500 (c)] TJ "
+               b"100 Tz /F1 20 Tf 0 -20 Td [(ab) -500 (c)] TJ ET")
+    found = glyphs(content)
+    rows = [found[i:i + 3] for i in range(0, 15, 3)]
+    assert [text_of(row) for row in rows] == ["abc"] * 5
+    ends = [round(row[2].origin[0], 6) for row in rows]
+    # 5 + 5 + 5 (TJ -500 at 10 pt) | same | Tc 2 after a and b | Tz 50 halves | 20 pt doubles
+    assert ends == [15.0, 15.0, 19.0, 7.5, 30.0]
+
+
+def test_a_repeated_operand_in_an_actualtext_span_takes_the_span_text():
+    content = (b"BT /F1 10 Tf 0 700 Td (xy) Tj /Span <</ActualText (Q)>> BDC (xy) Tj EMC (xy) Tj ET")
+    found = glyphs(content)
+    assert [g.text for g in found] == ["x", "y", "Q", "", "x", "y"]
+
+
+def test_one_operand_in_two_fonts_is_decoded_by_each():
+    content = b"BT /F1 10 Tf 0 700 Td (a) Tj /F2 10 Tf (a) Tj /F1 10 Tf (a) Tj ET"
+    found = glyphs(content, fonts={"F1": helvetica(widths=True),
+                                   "F2": helvetica(widths=[250] * 95, base_font="Symbol")})
+    assert text_of(found) == "a\u03b1a"
+    assert [g.font.resource for g in found] == ["/F1", "/F2", "/F1"]
+    assert [round(g.glyph_end[0] - g.origin[0], 6) for g in found] == [5.0, 2.5, 5.0]

@@ -33,6 +33,11 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _NO_MARK: tuple[None, None, None, int] = (None, None, None, 0)
 _OPERANDS = {b"TJ": 1, b"Tj": 1, b"Td": 2}
 """How many operands the second part of a fused item takes (see ``_handlers``)."""
+_MEASURED_LIMIT = 16384
+"""Operands a document remembers measured (FontLoader.measured) before it starts afresh."""
+_MEASURED_LONGEST = 48
+"""Longest operand (bytes of its source) worth remembering: long ones (whole lines) seldom
+repeat, and would cost memory for nothing."""
 ACTUAL_TEXT = "actualtext"
 """``decoded_by`` of glyphs whose text comes from an /ActualText span."""
 MAX_FORM_DEPTH = 32
@@ -97,6 +102,23 @@ class _Resources:
         if not isinstance(group, pikepdf.Dictionary):
             return None
         return group.get("/" + name)
+
+
+def _read_tj(items: RawTJ) -> tuple[list[bytes], list[tuple[int, float]] | None]:
+    """The strings of a TJ operand from the tokenizer's fast path, and its numbers as
+    (bytes shown before it, number)."""
+    strings: list[bytes] = []
+    adjustments: list[tuple[int, float]] = []
+    count = 0  # bytes shown so far
+    for lit, hexs, num in items:
+        if num:
+            adjustments.append((count, float(num)))
+            continue
+        data = literal_bytes(lit) if not hexs else hex_bytes(hexs)
+        if data:
+            strings.append(data)
+            count += len(data)
+    return strings, adjustments or None
 
 
 class PageInterpreter:
@@ -336,35 +358,30 @@ class PageInterpreter:
     # -- showing text ---------------------------------------------------------------------
     def _op_Tj(self, args: list[Any], res: _Resources) -> None:
         if args and isinstance(args[-1], bytearray):
-            self._show([args[-1]], None)
+            data = args[-1]
+            self._show((False, bytes(data)), [data], None)
 
     def _op_TJ(self, args: list[Any], res: _Resources) -> None:
         if not args or not isinstance(args[-1], list):
             return
+        items = args[-1]
+        if isinstance(items, RawTJ):
+            self._show((True, items.source), items, None)
+            return
         strings: list[Any] = []
         adjustments: list[tuple[int, float]] = []
         count = 0  # bytes shown so far
-        if isinstance(args[-1], RawTJ):
-            for lit, hexs, num in args[-1]:
-                if num:
-                    adjustments.append((count, float(num)))
-                    continue
-                data = literal_bytes(lit) if not hexs else hex_bytes(hexs)
-                if data:
-                    strings.append(data)
-                    count += len(data)
-        else:
-            for item in args[-1]:
-                if isinstance(item, bytearray):
-                    if item:
-                        strings.append(item)
-                        count += len(item)
-                    continue
-                try:
-                    adjustments.append((count, float(item)))
-                except (TypeError, ValueError):
-                    continue
-        self._show(strings, adjustments or None)
+        for item in items:
+            if isinstance(item, bytearray):
+                if item:
+                    strings.append(item)
+                    count += len(item)
+                continue
+            try:
+                adjustments.append((count, float(item)))
+            except (TypeError, ValueError):
+                continue
+        self._show(None, strings, adjustments or None)
 
     def _op_quote(self, args: list[Any], res: _Resources) -> None:
         self._op_Tstar(args, res)
@@ -377,110 +394,44 @@ class PageInterpreter:
         self._op_Tstar(args, res)
         self._op_Tj(args, res)
 
-    def _show(self, strings: list[Any], adjustments: list[tuple[int, float]] | None) -> None:
-        """Paint the strings of a Tj/TJ operand as one run.
+    def _show(self, key: Any, strings: Any, adjustments: list[tuple[int, float]] | None) -> None:
+        """Paint a Tj/TJ operand as one run: ``strings`` (with TJ numbers as
+        ``adjustments``), or a :class:`RawTJ` to read, or None when ``key`` is known.
 
-        ``adjustments`` are TJ numbers as (bytes shown before it, number). The whole
-        operand is measured and decoded at once (``map`` over the codes runs at C speed);
-        TJ numbers shift the following glyphs' starts but not the pen ends of the glyphs
-        before them, so a kerning or word-gap adjustment is never mistaken for character
-        spacing (Tc) downstream. This runs once per shown string (200,000 times on the
-        benchmark corpus), so its fixed cost is kept to a few list operations.
+        A short string is measured and decoded once per font and text state: ``key`` names
+        the operand (a flag and its bytes), and the document's
+        :attr:`FontLoader.measured` cache gives back what an equal operand gave before.
+        Words repeat, so most strings on the benchmark corpus skip the measuring. None as
+        ``key`` measures without caching.
         """
         font = self.font
         if font is None:
-            if strings:
+            if strings and (not isinstance(strings, RawTJ) or any(not num for _, _, num in strings)):
                 self._warn("text shown with no font set")
             return
-        fs, th, tc, tw = self.fs, self.th, self.tc, self.tw
+        measured: tuple[Any, ...] | None
+        if key is None or len(key[1]) > _MEASURED_LONGEST:
+            if isinstance(strings, RawTJ):
+                strings, adjustments = _read_tj(strings)
+            measured = self._measure(font, strings, adjustments)
+        else:
+            full = (font, key, self.fs, self.th, self.tc, self.tw)
+            cache = self.font_loader.measured
+            measured = cache.get(full)
+            if measured is None:
+                if isinstance(strings, RawTJ):
+                    strings, adjustments = _read_tj(strings)
+                measured = self._measure(font, strings, adjustments)
+                if len(cache) >= _MEASURED_LIMIT:
+                    cache.clear()
+                cache[full] = measured
+        codes, cids, own, starts, pens, extent, end, decoded = measured
         wmode = font.info.writing_mode
-        hscale = fs * th if wmode == 0 else fs
-        scale = -hscale / 1000.0
-        codes: list[Any]
-        shifts: list[tuple[int, float]] | None = None
-        cids: list[int] | None = None
-        if font.simple:
-            codes = list(strings[0] if len(strings) == 1 else b"".join(strings))
-            if adjustments:
-                shifts = [(count, value * scale) for count, value in adjustments]
-            own = list(map(font.scaled_widths(hscale).__getitem__, codes))
-            spaced = bool(tw) and 32 in codes
-            space_code: Any = 32
-        else:
-            split = font.cmap.split  # type: ignore[union-attr]
-            width = font.code_width
-            if len(strings) == 1 and not adjustments:
-                codes = split(bytes(strings[0]))
-            elif width and not any(len(data) % width for data in strings):
-                # One code length (Identity-H, most Unicode CMaps) and whole codes in every
-                # string: split the operand once; a byte offset is a code count times width.
-                codes = split(b"".join(strings))
-                if adjustments:
-                    shifts = [(count // width, value * scale) for count, value in adjustments]
-            else:
-                # Codes never span strings: split each, and turn byte offsets into code counts.
-                codes = []
-                offsets: dict[int, int] = {0: 0}
-                seen = 0
-                for data in strings:
-                    codes.extend(split(bytes(data)))
-                    seen += len(data)
-                    offsets[seen] = len(codes)
-                if adjustments:
-                    shifts = [(offsets.get(count, len(codes)), value * scale) for count, value in adjustments]
-            cid_table = font.cids
-            assert cid_table is not None  # composite fonts always have one
-            cids = list(map(cid_table.__getitem__, codes))
-            own = list(map(font.scaled_widths(hscale).__getitem__, cids))
-            spaced = bool(tw) and font.space_single_byte and b" " in codes
-            space_code = b" "
-        n = len(codes)
-        # Pen moves: own advance, plus Tc and Tw, plus TJ numbers.
-        if not tc and not spaced:
-            moves = own
-        elif wmode == 0:
-            extra = tc * th
-            wextra = (tc + tw) * th
-            moves = [o + (wextra if c == space_code else extra) for o, c in zip(own, codes, strict=True)]
-        else:
-            moves = [o + tc + (tw if c == space_code else 0.0) for o, c in zip(own, codes, strict=True)]
-        pen = 0.0
-        if shifts:
-            if moves is own:
-                moves = own.copy()
-            for count, shift in shifts:
-                if count == 0:
-                    pen += shift
-                elif count <= n:
-                    moves[count - 1] += shift
-        positions = list(accumulate(moves, initial=pen))
-        end = positions[-1]
-        if n:
-            starts = positions[:-1]
-            # A glyph's pen end is the next start, except where a TJ number moved the pen.
-            pens = positions[1:]
-            if shifts:
-                for count, shift in shifts:
-                    if 0 < count <= n:
-                        pens[count - 1] -= shift
-            extent = None
-            if wmode == 0:
-                # The usual string only moves forward: its extent and smallest step are
-                # at hand, which spares the table a pass over every list.
-                if n == 1:
-                    if own[0] >= 0:
-                        extent = (pen, max(pens[0], pen + own[0]), math.inf)
-                else:
-                    step = min(islice(moves, n - 1))
-                    last = moves[-1]
-                    if (step if step < last else last) > 0 and (moves is own or min(own) >= 0):
-                        extent = (pen, max(pens[-1], starts[-1] + own[-1]), step)
+        if codes:
             mc = self.mc_stack[-1] if self.mc_stack else _NO_MARK
-            decoded = (
-                list(map(font.decode.__getitem__, codes))  # type: ignore[union-attr,index]
-                if mc[2] is None else self._actual_text(mc, n)
-            )
-            ctm = self.ctm
+            if mc[2] is not None:
+                decoded = self._actual_text(mc, len(codes))
+            fs, ctm = self.fs, self.ctm
             self.table.append(Run(
                 self.font_idx, fs, self.tm if ctm is IDENTITY else multiply(self.tm, ctm), self.ts,
                 wmode, codes, cids, decoded, starts, own, pens, font.descent * fs, font.ascent * fs,
@@ -492,6 +443,107 @@ class PageInterpreter:
                 self.tm = (a, b, c, d, e + a * end, f + b * end)
             else:
                 self.tm = (a, b, c, d, e + c * end, f + d * end)
+
+    def _measure(self, font: FontState, strings: list[Any], adjustments: list[tuple[int, float]] | None) -> tuple[Any, ...]:
+        """Measure and decode the strings of one operand in the current text state.
+
+        Returns (codes, cids, own advances, starts, pens, extent, pen end, decoded), the
+        sequences as tuples: they may be shared by every run that shows the same operand.
+        The whole operand is measured and decoded at once (``map`` over the codes runs at
+        C speed); TJ numbers shift the following glyphs' starts but not the pen ends of
+        the glyphs before them, so a kerning or word-gap adjustment is never mistaken for
+        character spacing (Tc) downstream.
+        """
+        fs, th, tc, tw = self.fs, self.th, self.tc, self.tw
+        wmode = font.info.writing_mode
+        hscale = fs * th if wmode == 0 else fs
+        scale = -hscale / 1000.0
+        codes: Any
+        shifts: list[tuple[int, float]] | None = None
+        cids: tuple[int, ...] | None = None
+        if font.simple:
+            codes = tuple(strings[0] if len(strings) == 1 else b"".join(strings))
+            if adjustments:
+                shifts = [(count, value * scale) for count, value in adjustments]
+            own = tuple(map(font.scaled_widths(hscale).__getitem__, codes))
+            spaced = bool(tw) and 32 in codes
+            space_code: Any = 32
+        else:
+            split = font.cmap.split  # type: ignore[union-attr]
+            width = font.code_width
+            if len(strings) == 1 and not adjustments:
+                codes = tuple(split(bytes(strings[0])))
+            elif width and not any(len(data) % width for data in strings):
+                # One code length (Identity-H, most Unicode CMaps) and whole codes in every
+                # string: split the operand once; a byte offset is a code count times width.
+                codes = tuple(split(b"".join(strings)))
+                if adjustments:
+                    shifts = [(count // width, value * scale) for count, value in adjustments]
+            else:
+                # Codes never span strings: split each, and turn byte offsets into code counts.
+                parts: list[Any] = []
+                offsets: dict[int, int] = {0: 0}
+                seen = 0
+                for data in strings:
+                    parts.extend(split(bytes(data)))
+                    seen += len(data)
+                    offsets[seen] = len(parts)
+                codes = tuple(parts)
+                if adjustments:
+                    shifts = [(offsets.get(count, len(codes)), value * scale) for count, value in adjustments]
+            cid_table = font.cids
+            assert cid_table is not None  # composite fonts always have one
+            cids = tuple(map(cid_table.__getitem__, codes))
+            own = tuple(map(font.scaled_widths(hscale).__getitem__, cids))
+            spaced = bool(tw) and font.space_single_byte and b" " in codes
+            space_code = b" "
+        n = len(codes)
+        # Pen moves: own advance, plus Tc and Tw, plus TJ numbers.
+        moves: Any
+        if not tc and not spaced:
+            moves = own
+        elif wmode == 0:
+            extra = tc * th
+            wextra = (tc + tw) * th
+            moves = [o + (wextra if c == space_code else extra) for o, c in zip(own, codes, strict=True)]
+        else:
+            moves = [o + tc + (tw if c == space_code else 0.0) for o, c in zip(own, codes, strict=True)]
+        pen = 0.0
+        if shifts:
+            if moves is own:
+                moves = list(own)
+            for count, shift in shifts:
+                if count == 0:
+                    pen += shift
+                elif count <= n:
+                    moves[count - 1] += shift
+        positions = tuple(accumulate(moves, initial=pen))
+        end = positions[-1]
+        if not n:
+            return codes, cids, own, (), (), None, end, ()
+        starts = positions[:-1]
+        # A glyph's pen end is the next start, except where a TJ number moved the pen.
+        pens: Any = positions[1:]
+        if shifts:
+            pens = list(pens)
+            for count, shift in shifts:
+                if 0 < count <= n:
+                    pens[count - 1] -= shift
+            pens = tuple(pens)
+        extent = None
+        if wmode == 0:
+            # The usual string only moves forward: its extent and smallest step are at
+            # hand, which spares the table a pass over every list.
+            if n == 1:
+                if own[0] >= 0:
+                    extent = (pen, max(pens[0], pen + own[0]), math.inf)
+            else:
+                step = min(islice(moves, n - 1))
+                last = moves[-1]
+                if (step if step < last else last) > 0 and (moves is own or min(own) >= 0):
+                    extent = (pen, max(pens[-1], starts[-1] + own[-1]), step)
+        decoded = tuple(map(font.decode.__getitem__, codes))  # type: ignore[union-attr,index]
+        return codes, cids, own, starts, pens, extent, end, decoded
 
     # -- marked content -------------------------------------------------------------------
     def _op_BMC(self, args: list[Any], res: _Resources) -> None:

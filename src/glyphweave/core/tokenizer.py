@@ -240,9 +240,16 @@ def _literal(raw: bytes) -> bytearray:
 class RawTJ(list):  # type: ignore[type-arg]
     """A TJ operand straight from the fast path: ``(literal, hex, number)`` triples of
     undecoded bytes, exactly one of them non-empty (an empty string is an empty literal).
-    The interpreter decodes them in the same pass that measures the glyphs."""
+    The interpreter decodes them in the same pass that measures the glyphs.
 
-    __slots__ = ()
+    ``source`` is the array's text between the brackets: equal sources denote equal
+    operands, so the interpreter can recognise an operand it has already measured."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, items: Any = (), source: bytes = b"") -> None:
+        super().__init__(items)
+        self.source = source
 
 
 def literal_bytes(raw: bytes) -> bytes:
@@ -318,7 +325,7 @@ def operations(
                     stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
                 if kind == "xtj":
                     raw = m.group(kind)
-                    stack.append(RawTJ(_TJ_ITEM.findall(raw)) if raw_tj else _tj_items(raw))
+                    stack.append(RawTJ(_TJ_ITEM.findall(raw), raw) if raw_tj else _tj_items(raw))
                     count += 1
                     yield _FUSED_TJ[op], stack, count
                     stack = []
@@ -347,7 +354,7 @@ def operations(
                 continue
             if kind == "tj":
                 raw = m.group(kind)
-                stack.append(RawTJ(_TJ_ITEM.findall(raw)) if raw_tj else _tj_items(raw))
+                stack.append(RawTJ(_TJ_ITEM.findall(raw), raw) if raw_tj else _tj_items(raw))
                 count += 1
                 yield b"TJ", stack, count
                 stack = []
@@ -375,7 +382,7 @@ def operations(
                     yield b"Tf Td", stack, count
                 elif kind == "ttj":
                     raw = m.group(kind)
-                    stack.append(RawTJ(_TJ_ITEM.findall(raw)) if raw_tj else _tj_items(raw))
+                    stack.append(RawTJ(_TJ_ITEM.findall(raw), raw) if raw_tj else _tj_items(raw))
                     count += 1
                     yield b"Tf Td TJ", stack, count
                 else:
