@@ -222,6 +222,12 @@ def test_plugins_of_profile_raw(capsys: pytest.CaptureFixture[str]):
     assert "profile 'raw'" in out
 
 
+def test_plugins_of_an_unknown_profile_is_one_error_line(capsys: pytest.CaptureFixture[str]):
+    code, out, err = run(capsys, "plugins", "--profile", "nope")
+    assert code == 1 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "nope" in err
+
+
 def test_profiles(capsys: pytest.CaptureFixture[str]):
     code, out, _ = run(capsys, "profiles")
     assert code == 0

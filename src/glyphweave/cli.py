@@ -142,6 +142,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     from glyphweave.registry.profile import load_profile
 
     catalog = Catalog.from_plugin_manager(create_plugin_manager())
+    profile = load_profile(args.profile, catalog)  # a bad profile fails before any output
     rows = [(c.kind, c.name, c.distribution, c.summary) for c in catalog.components()]
     width = max((len(r[1]) for r in rows), default=4)
     for kind in ("decoder", "filter", "assembler"):
@@ -149,7 +150,6 @@ def cmd_plugins(args: argparse.Namespace) -> int:
         for k, name, dist, summary in rows:
             if k == kind:
                 print(f"  {name:<{width}}  {dist:<24}  {summary}")
-    profile = load_profile(args.profile, catalog)
     print(f"\nprofile {profile.name!r} resolves to:")
     print(f"  decoders:  {' -> '.join(profile.decoders) or '(none)'}")
     print(f"  filters:   {' -> '.join(profile.filters) or '(none)'}")

@@ -250,6 +250,10 @@ def test_document_stats_add_up():
         assert doc.stats.pages == 0
         doc.text()
         stats = doc.stats
+        doc.text()  # extracting again counts no page twice
+        assert doc.stats == stats
+        assert doc.write_text(io.StringIO(), pages=[1]).pages == 1
+        assert doc.stats == stats
     assert (stats.pages, stats.glyphs, stats.visible, stats.unresolved) == (2, 15, 12, 1)
     assert stats.dropped == {"visible-box": 2, "dedup": 1}
     assert stats.decoded_by == {"standard-fallback": 11}

@@ -170,7 +170,7 @@ class Document:
         self.name = name
         self._fonts = FontLoader(pipeline.chain.table_for)
         self.pages = PageList(self)
-        self._stats = DocumentStats()
+        self._page_stats: dict[int, PageStats] = {}
 
     def __enter__(self) -> Document:
         return self
@@ -190,8 +190,9 @@ class Document:
 
     @property
     def stats(self) -> DocumentStats:
-        """Totals over the pages extracted through :meth:`text` / :meth:`write_text`."""
-        return self._stats
+        """Totals over the pages extracted so far through :meth:`text`, :meth:`write_text`
+        or :meth:`iter_text`, each page counted once however often it was extracted."""
+        return _total(self._page_stats.values())
 
     def iter_text(self, pages: Iterable[int] | None = None, *, mode: str | None = None
                   ) -> Iterator[tuple[Page, str]]:
@@ -200,7 +201,7 @@ class Document:
         for i in indices:
             page = self.pages[i]
             text = page.text(mode)
-            self._stats = self._stats.add(page.stats)
+            self._page_stats[page.number] = page.stats
             yield page, text
 
     def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
@@ -210,13 +211,23 @@ class Document:
 
     def write_text(self, stream: IO[str], pages: Iterable[int] | None = None, *,
                    mode: str | None = None, separator: str = "\f", bom: bool = False) -> DocumentStats:
-        """Write page texts to a text stream as they are extracted; returns the totals."""
+        """Write page texts to a text stream as they are extracted; returns the totals over
+        the pages written."""
         if bom:
             stream.write("\ufeff")
-        for _, text in self.iter_text(pages, mode=mode):
+        written: dict[int, PageStats] = {}
+        for page, text in self.iter_text(pages, mode=mode):
             stream.write(text)
             stream.write(separator)
-        return self._stats
+            written[page.number] = self._page_stats[page.number]
+        return _total(written.values())
+
+
+def _total(pages: Iterable[PageStats]) -> DocumentStats:
+    total = DocumentStats()
+    for stats in pages:
+        total = total.add(stats)
+    return total
 
 
 def parse_page_ranges(spec: str, count: int) -> list[int]:
