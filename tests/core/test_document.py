@@ -311,3 +311,28 @@ def test_raw_profile_keeps_duplicates():
         assert doc.pages[0].text().strip() == "d"
     with glyphweave.open(make_pdf(content), profile="raw") as doc:
         assert len(doc.pages[0].glyphs()) == 2
+
+
+def test_a_document_is_freed_without_the_cyclic_gc():
+    # Pages, interpreters and glyph tables are freed as soon as they are dropped: a
+    # reference cycle would keep a whole document (fonts, caches) until the GC runs.
+    import gc
+    import weakref
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        doc = glyphweave.open(TWO_PAGES)
+        doc.text()
+        page = doc.pages[0]
+        page.glyphs()
+        tables = [weakref.ref(page.table)]
+        del page
+        alive = weakref.ref(doc)
+        doc.close()
+        del doc
+        assert alive() is None
+        assert tables[0]() is None
+    finally:
+        if was_enabled:
+            gc.enable()

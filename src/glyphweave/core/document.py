@@ -169,7 +169,6 @@ class Document:
         self.pipeline = pipeline
         self.name = name
         self._fonts = FontLoader(pipeline.chain.table_for)
-        self.pages = PageList(self)
         self._page_stats: dict[int, PageStats] = {}
 
     def __enter__(self) -> Document:
@@ -180,6 +179,13 @@ class Document:
 
     def close(self) -> None:
         self._pdf.close()
+        self._fonts.measured.clear()
+
+    @property
+    def pages(self) -> PageList:
+        """The pages, each created on access. (A new light view per call: a list held by
+        the document would make the two a reference cycle, kept until the GC runs.)"""
+        return PageList(self)
 
     def __len__(self) -> int:
         return len(self.pages)

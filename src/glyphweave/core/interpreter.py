@@ -162,7 +162,13 @@ class PageInterpreter:
     # -- entry points ---------------------------------------------------------------------
     def run_page(self, page_obj: Any, resources: Any) -> GlyphTable:
         data = self._page_content(page_obj)
-        self._run(data, self._resources(resources))
+        self._handler_table = self._handlers()
+        try:
+            self._run(data, self._resources(resources))
+        finally:
+            # The handlers are bound to this interpreter: kept past the page, they would make
+            # it (and the glyph table it holds) a reference cycle, freed only by the GC.
+            self._handler_table = None
         return self.table
 
     def _page_content(self, page_obj: Any) -> bytes:
@@ -190,9 +196,9 @@ class PageInterpreter:
 
     # -- the loop -----------------------------------------------------------------------
     def _run(self, data: bytes, res: _Resources) -> None:
-        handlers = self._handler_table
-        if handlers is None:  # once per page, not per form painted
-            handlers = self._handler_table = self._handlers()
+        handlers = self._handler_table  # built once per page, not per form painted
+        if handlers is None:
+            handlers = self._handlers()
         counting = not self.in_form
         for op, args, index in operations(data, raw_tj=True, fuse=True):
             if counting:

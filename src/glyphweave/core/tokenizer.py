@@ -246,10 +246,13 @@ class RawTJ(list):  # type: ignore[type-arg]
     operands, so the interpreter can recognise an operand it has already measured."""
 
     __slots__ = ("source",)
+    source: bytes
 
-    def __init__(self, items: Any = (), source: bytes = b"") -> None:
-        super().__init__(items)
-        self.source = source
+
+def _raw_tj(raw: bytes) -> RawTJ:
+    items = RawTJ(_TJ_ITEM.findall(raw))  # list's own __init__: no Python-level call
+    items.source = raw
+    return items
 
 
 def literal_bytes(raw: bytes) -> bytes:
@@ -325,7 +328,7 @@ def operations(
                     stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
                 if kind == "xtj":
                     raw = m.group(kind)
-                    stack.append(RawTJ(_TJ_ITEM.findall(raw), raw) if raw_tj else _tj_items(raw))
+                    stack.append(_raw_tj(raw) if raw_tj else _tj_items(raw))
                     count += 1
                     yield _FUSED_TJ[op], stack, count
                     stack = []
@@ -354,7 +357,7 @@ def operations(
                 continue
             if kind == "tj":
                 raw = m.group(kind)
-                stack.append(RawTJ(_TJ_ITEM.findall(raw), raw) if raw_tj else _tj_items(raw))
+                stack.append(_raw_tj(raw) if raw_tj else _tj_items(raw))
                 count += 1
                 yield b"TJ", stack, count
                 stack = []
@@ -382,7 +385,7 @@ def operations(
                     yield b"Tf Td", stack, count
                 elif kind == "ttj":
                     raw = m.group(kind)
-                    stack.append(RawTJ(_TJ_ITEM.findall(raw), raw) if raw_tj else _tj_items(raw))
+                    stack.append(_raw_tj(raw) if raw_tj else _tj_items(raw))
                     count += 1
                     yield b"Tf Td TJ", stack, count
                 else:
