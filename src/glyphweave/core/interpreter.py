@@ -33,7 +33,7 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _NO_MARK: tuple[None, None, None, int] = (None, None, None, 0)
 _OPERANDS = {b"TJ": 1, b"Tj": 1, b"Td": 2}
 """How many operands the second part of a fused item takes (see ``_handlers``)."""
-_MEASURED_LIMIT = 16384
+_MEASURED_LIMIT = 8192
 """Operands a document remembers measured (FontLoader.measured) before it starts afresh."""
 _MEASURED_LONGEST = 48
 """Longest operand (bytes of its source) worth remembering: long ones (whole lines) seldom
