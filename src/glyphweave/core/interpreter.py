@@ -24,7 +24,7 @@ from glyphweave.core.decoding import is_weak
 from glyphweave.core.fonts import FontLoader, FontState, object_key
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable, Run
-from glyphweave.core.tokenizer import FUSED, RawTJ, hex_bytes, literal_bytes, operations
+from glyphweave.core.tokenizer import FUSED, RawTJ, hex_bytes, literal_bytes, operations, tj_triples
 
 log = logging.getLogger(__name__)
 
@@ -104,13 +104,13 @@ class _Resources:
         return group.get("/" + name)
 
 
-def _read_tj(items: RawTJ) -> tuple[list[bytes], list[tuple[int, float]] | None]:
+def _read_tj(source: RawTJ) -> tuple[list[bytes], list[tuple[int, float]] | None]:
     """The strings of a TJ operand from the tokenizer's fast path, and its numbers as
     (bytes shown before it, number)."""
     strings: list[bytes] = []
     adjustments: list[tuple[int, float]] = []
     count = 0  # bytes shown so far
-    for lit, hexs, num in items:
+    for lit, hexs, num in tj_triples(source):
         if num:
             adjustments.append((count, float(num)))
             continue
@@ -368,11 +368,13 @@ class PageInterpreter:
             self._show((False, bytes(data)), [data], None)
 
     def _op_TJ(self, args: list[Any], res: _Resources) -> None:
-        if not args or not isinstance(args[-1], list):
+        if not args:
             return
         items = args[-1]
         if isinstance(items, RawTJ):
-            self._show((True, items.source), items, None)
+            self._show((True, items), items, None)
+            return
+        if not isinstance(items, list):
             return
         strings: list[Any] = []
         adjustments: list[tuple[int, float]] = []
@@ -412,7 +414,7 @@ class PageInterpreter:
         """
         font = self.font
         if font is None:
-            if strings and (not isinstance(strings, RawTJ) or any(not num for _, _, num in strings)):
+            if strings and (not isinstance(strings, RawTJ) or any(not num for _, _, num in tj_triples(strings))):
                 self._warn("text shown with no font set")
             return
         measured: tuple[Any, ...] | None

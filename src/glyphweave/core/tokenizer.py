@@ -237,22 +237,18 @@ def _literal(raw: bytes) -> bytearray:
     return bytearray(raw) if b"\\" not in raw and b"\r" not in raw else unescape_literal(raw)
 
 
-class RawTJ(list):  # type: ignore[type-arg]
-    """A TJ operand straight from the fast path: ``(literal, hex, number)`` triples of
-    undecoded bytes, exactly one of them non-empty (an empty string is an empty literal).
-    The interpreter decodes them in the same pass that measures the glyphs.
+class RawTJ(bytes):
+    """A TJ operand straight from the fast path, not yet read: the array's source between
+    the brackets. Equal sources denote equal operands, so the interpreter can recognise
+    one it has measured before; :func:`tj_triples` reads it when it has not."""
 
-    ``source`` is the array's text between the brackets: equal sources denote equal
-    operands, so the interpreter can recognise an operand it has already measured."""
-
-    __slots__ = ("source",)
-    source: bytes
+    __slots__ = ()
 
 
-def _raw_tj(raw: bytes) -> RawTJ:
-    items = RawTJ(_TJ_ITEM.findall(raw))  # list's own __init__: no Python-level call
-    items.source = raw
-    return items
+def tj_triples(source: bytes) -> list[tuple[bytes, bytes, bytes]]:
+    """The items of a :class:`RawTJ` as ``(literal, hex, number)`` triples of undecoded
+    bytes, exactly one of them non-empty (an empty string is an empty literal)."""
+    return _TJ_ITEM.findall(source)
 
 
 def literal_bytes(raw: bytes) -> bytes:
@@ -277,9 +273,9 @@ def operations(
 ) -> Iterator[tuple[bytes, list[Any], int]]:
     """Yield ``(operator, operands, index)`` for each operator that may matter to text.
 
-    With ``raw_tj``, a TJ array read by the fast path arrives as a :class:`RawTJ` of
-    undecoded triples (the interpreter decodes while it measures); otherwise its
-    strings are ``bytearray`` like everywhere else.
+    With ``raw_tj``, a TJ array read by the fast path arrives unread, as a :class:`RawTJ`
+    (the interpreter reads it only if it has not measured the same operand before);
+    otherwise as a list whose strings are ``bytearray`` like everywhere else.
 
     With ``fuse``, an operator of :data:`FUSABLE` and the ``TJ``/``Tj`` right after it
     come as one item (``b"Td TJ"``, operands concatenated, the string last), and so do
@@ -328,7 +324,7 @@ def operations(
                     stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
                 if kind == "xtj":
                     raw = m.group(kind)
-                    stack.append(_raw_tj(raw) if raw_tj else _tj_items(raw))
+                    stack.append(RawTJ(raw) if raw_tj else _tj_items(raw))
                     count += 1
                     yield _FUSED_TJ[op], stack, count
                     stack = []
@@ -357,7 +353,7 @@ def operations(
                 continue
             if kind == "tj":
                 raw = m.group(kind)
-                stack.append(_raw_tj(raw) if raw_tj else _tj_items(raw))
+                stack.append(RawTJ(raw) if raw_tj else _tj_items(raw))
                 count += 1
                 yield b"TJ", stack, count
                 stack = []
@@ -385,7 +381,7 @@ def operations(
                     yield b"Tf Td", stack, count
                 elif kind == "ttj":
                     raw = m.group(kind)
-                    stack.append(_raw_tj(raw) if raw_tj else _tj_items(raw))
+                    stack.append(RawTJ(raw) if raw_tj else _tj_items(raw))
                     count += 1
                     yield b"Tf Td TJ", stack, count
                 else:
