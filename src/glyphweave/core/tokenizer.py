@@ -23,7 +23,11 @@ _SPACE = rb"\x00\t\n\x0c\r "
 """PDF white-space (§7.2.2): NUL counts, vertical tab does not."""
 _DELIMS = _SPACE + rb"/\[\]()<>{}%"
 _NUM = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d.])"  # one parse per number
-_LIT = rb"\((?:[^\\()]|\\.)*\)"           # a literal string without nested parentheses
+# The body of a literal string without nested parentheses, "unrolled" (runs of plain
+# bytes, each escape followed by another run): one way to match any text, and a run is
+# one step of the regex engine rather than one per byte.
+_LIT_BODY = rb"[^\\()]*(?:\\.[^\\()]*)*"
+_LIT = rb"\(" + _LIT_BODY + rb"\)"
 _HEX = rb"<[0-9A-Fa-f\x00\t\n\x0c\r ]*>"
 # Unambiguous (one way to split any run), so a failed match cannot backtrack exponentially.
 _SKIP = rb"(?:[\x00\t\n\x0c\r ]|%[^\r\n]*(?=[\r\n]|\Z))*"
@@ -49,7 +53,6 @@ _GENERAL_TOKENS = (
 )
 _END = rb"(?![^" + _DELIMS + rb"])"
 _TJ_BODY = rb"(?:" + _WS + rb"(?:" + _LIT + rb"|" + _HEX + rb"|" + _NUM + rb"))*"
-_LIT_BODY = rb"(?:[^\\()]|\\.)*"
 
 
 _HEX_BODY = rb"[0-9A-Fa-f\x00\t\n\x0c\r ]*"
@@ -112,7 +115,7 @@ _GENERAL = re.compile(_SKIP + rb"(?:" + _GENERAL_TOKENS + rb")", re.DOTALL)
 # The numbers following a lone number (operands of a non-operator: an array, a bad
 # stream): read in one go so the numbers-then-operator fast path never rescans them.
 _MORE_NUMS = re.compile(rb"(?:[\x00\t\n\x0c\r ]+" + _NUM + rb"(?![^" + _DELIMS + rb"]))*")
-_TJ_ITEM = re.compile(rb"\(((?:[^\\()]|\\.)*)\)|<([0-9A-Fa-f\x00\t\n\x0c\r ]*)>|(" + _NUM + rb")", re.DOTALL)
+_TJ_ITEM = re.compile(rb"\((" + _LIT_BODY + rb")\)|<([0-9A-Fa-f\x00\t\n\x0c\r ]*)>|(" + _NUM + rb")", re.DOTALL)
 _ESCAPES = {
     ord("n"): b"\n", ord("r"): b"\r", ord("t"): b"\t", ord("b"): b"\b", ord("f"): b"\f",
     ord("("): b"(", ord(")"): b")", ord("\\"): b"\\",
