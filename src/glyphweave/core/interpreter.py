@@ -110,14 +110,23 @@ def _read_tj(source: RawTJ) -> tuple[list[bytes], list[tuple[int, float]] | None
     strings: list[bytes] = []
     adjustments: list[tuple[int, float]] = []
     count = 0  # bytes shown so far
+    # Most arrays hold no escape: their literal strings are the bytes they denote.
+    plain = b"\\" not in source and b"\r" not in source
     for lit, hexs, num in tj_triples(source):
         if num:
             adjustments.append((count, float(num)))
-            continue
-        data = literal_bytes(lit) if not hexs else hex_bytes(hexs)
-        if data:
-            strings.append(data)
-            count += len(data)
+        elif hexs:
+            data = hex_bytes(hexs)
+            if data:
+                strings.append(data)
+                count += len(data)
+        elif lit:
+            if not plain:
+                lit = literal_bytes(lit)
+                if not lit:
+                    continue
+            strings.append(lit)
+            count += len(lit)
     return strings, adjustments or None
 
 
