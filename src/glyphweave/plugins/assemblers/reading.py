@@ -585,47 +585,8 @@ def _assemble_runs(
         if not started:
             started = True
         elif x != pex or y != pey or ux != pux or uy != puy:
-            if ux == pux and uy == puy:
-                # The reference walk's rules, for the same direction (see _decide).
-                hh = h if h > phh else phh
-                across = (y - poy) * pux - (x - pox) * puy
-                lim = line_gap * hh
-                if -lim <= across <= lim:
-                    same = True
-                elif -hh <= across <= hh and ux * pux + uy * puy > 0.99:
-                    gap = (x - pex) * pux + (y - pey) * puy
-                    same = _SCRIPT_BACK * hh <= gap <= _SCRIPT_AHEAD * hh
-                else:
-                    same = False
-                if same:
-                    gap = (x - pex) * pux + (y - pey) * puy
-                    if gap > word_gap * hh:
-                        track = (ppx - pex) * pux + (ppy - pey) * puy
-                        if track > 0:
-                            gap -= track
-                        if gap > word_gap * hh:
-                            kq = kinds[texts[g - 1] or _back(texts, g - 2)]
-                            kt = kinds[texts[g]]
-                            if not (kq[0] or kt[0] or (kq[2] and kt[1])):
-                                texts[g] = " " + texts[g]
-                                add_cand((g, gap / hh))
-                    elif gap < back_limit * hh:
-                        newline(g)
-                elif not (
-                    -_STACK_STEP * hh <= across < 0
-                    and ux * pux + uy * puy > 0.99
-                    and _stacked(texts[g - 1] or _back(texts, g - 2), texts[g],
-                                 (x - pox) * pux + (y - poy) * puy, across, hh)
-                ):
-                    taken = g - skipped
-                    if cands:
-                        _drop_spaces(texts, cands, taken - line_first - 1, word_gap)
-                        cands.clear()
-                    texts[g] = "\n" + texts[g]
-                    line_first = taken
-            else:
-                put(g, _decide(pox, poy, pex, pey, ppx, ppy, pux, puy, phh, x, y, ux, uy, h,
-                               texts[g - 1] or _back(texts, g - 2), texts[g], word_gap, line_gap, back_limit))
+            put(g, _decide(pox, poy, pex, pey, ppx, ppy, pux, puy, phh, x, y, ux, uy, h,
+                           texts[g - 1] or _back(texts, g - 2), texts[g], word_gap, line_gap, back_limit))
 
         advances = run[_ADVANCES]
         pens = run[_PENS]
