@@ -191,8 +191,7 @@ class Document:
         return len(self.pages)
 
     def __iter__(self) -> Iterator[Page]:
-        for i in range(len(self.pages)):
-            yield self.pages[i]
+        return iter(self.pages)
 
     @property
     def stats(self) -> DocumentStats:

@@ -140,16 +140,8 @@ class GlyphTable:
         simple fonts, bytes for composite fonts; ``decoded[i]`` is (text, decoder name
         or None when unresolved).
         """
-        n = len(codes)
-        if not n:
-            return
-        self._runs.append(
-            Run(font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens,
-                lo, hi, render, mcid, tag, actual_text, token, extent)
-        )
-        self._count += n
-        self._cols = None
-        self._run_geometry = None
+        self.append(Run(font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens,
+                        lo, hi, render, mcid, tag, actual_text, token, extent))
 
     def append(self, run: Run) -> None:
         """Record a run built by the caller: :meth:`add_run` without the keywords, for the

@@ -31,8 +31,6 @@ log = logging.getLogger(__name__)
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _NO_MARK: tuple[None, None, None, int] = (None, None, None, 0)
-_OPERANDS = {b"TJ": 1, b"Tj": 1, b"Td": 2}
-"""How many operands the second part of a fused item takes (see ``_handlers``)."""
 _MEASURED_LIMIT = 8192
 """Operands a document remembers measured (FontLoader.measured) before it starts afresh."""
 _MEASURED_LONGEST = 48
@@ -235,28 +233,27 @@ class PageInterpreter:
             b"Do": self._op_Do,
             b"BDC": self._op_BDC, b"BMC": self._op_BMC, b"EMC": self._op_EMC,
         }
-        # The tokenizer's fused items (b"Td TJ", b"Tf Td", b"Tf Td TJ"...): shorter names first,
-        # so b"Tf Td TJ" finds b"Tf Td" already built.
-        for name in sorted(FUSED, key=len):
-            first, second = FUSED[name]
-            handlers[name] = self._fused(handlers[first], handlers[second], _OPERANDS[second])
-        # The three that pdfTeX and dvipdfmx write for nearly every string, without the
-        # generic wrapper's slicing.
+        # The tokenizer's fused items: the three pdfTeX and dvipdfmx write for nearly every
+        # string directly, the rest (an operator, then a shown string) through _fused.
         handlers[b"Td TJ"] = self._op_Td_TJ
         handlers[b"Tf Td"] = self._op_Tf_Td
         handlers[b"Tf Td TJ"] = self._op_Tf_Td_TJ
+        for name, (first, second) in FUSED.items():
+            if name not in handlers:
+                handlers[name] = self._fused(handlers[first], handlers[second])
         return handlers
 
-    def _fused(self, first: Any, second: Any, tail: int) -> Any:
-        """A handler for two operations read as one item: the last ``tail`` operands are the
-        second's. A failure of the first is reported and does not stop the second."""
+    def _fused(self, first: Any, show: Any) -> Any:
+        """A handler for an operation and the string shown right after it, read as one
+        item (the string is the last operand). A failure of the first is reported and
+        does not stop the show."""
 
         def handler(args: list[Any], res: _Resources) -> None:
             try:
-                first(args[:-tail], res)
+                first(args[:-1], res)
             except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
                 self._warn(f"operator before a shown string: {exc}")
-            second(args[-tail:], res)
+            show(args[-1:], res)
 
         return handler
 
@@ -374,14 +371,14 @@ class PageInterpreter:
     def _op_Tj(self, args: list[Any], res: _Resources) -> None:
         if args and isinstance(args[-1], bytearray):
             data = args[-1]
-            self._show((False, bytes(data)), [data], None)
+            self._show((False, bytes(data)) if len(data) <= _MEASURED_LONGEST else None, [data], None)
 
     def _op_TJ(self, args: list[Any], res: _Resources) -> None:
         if not args:
             return
         items = args[-1]
         if isinstance(items, RawTJ):
-            self._show((True, items), items, None)
+            self._show((True, items) if len(items) <= _MEASURED_LONGEST else None, items, None)
             return
         if not isinstance(items, list):
             return
@@ -412,33 +409,29 @@ class PageInterpreter:
         self._op_Tj(args, res)
 
     def _show(self, key: Any, strings: Any, adjustments: list[tuple[int, float]] | None) -> None:
-        """Paint a Tj/TJ operand as one run: ``strings`` (with TJ numbers as
-        ``adjustments``), or a :class:`RawTJ` to read, or None when ``key`` is known.
+        """Paint a Tj/TJ operand as one run: its ``strings`` (with TJ numbers as
+        ``adjustments``), or a :class:`RawTJ`, read only if it must be measured.
 
         A short string is measured and decoded once per font and text state: ``key`` names
         the operand (a flag and its bytes), and the document's
         :attr:`FontLoader.measured` cache gives back what an equal operand gave before.
-        Words repeat, so most strings on the benchmark corpus skip the measuring. None as
-        ``key`` measures without caching.
+        Words repeat, so most strings on the benchmark corpus skip the measuring. Callers
+        pass None as ``key`` for an operand not worth remembering (longer than
+        ``_MEASURED_LONGEST`` bytes, or not from a fast path): it is measured uncached.
         """
         font = self.font
         if font is None:
             if strings and (not isinstance(strings, RawTJ) or any(not num for _, _, num in tj_triples(strings))):
                 self._warn("text shown with no font set")
             return
-        measured: tuple[Any, ...] | None
-        if key is None or len(key[1]) > _MEASURED_LONGEST:
+        full = None if key is None else (font, key, self.fs, self.th, self.tc, self.tw)
+        cache = self.font_loader.measured
+        measured = None if full is None else cache.get(full)
+        if measured is None:
             if isinstance(strings, RawTJ):
                 strings, adjustments = _read_tj(strings)
             measured = self._measure(font, strings, adjustments)
-        else:
-            full = (font, key, self.fs, self.th, self.tc, self.tw)
-            cache = self.font_loader.measured
-            measured = cache.get(full)
-            if measured is None:
-                if isinstance(strings, RawTJ):
-                    strings, adjustments = _read_tj(strings)
-                measured = self._measure(font, strings, adjustments)
+            if full is not None:
                 if len(cache) >= _MEASURED_LIMIT:
                     cache.clear()
                 cache[full] = measured

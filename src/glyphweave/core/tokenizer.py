@@ -28,7 +28,8 @@ _NUM = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d.])"  # one parse per number
 # one step of the regex engine rather than one per byte.
 _LIT_BODY = rb"[^\\()]*(?:\\.[^\\()]*)*"
 _LIT = rb"\(" + _LIT_BODY + rb"\)"
-_HEX = rb"<[0-9A-Fa-f\x00\t\n\x0c\r ]*>"
+_HEX_BODY = rb"[0-9A-Fa-f\x00\t\n\x0c\r ]*"
+_HEX = rb"<" + _HEX_BODY + rb">"
 # Unambiguous (one way to split any run), so a failed match cannot backtrack exponentially.
 _SKIP = rb"(?:[\x00\t\n\x0c\r ]|%[^\r\n]*(?=[\r\n]|\Z))*"
 _WS = rb"[\x00\t\n\x0c\r ]*"
@@ -47,15 +48,12 @@ _GENERAL_TOKENS = (
     rb"(?P<num>" + _NUM + rb")(?![^" + _DELIMS + rb"])"
     + rb"|/(?P<name>[^" + _DELIMS + rb"]*)"
     + rb"|\((?P<str>(?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*)\)"
-    + rb"|<(?P<hex>[0-9A-Fa-f\x00\t\n\x0c\r ]*)>"
+    + rb"|<(?P<hex>" + _HEX_BODY + rb")>"
     + rb"|(?P<op>[^" + _DELIMS + rb"]+)"
     + rb"|(?P<delim><<|>>|[\[\]{}()<>])"
 )
 _END = rb"(?![^" + _DELIMS + rb"])"
 _TJ_BODY = rb"(?:" + _WS + rb"(?:" + _LIT + rb"|" + _HEX + rb"|" + _NUM + rb"))*"
-
-
-_HEX_BODY = rb"[0-9A-Fa-f\x00\t\n\x0c\r ]*"
 
 
 def _then_show(tj: str, sj: str, hj: str) -> bytes:
@@ -115,7 +113,7 @@ _GENERAL = re.compile(_SKIP + rb"(?:" + _GENERAL_TOKENS + rb")", re.DOTALL)
 # The numbers following a lone number (operands of a non-operator: an array, a bad
 # stream): read in one go so the numbers-then-operator fast path never rescans them.
 _MORE_NUMS = re.compile(rb"(?:[\x00\t\n\x0c\r ]+" + _NUM + rb"(?![^" + _DELIMS + rb"]))*")
-_TJ_ITEM = re.compile(rb"\((" + _LIT_BODY + rb")\)|<([0-9A-Fa-f\x00\t\n\x0c\r ]*)>|(" + _NUM + rb")", re.DOTALL)
+_TJ_ITEM = re.compile(rb"\((" + _LIT_BODY + rb")\)|<(" + _HEX_BODY + rb")>|(" + _NUM + rb")", re.DOTALL)
 _ESCAPES = {
     ord("n"): b"\n", ord("r"): b"\r", ord("t"): b"\t", ord("b"): b"\b", ord("f"): b"\f",
     ord("("): b"(", ord(")"): b")", ord("\\"): b"\\",
@@ -271,6 +269,14 @@ def _tj_items(raw: bytes) -> list[Any]:
     return items
 
 
+def _shown(kind: str, raw: bytes, raw_tj: bool) -> Any:
+    """The operand of a show read by a fast path whose group ``kind`` ends in "tj" (a TJ
+    array), "sj" (a literal string) or "hj" (a hex string)."""
+    if kind[-2] == "t":
+        return RawTJ(raw) if raw_tj else _tj_items(raw)
+    return _literal(raw) if kind[-2] == "s" else decode_hex(raw)
+
+
 def operations(
     data: bytes, *, raw_tj: bool = False, fuse: bool = False
 ) -> Iterator[tuple[bytes, list[Any], int]]:
@@ -325,18 +331,10 @@ def operations(
                 nums = m.group("nums")
                 if nums:
                     stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
-                if kind == "xtj":
-                    raw = m.group(kind)
-                    stack.append(RawTJ(raw) if raw_tj else _tj_items(raw))
+                if kind != "opx":
+                    stack.append(_shown(kind, m.group(kind), raw_tj))
                     count += 1
-                    yield _FUSED_TJ[op], stack, count
-                    stack = []
-                    continue
-                if kind == "xsj" or kind == "xhj":
-                    raw = m.group(kind)
-                    stack.append(_literal(raw) if kind == "xsj" else decode_hex(raw))
-                    count += 1
-                    yield _FUSED_TJ_STR[op], stack, count
+                    yield (_FUSED_TJ if kind == "xtj" else _FUSED_TJ_STR)[op], stack, count
                     stack = []
                     continue
                 if op == b"ID":
@@ -354,18 +352,10 @@ def operations(
                 yield op, stack, count
                 stack = []
                 continue
-            if kind == "tj":
-                raw = m.group(kind)
-                stack.append(RawTJ(raw) if raw_tj else _tj_items(raw))
+            if kind == "tj" or kind == "sj" or kind == "hj":
+                stack.append(_shown(kind, m.group(kind), raw_tj))
                 count += 1
-                yield b"TJ", stack, count
-                stack = []
-                continue
-            if kind == "sj" or kind == "hj":
-                raw = m.group(kind)
-                stack.append(_literal(raw) if kind == "sj" else decode_hex(raw))
-                count += 1
-                yield b"Tj", stack, count
+                yield b"TJ" if kind == "tj" else b"Tj", stack, count
                 stack = []
                 continue
             if kind == "tf" or kind == "tdy" or kind == "ttj" or kind == "tsj" or kind == "thj":
@@ -382,16 +372,10 @@ def operations(
                 count += 1
                 if kind == "tdy":
                     yield b"Tf Td", stack, count
-                elif kind == "ttj":
-                    raw = m.group(kind)
-                    stack.append(RawTJ(raw) if raw_tj else _tj_items(raw))
-                    count += 1
-                    yield b"Tf Td TJ", stack, count
                 else:
-                    raw = m.group(kind)
-                    stack.append(_literal(raw) if kind == "tsj" else decode_hex(raw))
+                    stack.append(_shown(kind, m.group(kind), raw_tj))
                     count += 1
-                    yield b"Tf Td Tj", stack, count
+                    yield b"Tf Td TJ" if kind == "ttj" else b"Tf Td Tj", stack, count
                 stack = []
                 continue
         elif kind in _FAST_KINDS:
