@@ -36,11 +36,12 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import hashlib
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+from provenance import render_provenance
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "src" / "glyphweave" / "resources" / "cjk"
@@ -57,10 +58,6 @@ _CONVERSION = re.compile(r"(?:-UCS2C?$|^UCS2-)")
 
 def _gzip(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=9, mtime=0)
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def _wanted(name: str, collection: str) -> bool:
@@ -125,15 +122,10 @@ def collect(src: Path, version: str) -> dict[str, bytes]:
     licence = _licence_text((src / "Adobe-Japan1" / "Adobe-Japan1-UCS2").read_bytes())
     rows.append((LICENCE_FILE, licence, f"{src}/Adobe-Japan1/Adobe-Japan1-UCS2 (%%Copyright header)"))
     out = {name: data for name, data, _ in rows}
-    prov = [
-        f"# Provenance of glyphweave/resources/cjk, written by {GENERATOR}; do not edit.",
-        "# sha256 and bytes are of the file as shipped here (.gz files: the compressed bytes).",
-        "\t".join(["file", "sha256", "bytes", "source_package", "source_version", "source_path", "licence"]),
-    ]
-    for name, data, path in sorted(rows):
-        lic = "verbatim copy" if name == LICENCE_FILE else LICENCE
-        prov.append("\t".join([name, _sha256(data), str(len(data)), PACKAGE, version, path, lic]))
-    out["PROVENANCE.tsv"] = ("\n".join(prov) + "\n").encode("utf-8")
+    prov = [(name, data, PACKAGE, version, path, "verbatim copy" if name == LICENCE_FILE else LICENCE)
+            for name, data, path in sorted(rows)]
+    out["PROVENANCE.tsv"] = render_provenance(
+        "cjk", GENERATOR, prov, note="sha256 and bytes are of the file as shipped here (.gz files: the compressed bytes).")
     return out
 
 

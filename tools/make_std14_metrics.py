@@ -35,13 +35,14 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import hashlib
 import re
 import subprocess
 import sys
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+
+from provenance import render_provenance, sha256
 
 from glyphweave.core.std14 import STD14_NAMES
 
@@ -165,10 +166,6 @@ def parse_afm(text: str, label: str) -> tuple[dict[str, str], list[tuple[str, st
 # --------------------------------------------------------------------------------------- output writing
 
 
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def render_metrics(fonts: dict[str, tuple[str, bytes]], source_desc: str, modified_note: str) -> bytes:
     """fonts: canonical name -> (source file name, AFM bytes)."""
     out: list[str] = [
@@ -186,7 +183,7 @@ def render_metrics(fonts: dict[str, tuple[str, bytes]], source_desc: str, modifi
         bbox = ",".join(_number(v) for v in header["FontBBox"].split())
         if len(bbox.split(",")) != 4:
             raise AFMError(f"{file_name}: malformed FontBBox {header['FontBBox']!r}")
-        fields = [f"afm={file_name}", f"afm_sha256={_sha256(data)}", f"bbox={bbox}"]
+        fields = [f"afm={file_name}", f"afm_sha256={sha256(data)}", f"bbox={bbox}"]
         for afm_key, our_key in HEADER_KEYS.items():
             if afm_key not in header:
                 continue
@@ -202,18 +199,6 @@ def render_metrics(fonts: dict[str, tuple[str, bytes]], source_desc: str, modifi
                 raise AFMError(f"{file_name}: glyph name {name!r} cannot be written")
             out.append(f"{name}\t{width}\t{code}")
     return ("\n".join(out) + "\n").encode("ascii")
-
-
-def render_provenance(rows: list[tuple[str, bytes, str, str, str, str]]) -> bytes:
-    """rows: (file, data, source package, version, source path, licence)."""
-    out = [
-        f"# Provenance of glyphweave/resources/std14, written by {GENERATOR}; do not edit.",
-        "# sha256 and bytes are of the file as shipped here.",
-        "\t".join(["file", "sha256", "bytes", "source_package", "source_version", "source_path", "licence"]),
-    ]
-    for file_name, data, package, version, path, licence in rows:
-        out.append("\t".join([file_name, _sha256(data), str(len(data)), package, version, path, licence]))
-    return ("\n".join(out) + "\n").encode("utf-8")
 
 
 # ------------------------------------------------------------------------------------------- sources
@@ -312,7 +297,7 @@ def collect_urw(args: argparse.Namespace) -> dict[str, bytes]:
 
 def _with_provenance(rows: list[tuple[str, bytes, str, str, str, str]]) -> dict[str, bytes]:
     files = {row[0]: row[1] for row in rows}
-    files["PROVENANCE.tsv"] = render_provenance(rows)
+    files["PROVENANCE.tsv"] = render_provenance("std14", GENERATOR, rows)
     return files
 
 

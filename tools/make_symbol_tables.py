@@ -47,11 +47,12 @@ Debian versions recorded in the provenance).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import re
 import sys
 import zipfile
 from pathlib import Path
+
+from provenance import render_provenance
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "src" / "glyphweave" / "resources" / "symbols"
@@ -152,10 +153,6 @@ _W.update({0xB7 + i: 0x1F550 + i for i in range(12)})  # clock faces one o'clock
 WINGDINGS: dict[int, int] = dict(sorted(_W.items()))
 
 
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def parse_zapf(text: str) -> tuple[list[str], list[tuple[str, str]]]:
     """(copyright notice lines, [(name, hex)]) of Adobe's zapfdingbats.txt."""
     notice: list[str] = []
@@ -231,17 +228,6 @@ def render_wingdings(names: list[str], api2_version: str) -> bytes:
     return ("\n".join(out) + "\n").encode("ascii")
 
 
-def render_provenance(rows: list[tuple[str, bytes, str, str, str, str]]) -> bytes:
-    out = [
-        f"# Provenance of glyphweave/resources/symbols, written by {GENERATOR}; do not edit.",
-        "# sha256 and bytes are of the file as shipped here.",
-        "\t".join(["file", "sha256", "bytes", "source_package", "source_version", "source_path", "licence"]),
-    ]
-    for file_name, data, package, version, path, licence in rows:
-        out.append("\t".join([file_name, _sha256(data), str(len(data)), package, version, path, licence]))
-    return ("\n".join(out) + "\n").encode("utf-8")
-
-
 def build(jar: Path, version: str, api2: Path, api2_version: str) -> dict[str, bytes]:
     names = parse_api2_names(api2.read_text(encoding="utf-8"))
     zapf_text = zipfile.ZipFile(jar).read(ZAPF_RESOURCE).decode("ascii")
@@ -272,7 +258,7 @@ def build(jar: Path, version: str, api2: Path, api2_version: str) -> dict[str, b
         ),
     ]
     files = {row[0]: row[1] for row in rows}
-    files["PROVENANCE.tsv"] = render_provenance(rows)
+    files["PROVENANCE.tsv"] = render_provenance("symbols", GENERATOR, rows)
     return files
 
 

@@ -288,7 +288,13 @@ def _load_generator():
     spec = importlib.util.spec_from_file_location("make_std14_metrics", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    # Run as a script, the generator finds its sibling modules (tools/provenance.py) on
+    # sys.path; loaded from here it needs the folder added while it imports them.
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
     return module
 
 
