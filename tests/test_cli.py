@@ -11,8 +11,8 @@ from pathlib import Path
 import pikepdf
 import pytest
 
+from glyphweave import api as document_module
 from glyphweave.cli import main
-from glyphweave.core import document as document_module
 from glyphweave.core.errors import GlyphweaveError
 from pdfs import Page, make_pdf
 

@@ -1,4 +1,4 @@
-"""Generate ``src/glyphweave/resources/encodings/base_encodings.tsv`` (and its PROVENANCE).
+"""Generate ``src/glyphweave/tables/resources/encodings/base_encodings.tsv`` (and its PROVENANCE).
 
 The five simple-font base encodings of ISO 32000-1 Annex D, as glyph names per code:
 
@@ -41,7 +41,7 @@ from pathlib import Path
 import fontTools
 import pikepdf
 
-from glyphweave.core.derived_encodings import (
+from glyphweave.tables.derived_encodings import (
     Table,
     macroman,
     pdfdoc,
@@ -50,7 +50,7 @@ from glyphweave.core.derived_encodings import (
 )
 
 NAMES = ("StandardEncoding", "WinAnsiEncoding", "MacRomanEncoding", "MacExpertEncoding", "PDFDocEncoding")
-OUT = Path(__file__).resolve().parents[1] / "src" / "glyphweave" / "resources" / "encodings"
+OUT = Path(__file__).resolve().parents[1] / "src" / "glyphweave" / "tables" / "resources" / "encodings"
 
 
 _TOKEN = re.compile(r"/[^\s/\[\]{}()<>%]+|[^\s/\[\]{}()<>%]+")

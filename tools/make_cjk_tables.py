@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the CJK mirror shipped in ``glyphweave/resources/cjk``.
+"""Generate the CJK mirror shipped in ``glyphweave/tables/resources/cjk``.
 
 Source: the Debian package ``poppler-data`` (``apt-get install poppler-data``), which carries
 Adobe's ``cmap-resources`` under ``/usr/share/poppler/cMap/<collection>/``. Only Adobe's files
@@ -11,7 +11,7 @@ Writes, deterministically (same input -> same bytes; gzip with mtime 0 and no fi
 
 * ``cmap/<Name>.gz``: Adobe's predefined CMaps of Adobe-GB1, Adobe-CNS1, Adobe-Japan1 and
   Adobe-Korea1, horizontal and vertical, byte for byte as Adobe wrote them (PostScript CMap
-  text, which ``glyphweave.core.cmap.parse_cmap`` reads), gzip-compressed. Left out: the
+  text, which ``glyphweave.pdf.cmap.parse_cmap`` reads), gzip-compressed. Left out: the
   ``Adobe-<collection>-*`` CMaps (CID-keyed helpers, not font encodings) and the ``*-UCS2``,
   ``*-UCS2C`` and ``UCS2-*`` conversion CMaps (Acrobat's code-to-Unicode helpers, not
   predefined CMaps of ISO 32000).
@@ -44,7 +44,7 @@ from pathlib import Path
 from provenance import render_provenance
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = REPO / "src" / "glyphweave" / "resources" / "cjk"
+DEFAULT_OUT = REPO / "src" / "glyphweave" / "tables" / "resources" / "cjk"
 DEFAULT_SRC = Path("/usr/share/poppler/cMap")
 GENERATOR = "tools/make_cjk_tables.py"
 FORMAT_VERSION = 1
@@ -66,7 +66,7 @@ def _wanted(name: str, collection: str) -> bool:
 
 def _cid_table(ucs2_cmap: bytes, collection: str) -> bytes:
     sys.path.insert(0, str(REPO / "src"))
-    from glyphweave.core.cmap import parse_cmap
+    from glyphweave.pdf.cmap import parse_cmap
 
     cmap = parse_cmap(ucs2_cmap)
     lines: list[str] = []

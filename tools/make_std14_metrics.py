@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the standard-14 font metrics mirror shipped in ``glyphweave/resources/std14``.
+"""Generate the standard-14 font metrics mirror shipped in ``glyphweave/tables/resources/std14``.
 
 Writes, deterministically (same AFM input -> same bytes):
 
@@ -44,10 +44,10 @@ from pathlib import Path
 
 from provenance import render_provenance, sha256
 
-from glyphweave.core.std14 import STD14_NAMES
+from glyphweave.tables.std14 import STD14_NAMES
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = REPO / "src" / "glyphweave" / "resources" / "std14"
+DEFAULT_OUT = REPO / "src" / "glyphweave" / "tables" / "resources" / "std14"
 FORMAT_VERSION = 1
 GENERATOR = "tools/make_std14_metrics.py"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the symbol-font tables shipped in ``glyphweave/resources/symbols``.
+"""Generate the symbol-font tables shipped in ``glyphweave/tables/resources/symbols``.
 
 Writes, deterministically (same input -> same bytes):
 
@@ -55,7 +55,7 @@ from pathlib import Path
 from provenance import render_provenance
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = REPO / "src" / "glyphweave" / "resources" / "symbols"
+DEFAULT_OUT = REPO / "src" / "glyphweave" / "tables" / "resources" / "symbols"
 GENERATOR = "tools/make_symbol_tables.py"
 FORMAT_VERSION = 1
 ZAPF_RESOURCE = "org/apache/pdfbox/resources/glyphlist/zapfdingbats.txt"

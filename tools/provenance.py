@@ -21,9 +21,9 @@ def sha256(data: bytes) -> str:
 
 def render_provenance(resource: str, generator: str, rows: list[Row], *,
                       note: str = "sha256 and bytes are of the file as shipped here.") -> bytes:
-    """The PROVENANCE.tsv of ``glyphweave/resources/<resource>``, rows in the order given."""
+    """The PROVENANCE.tsv of ``glyphweave/tables/resources/<resource>``, rows in the order given."""
     out = [
-        f"# Provenance of glyphweave/resources/{resource}, written by {generator}; do not edit.",
+        f"# Provenance of glyphweave/tables/resources/{resource}, written by {generator}; do not edit.",
         f"# {note}",
         "\t".join(HEADER),
     ]

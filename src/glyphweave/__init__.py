@@ -19,17 +19,17 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from glyphweave.core.document import Document, Page
-    from glyphweave.core.document import open_document as open
+    from glyphweave.api import Document, Page
+    from glyphweave.api import open_document as open
     from glyphweave.core.errors import GlyphweaveError, PasswordError
     from glyphweave.core.glyph import Glyph
     from glyphweave.registry.markers import hookimpl
     from glyphweave.registry.profile import Profile
 
 _LAZY = {
-    "open": ("glyphweave.core.document", "open_document"),
-    "Document": ("glyphweave.core.document", "Document"),
-    "Page": ("glyphweave.core.document", "Page"),
+    "open": ("glyphweave.api", "open_document"),
+    "Document": ("glyphweave.api", "Document"),
+    "Page": ("glyphweave.api", "Page"),
     "Glyph": ("glyphweave.core.glyph", "Glyph"),
     "GlyphweaveError": ("glyphweave.core.errors", "GlyphweaveError"),
     "PasswordError": ("glyphweave.core.errors", "PasswordError"),

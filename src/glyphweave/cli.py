@@ -99,7 +99,7 @@ def _open(args: argparse.Namespace) -> Any:
 def _page_indices(args: argparse.Namespace, doc: Any) -> list[int] | None:
     if not args.pages:
         return None
-    from glyphweave.core.document import parse_page_ranges
+    from glyphweave.api import parse_page_ranges
 
     return parse_page_ranges(args.pages, len(doc))
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from glyphweave.core import predefined
 from glyphweave.core.fontinfo import FontInfo
 from glyphweave.plugins.decoders import cid_collection
 from glyphweave.plugins.decoders.cid_collection import CidCollectionDecoder
 from glyphweave.registry.manager import create_plugin_manager
+from glyphweave.tables import cjk
 
 
 def _font(cmap: str | None, ordering: str | None = "Japan1", composite: bool = True) -> FontInfo:
@@ -73,13 +73,7 @@ def test_kangxi_normalised(dec: CidCollectionDecoder) -> None:
     assert dec.decode(font, b"\xfe\x35", 0) == "\uff08"  # vertical parenthesis → （
 
 
-def test_fallback_without_mirror(dec: CidCollectionDecoder, monkeypatch: pytest.MonkeyPatch) -> None:
-    predefined.clear_caches()
-    monkeypatch.setattr(predefined, "_resource_dir", lambda: None)
-    try:
-        assert predefined.cjk_source() == "fallback"
-        assert dec.decode(_font("90ms-RKSJ-H"), b"\x82\xa0", 843) is None
-        assert dec.decode(_font("UniJIS-UCS2-H"), "あ".encode("utf-16-be"), None) == "あ"
-    finally:
-        monkeypatch.undo()
-        predefined.clear_caches()
+def test_fallback_without_mirror(dec: CidCollectionDecoder, no_mirror: None) -> None:
+    assert cjk.cjk_source() == "fallback"
+    assert dec.decode(_font("90ms-RKSJ-H"), b"\x82\xa0", 843) is None
+    assert dec.decode(_font("UniJIS-UCS2-H"), "あ".encode("utf-16-be"), None) == "あ"

@@ -241,8 +241,10 @@ def test_table_source_is_mirror():
 
 
 def test_fallback_when_the_mirror_is_missing(monkeypatch):
-    monkeypatch.setattr(symbol_fonts, "_read", lambda name: None)
-    symbol_fonts._tables.cache_clear()
+    from glyphweave.tables import symbols
+
+    monkeypatch.setattr(symbols, "_read", lambda name: None)
+    symbols.clear_caches()
     try:
         assert table_source() == "fallback"
         assert symbol(font("Symbol"), b"\xe3") == "\u00a9"
@@ -251,28 +253,16 @@ def test_fallback_when_the_mirror_is_missing(monkeypatch):
         assert wing(font("Wingdings", subtype="TrueType"), b"\xa7") == "\u25aa"
         assert wing(font("Wingdings", subtype="TrueType"), b"\x21") is None  # not in the fallback
     finally:
-        symbol_fonts._tables.cache_clear()  # the next call (monkeypatch undone) reads the mirror again
+        symbols.clear_caches()  # the next call (monkeypatch undone) reads the mirror again
 
 
-def test_fallback_without_std14_encodings(monkeypatch):
-    monkeypatch.setattr(symbol_fonts, "_read", lambda name: None)
-    from glyphweave.core import std14
-
-    monkeypatch.setattr(std14, "_read_resource", lambda: None)
-    std14._load_table.cache_clear()
-    symbol_fonts._tables.cache_clear()
-    symbol_fonts._builtin_encoding.cache_clear()
-    try:
-        assert symbol(font("Symbol"), b"\xd4") == "\u2122"
-        assert zapf(font("ZapfDingbats"), b"\x34") == "\u2714"
-    finally:
-        std14._load_table.cache_clear()
-        symbol_fonts._tables.cache_clear()
-        symbol_fonts._builtin_encoding.cache_clear()
+def test_fallback_without_std14_encodings(no_mirror):
+    assert symbol(font("Symbol"), b"\xd4") == "\u2122"
+    assert zapf(font("ZapfDingbats"), b"\x34") == "\u2714"
 
 
 def _resource_dir():
-    return importlib.resources.files("glyphweave") / "resources" / "symbols"
+    return importlib.resources.files("glyphweave.tables") / "resources" / "symbols"
 
 
 def test_provenance_checksums_match():
@@ -292,7 +282,9 @@ def test_provenance_checksums_match():
 
 
 def test_tables_hold_no_private_use_values():
-    tables = symbol_fonts._tables()
+    from glyphweave.tables.symbols import symbol_tables
+
+    tables = symbol_tables()
     values = [*tables.symbol_overrides.values(), *tables.zapf_names.values(), *tables.wingdings.values()]
     assert values
     for text in values:

@@ -9,10 +9,10 @@ later decoder does better, the glyph is unresolved and counted (SPEC §3.7).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from glyphweave.core.fonts import DecodeTable, FontState
+from glyphweave.core.fontinfo import FontInfo
 from glyphweave.core.stages import Decoder
 
 log = logging.getLogger(__name__)
@@ -20,15 +20,41 @@ log = logging.getLogger(__name__)
 UNRESOLVED: tuple[str, None] = ("", None)
 
 
+def is_private_use(cp: int) -> bool:
+    """True for a Private Use Area code point: U+E000-U+F8FF or planes 15-16."""
+    return 0xE000 <= cp <= 0xF8FF or cp >= 0xF0000
+
+
+def has_private_use(text: str) -> bool:
+    """True when ``text`` holds a Private Use Area character (see :func:`is_private_use`)."""
+    return any(is_private_use(ord(ch)) for ch in text)
+
+
+def is_weak_code_point(cp: int) -> bool:
+    """True for a code point that cannot stand as a decoding: Private Use, U+FFFD, or a C0 or
+    C1 control character."""
+    return is_private_use(cp) or cp == 0xFFFD or cp < 0x20 or 0x7F <= cp < 0xA0
+
+
 def is_weak(text: str) -> bool:
-    """True when ``text`` cannot stand as a decoding on its own."""
-    for ch in text:
-        o = ord(ch)
-        if 0xE000 <= o <= 0xF8FF or o == 0xFFFD or o < 0x20 or 0x7F <= o < 0xA0:
-            return True
-        if o >= 0xF0000:  # supplementary private use planes
-            return True
-    return False
+    """True when ``text`` cannot stand as a decoding on its own (SPEC §3.1): any of its
+    characters is weak (see :func:`is_weak_code_point`)."""
+    return any(is_weak_code_point(ord(ch)) for ch in text)
+
+
+class DecodeTable(dict):  # type: ignore[type-arg]
+    """code → (text, decoder name or None), filled on first use by the decoder chain."""
+
+    __slots__ = ("_resolve",)
+
+    def __init__(self, resolve: Callable[[Any], tuple[str, str | None]]) -> None:
+        super().__init__()
+        self._resolve = resolve
+
+    def __missing__(self, code: Any) -> tuple[str, str | None]:
+        value = self._resolve(code)
+        self[code] = value
+        return value
 
 
 class DecoderChain:
@@ -38,19 +64,19 @@ class DecoderChain:
         self.decoders = tuple(decoders)
         self.errors: list[str] = []
 
-    def table_for(self, state: FontState) -> DecodeTable:
-        info = state.info
+    def table_for(self, info: FontInfo, to_cid: Callable[[bytes], int | None] | None = None) -> DecodeTable:
+        """The decode cache of one font. Simple fonts (``info.composite`` false) are keyed by
+        int codes; composite fonts by code bytes, with ``to_cid`` (the encoding CMap's lookup,
+        None when the font has none) giving the CID decoders receive."""
         decoders = self.decoders
         errors = self.errors
 
-        if state.simple:
+        if not info.composite:
             def resolve(code: Any) -> tuple[str, str | None]:
                 return self._resolve(info, bytes((code,)), None, decoders, errors)
         else:
-            cmap = state.cmap
-
             def resolve(code: Any) -> tuple[str, str | None]:
-                cid = cmap.to_cid(code) if cmap is not None else None
+                cid = to_cid(code) if to_cid is not None else None
                 return self._resolve(info, code, cid, decoders, errors)
 
         return DecodeTable(resolve)

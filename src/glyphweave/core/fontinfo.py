@@ -1,19 +1,38 @@
 """What the core knows about one font, as plain values a decoder can read.
 
-Built once per font object per document by :mod:`glyphweave.core.fonts` (keyed by the
-object's id/generation, never by ``id()`` of a pikepdf wrapper). Expensive parts (the
-ToUnicode CMap, the embedded font program) are loaded lazily on first access.
+Built once per font object per document by the PDF engine (keyed by the object's
+id/generation, never by ``id()`` of a pikepdf wrapper). Expensive parts (the ToUnicode
+CMap, the embedded font program) are loaded lazily on first access.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import attrs
 
-if TYPE_CHECKING:
-    from glyphweave.core.cmap import CMap
+
+class CodeToText(Protocol):
+    """A parsed /ToUnicode CMap, as decoders see it."""
+
+    def to_unicode(self, code: bytes) -> str | None:
+        """The text the CMap gives ``code`` (a whole character code), or None."""
+
+
+def split_subset_prefix(base_font: str) -> tuple[str, str]:
+    """``ABCDEF+Times-Roman`` → (``ABCDEF``, ``Times-Roman``): a subset tag is six capital
+    ASCII letters and a plus sign (ISO 32000-1 §9.6.4). Names without one: (``""``, name)."""
+    tag = base_font[:6]
+    if len(base_font) > 7 and base_font[6] == "+" and tag.isascii() and tag.isalpha() and tag.isupper():
+        return tag, base_font[7:]
+    return "", base_font
+
+
+def strip_subset_prefix(base_font: str) -> str:
+    """The font name without its subset tag (see :func:`split_subset_prefix`)."""
+    return split_subset_prefix(base_font)[1]
+
 
 _UNLOADED = object()
 
@@ -55,7 +74,7 @@ class FontInfo:
     """FontFile (Type1), FontFile2 (TrueType) or the /Subtype of FontFile3."""
     memo: dict[str, Any] = attrs.field(factory=dict)
 
-    _to_unicode_loader: Callable[[], CMap | None] | None = attrs.field(default=None, alias="to_unicode_loader")
+    _to_unicode_loader: Callable[[], CodeToText | None] | None = attrs.field(default=None, alias="to_unicode_loader")
     _cid_to_gid_loader: Callable[[], bytes | None] | None = attrs.field(default=None, alias="cid_to_gid_loader")
     _font_file_loader: Callable[[], bytes | None] | None = attrs.field(default=None, alias="font_file_loader")
     _to_unicode: Any = attrs.field(default=_UNLOADED, init=False, repr=False)
@@ -68,7 +87,7 @@ class FontInfo:
         return bool(self.flags & FLAG_SYMBOLIC)
 
     @property
-    def to_unicode(self) -> CMap | None:
+    def to_unicode(self) -> CodeToText | None:
         """The parsed /ToUnicode CMap, or None (a broken one is None with a warning)."""
         if self._to_unicode is _UNLOADED:
             self._to_unicode = self._to_unicode_loader() if self._to_unicode_loader else None

@@ -416,12 +416,37 @@ _EXPANDERS = {
 }
 
 
-def _origin_frame(run: Run) -> tuple[float, float, float, float]:
-    """(bx, by, ax, ay): a glyph at pen offset s has its origin at (bx + ax·s, by + ay·s)."""
+class RunFrame(NamedTuple):
+    """A run's axes in user space: a glyph at pen offset ``s`` has its origin at
+    ``(bx + ax·s, by + ay·s)``; ``(nx, ny)`` maps a cross-axis text-space offset (descent,
+    ascent; writing mode 1: the half-widths) to user space; ``(ux, uy)`` points the way
+    reading goes (not normalised): along the baseline, or down the column in writing mode 1."""
+
+    bx: float
+    by: float
+    ax: float
+    ay: float
+    nx: float
+    ny: float
+    ux: float
+    uy: float
+
+
+def run_frame(run: Run) -> RunFrame:
+    """The frame of ``run`` (see :class:`RunFrame`): the one place the writing mode decides
+    which matrix column is the writing axis."""
     a, b, c, d, e, f = run.matrix
     if run.wmode == 0:
-        return e + c * run.rise, f + d * run.rise, a, b
-    return e, f, c, d
+        # text-space point (s, rise) → user space
+        return RunFrame(e + c * run.rise, f + d * run.rise, a, b, c, d, a, b)
+    # text-space point (0, s): the vertical pen moves along text y (down for negative s)
+    return RunFrame(e, f, c, d, a, b, -c, -d)
+
+
+def _origin_frame(run: Run) -> tuple[float, float, float, float]:
+    """(bx, by, ax, ay) of :func:`run_frame`."""
+    frame = run_frame(run)
+    return frame.bx, frame.by, frame.ax, frame.ay
 
 
 def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import gc
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from operator import itemgetter
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -24,7 +25,8 @@ from glyphweave.core.stages import Assembler, Filter, PageContext
 
 _decoder_of = itemgetter(1)
 
-PLACEHOLDERS = {"space": " ", "replacement": "\ufffd", "drop": ""}
+UNRESOLVED_POLICIES: Mapping[str, str] = MappingProxyType({"space": " ", "replacement": "\ufffd", "drop": ""})
+"""A profile's ``unresolved`` policy → the text an unresolved glyph shows."""
 
 
 @attrs.frozen(kw_only=True)
@@ -107,14 +109,14 @@ class Pipeline:
         self._catalog = catalog
         self._assemblers: dict[str, Assembler] = {self.assembler.NAME: self.assembler}
         try:
-            self.placeholder = PLACEHOLDERS[self.profile.unresolved]
+            self.placeholder = UNRESOLVED_POLICIES[self.profile.unresolved]
         except KeyError:
             raise ProfileError(f"unknown unresolved policy {self.profile.unresolved!r}") from None
 
     def resource_sources(self) -> dict[str, str]:
         """Which source (mirror or fallback) serves each data table this pipeline reads."""
-        from glyphweave.core.encodings import encodings_source
-        from glyphweave.core.std14 import std14_source
+        from glyphweave.tables.encodings import encodings_source
+        from glyphweave.tables.std14 import std14_source
 
         sources: dict[str, str] = {"std14-metrics": std14_source(), "base-encodings": encodings_source()}
         for component in (*self.chain.decoders, *self.filters, self.assembler):

@@ -19,7 +19,7 @@ import attrs
 from glyphweave.core.glyphtable import GlyphTable
 
 if TYPE_CHECKING:
-    from glyphweave.core.fonts import FontInfo
+    from glyphweave.core.fontinfo import FontInfo
 
 
 @attrs.frozen(kw_only=True)

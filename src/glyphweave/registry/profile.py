@@ -39,6 +39,7 @@ from typing import Any
 import attrs
 
 from glyphweave.core.errors import GlyphweaveError, PluginError, ProfileError
+from glyphweave.core.pipeline import UNRESOLVED_POLICIES
 from glyphweave.core.stages import Assembler, Component, Decoder, Filter
 from glyphweave.registry.catalog import Catalog, ProfileSource
 from glyphweave.registry.manager import describe_plugin
@@ -50,8 +51,6 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 __all__ = ["UNRESOLVED_POLICIES", "Profile", "ResolvedPipeline", "available_profiles", "load_profile"]
 
-UNRESOLVED_POLICIES: Mapping[str, str] = MappingProxyType({"space": " ", "replacement": "\ufffd", "drop": ""})
-"""``unresolved`` policy → the text an unresolved glyph shows."""
 
 _TOP_KEYS = ("profile", "options")
 _PROFILE_KEYS = ("name", "description", "extends", "unresolved", "decoders", "filters", "assembler")

@@ -26,9 +26,7 @@ from itertools import chain, compress
 from operator import gt, itemgetter
 from typing import Any
 
-from glyphweave.core.glyphtable import Run, RunGeometry
-from glyphweave.core.stages import Assembler, Option, PageContext
-from glyphweave.registry.markers import hookimpl
+from glyphweave.plugin import Assembler, Option, PageContext, Run, RunGeometry, hookimpl
 
 # Directions whose cosine is below this are a different writing direction: a new line.
 # (Text set along a curve turns a few degrees per glyph and stays on its line.)

@@ -22,7 +22,8 @@ import io
 import re
 from typing import Any
 
-from glyphweave.core.encodings import base_encoding, glyph_name_to_unicode
+from glyphweave.plugin import has_private_use, is_private_use
+from glyphweave.tables.encodings import base_encoding, glyph_name_to_unicode
 
 __all__ = ["FontProgram", "parse_font_program", "type1_builtin_encoding"]
 
@@ -31,11 +32,6 @@ _MEANINGLESS_NAME = re.compile(r"^(?:\.notdef|\.null|nonmarkingreturn|(?:glyph|g
 
 _UNICODE_CMAPS = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
 """Unicode cmap subtables, most complete first (fontTools' ``getBestCmap`` order)."""
-
-
-def is_pua(text: str) -> bool:
-    """True when ``text`` holds a Private Use Area character (BMP or planes 15-16)."""
-    return any(0xE000 <= ord(ch) <= 0xF8FF or ord(ch) >= 0xF0000 for ch in text)
 
 
 def name_to_text(name: str | None) -> str | None:
@@ -99,12 +95,12 @@ class FontProgram:
         if self.unicode_cmap:
             text = self._inverse().get(name)
             if text is not None:
-                if not is_pua(text):
+                if not has_private_use(text):
                     return text
                 weak = text
         text = name_to_text(name)
         if text is not None:
-            if not is_pua(text):
+            if not has_private_use(text):
                 return text
             weak = weak or text
         return weak
@@ -122,7 +118,7 @@ class FontProgram:
 
 
 def _rank(code: int) -> tuple[bool, int]:
-    return (0xE000 <= code <= 0xF8FF or code >= 0xF0000 or code < 0x20, code)
+    return (is_private_use(code) or code < 0x20, code)
 
 
 # -- parsing ---------------------------------------------------------------------------------

@@ -3,14 +3,14 @@
 For a Type0 font whose /CIDSystemInfo /Ordering is ``GB1``, ``CNS1``, ``Japan1`` or
 ``Korea1``, the CID the encoding CMap gave (a predefined CMap such as ``90ms-RKSJ-H`` or
 ``UniGB-UCS2-H``, Identity-H, or an embedded one) is looked up in Adobe's CID → Unicode table
-of that collection (:func:`glyphweave.core.predefined.cid_to_unicode`).
+of that collection (:func:`glyphweave.tables.cjk.cid_to_unicode`).
 
 When the font's encoding CMap is a Unicode CMap (``Uni*-UCS2-*``, ``Uni*-UTF16-*``,
 ``Uni*-UTF8-*``, ``Uni*-UTF32-*``) and the CID route gives nothing (another collection, an
-unmapped CID, or no mirror: see :func:`glyphweave.core.predefined.cjk_source`), the code
+unmapped CID, or no mirror: see :func:`glyphweave.tables.cjk.cjk_source`), the code
 bytes are read as that encoding: the code *is* the text.
 
-Answers go through :func:`glyphweave.core.predefined.canonical_cjk`: Kangxi radicals,
+Answers go through :func:`glyphweave.tables.cjk.canonical_cjk`: Kangxi radicals,
 compatibility ideographs and vertical presentation forms become the unified ideograph or
 horizontal character the author typed, variation selectors are dropped, and a Private Use
 Area or U+FFFD answer is no answer. Control characters are never answered.
@@ -19,20 +19,15 @@ Area or U+FFFD answer is no answer. Control characters are never answered.
 from __future__ import annotations
 
 import codecs
-from typing import TYPE_CHECKING
 
-from glyphweave.core.predefined import (
+from glyphweave.plugin import Decoder, FontInfo, hookimpl
+from glyphweave.tables.cjk import (
     ORDERINGS,
     canonical_cjk,
     cid_to_unicode,
     cjk_source,
     unicode_cmap_codec,
 )
-from glyphweave.core.stages import Decoder
-from glyphweave.registry.markers import hookimpl
-
-if TYPE_CHECKING:
-    from glyphweave.core.fontinfo import FontInfo
 
 _ORDERINGS = frozenset(ORDERINGS)
 

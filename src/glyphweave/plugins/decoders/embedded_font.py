@@ -45,19 +45,14 @@ from __future__ import annotations
 
 import logging
 import warnings
-from typing import TYPE_CHECKING
 
-from glyphweave.core.encodings import BASE_ENCODING_NAMES, is_symbol_family
-from glyphweave.core.stages import Decoder
+from glyphweave.plugin import Decoder, FontInfo, hookimpl
 from glyphweave.plugins.decoders._fontprogram import (
     FontProgram,
     name_to_text,
     parse_font_program,
 )
-from glyphweave.registry.markers import hookimpl
-
-if TYPE_CHECKING:
-    from glyphweave.core.fontinfo import FontInfo
+from glyphweave.tables.encodings import BASE_ENCODING_NAMES, is_symbol_family
 
 log = logging.getLogger(__name__)
 

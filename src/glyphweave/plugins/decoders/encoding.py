@@ -3,7 +3,7 @@
 A code's glyph name comes from /Differences when it lists the code, else from the
 /BaseEncoding (StandardEncoding, WinAnsiEncoding, MacRomanEncoding, MacExpertEncoding,
 PDFDocEncoding); the name becomes text through the Adobe Glyph List rules
-(:func:`glyphweave.core.encodings.glyph_name_to_unicode`).
+(:func:`glyphweave.tables.encodings.glyph_name_to_unicode`).
 
 What this decoder deliberately does not answer:
 
@@ -20,19 +20,13 @@ What this decoder deliberately does not answer:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from glyphweave.core.encodings import (
+from glyphweave.plugin import Decoder, FontInfo, hookimpl
+from glyphweave.tables.encodings import (
     BASE_ENCODING_NAMES,
     glyph_name_to_unicode,
     is_symbol_family,
     standard_text,
 )
-from glyphweave.core.stages import Decoder
-from glyphweave.registry.markers import hookimpl
-
-if TYPE_CHECKING:
-    from glyphweave.core.fontinfo import FontInfo
 
 
 class EncodingDecoder(Decoder):

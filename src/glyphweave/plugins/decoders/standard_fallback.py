@@ -22,14 +22,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from glyphweave.core.encodings import BASE_ENCODING_NAMES, is_symbol_family, standard_text
-from glyphweave.core.stages import Decoder, Option
-from glyphweave.registry.markers import hookimpl
+from glyphweave.plugin import Decoder, FontInfo, Option, hookimpl
+from glyphweave.tables.encodings import BASE_ENCODING_NAMES, is_symbol_family, standard_text
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-
-    from glyphweave.core.fontinfo import FontInfo
 
 _STANDARD_SUBTYPES = frozenset({"Type1", "MMType1", "Type3"})
 

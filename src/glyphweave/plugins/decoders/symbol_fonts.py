@@ -6,14 +6,14 @@ styles ignored), never by the code alone: U+F0FB is a cross in Wingdings, not in
 
 - ``symbol`` (Symbol, SymbolMT, StandardSymL, StandardSymbolsPS, ...): code → glyph name (the
   font's /Differences first, else the Symbol AFM's built-in encoding from
-  :mod:`glyphweave.core.std14`) → Unicode through the Adobe Glyph List, with the overrides in
-  ``resources/symbols/symbol_overrides.tsv`` where the AGL answers a Private Use code
+  :mod:`glyphweave.tables.std14`) → Unicode through the Adobe Glyph List, with the overrides in
+  ``tables/resources/symbols/symbol_overrides.tsv`` where the AGL answers a Private Use code
   (copyrightsans → ©, registerserif → ®, trademarksans → ™, the bracket pieces → U+239B-U+23AD).
 - ``zapfdingbats`` (ZapfDingbats, ITC Zapf Dingbats, Dingbats, D050000L): code → a-name
   (/Differences, else the AFM's built-in encoding) → Unicode through Adobe's Zapf Dingbats glyph
-  list (``resources/symbols/zapfdingbats.tsv``).
+  list (``tables/resources/symbols/zapfdingbats.tsv``).
 - ``wingdings`` (Wingdings, not Wingdings 2 or 3): a direct code → Unicode table
-  (``resources/symbols/wingdings.tsv``); a /Differences name is first turned into its code
+  (``tables/resources/symbols/wingdings.tsv``); a /Differences name is first turned into its code
   through the font's own glyph names (``checkbld`` → 0xFC). Webdings has no table yet (no
   trustworthy source was found): its glyphs stay unresolved.
 
@@ -26,37 +26,23 @@ U+F0B7). A composite font (Type0, Identity-H) is looked up by that low byte only
 answer here. A code no table resolves gives None (the glyph stays
 unresolved and counted, never a silent PUA character).
 
-The tables are read on first use through importlib.resources and cached per process. If they
-are missing, a small built-in fallback serves (bullets, © ® ™, check marks and a few shapes)
-and :func:`table_source` says ``"fallback"``. Provenance: ``resources/symbols/PROVENANCE.tsv``,
-written by ``tools/make_symbol_tables.py``.
+The tables live in :mod:`glyphweave.tables.symbols` (read on first use, cached per process; a
+small built-in fallback serves when the mirror is missing, and ``glyphweave plugins`` says so).
 """
 
 from __future__ import annotations
 
-import functools
-import importlib.resources
 import re
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-import attrs
-
-from glyphweave.core.encodings import glyph_name_to_unicode
-from glyphweave.core.stages import Decoder
-from glyphweave.registry.markers import hookimpl
-
-if TYPE_CHECKING:
-    from glyphweave.core.fontinfo import FontInfo
+from glyphweave.plugin import Decoder, FontInfo, has_private_use, hookimpl, strip_subset_prefix
+from glyphweave.tables.encodings import glyph_name_to_unicode
+from glyphweave.tables.symbols import builtin_encoding, symbol_tables, table_source
 
 Family = Literal["symbol", "zapfdingbats", "wingdings", "webdings"]
-Source = Literal["mirror", "fallback"]
-
-_RESOURCE_DIR = ("resources", "symbols")
 
 # ------------------------------------------------------------------------------------------ names
 
-_SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
 _STYLE_WORDS = (
     "bolditalic",
     "boldoblique",
@@ -96,7 +82,7 @@ def normalize_font_name(base_font: str) -> str:
     ``ABCDEF+Wingdings-Regular`` and ``ZapfDingbatsITC`` give ``symbol``, ``symbol``,
     ``wingdings`` and ``zapfdingbats``. ``Wingdings 2`` stays ``wingdings2``.
     """
-    name = _SUBSET_PREFIX.sub("", base_font.strip()).split(",", 1)[0]
+    name = strip_subset_prefix(base_font.strip()).split(",", 1)[0]
     key = re.sub(r"[\s\-_]", "", name).lower()
     while key not in _FAMILIES:
         word = next((w for w in _TRAILING if key.endswith(w) and len(key) > len(w)), None)
@@ -112,127 +98,6 @@ def symbol_family(base_font: str) -> Family | None:
 
 
 # ------------------------------------------------------------------------------------------ tables
-
-
-@attrs.frozen(kw_only=True)
-class SymbolTables:
-    """The three tables the decoders use."""
-
-    symbol_overrides: Mapping[str, str]
-    """Symbol glyph name → text, where the AGL answers Private Use."""
-    zapf_names: Mapping[str, str]
-    """Zapf Dingbats a-name → text."""
-    wingdings: Mapping[int, str]
-    """Wingdings code → text."""
-    wingdings_names: Mapping[str, int]
-    """Wingdings glyph name (the font's own post names: ``checkbld``, ``onesansinv``) → code."""
-    source: Source
-
-
-# The built-in fallback: only the most common glyphs, used when the mirror is missing.
-_FALLBACK = SymbolTables(
-    symbol_overrides={
-        "copyrightserif": "\u00a9",
-        "copyrightsans": "\u00a9",
-        "registerserif": "\u00ae",
-        "registersans": "\u00ae",
-        "trademarkserif": "\u2122",
-        "trademarksans": "\u2122",
-    },
-    zapf_names={
-        "a19": "\u2713",  # check mark
-        "a20": "\u2714",  # heavy check mark
-        "a21": "\u2715",  # multiplication x
-        "a22": "\u2716",
-        "a23": "\u2717",  # ballot x
-        "a24": "\u2718",
-        "a71": "\u25cf",  # black circle
-        "a73": "\u25a0",  # black square
-        "a160": "\u2794",
-    },
-    wingdings={
-        0x6C: "\u25cf",  # black circle
-        0x6E: "\u25a0",  # black square
-        0x71: "\u2751",
-        0x76: "\u2756",
-        0x9F: "\u2022",  # bullet
-        0xA7: "\u25aa",  # small black square
-        0xA8: "\u25fb",
-        0xD8: "\u2b9a",  # arrowhead bullet
-        0xFB: "\U0001f5f6",  # ballot bold script x
-        0xFC: "\u2714",  # heavy check mark
-        0xFE: "\U0001f5f9",  # ballot box with bold check
-    },
-    wingdings_names={"circle6": 0x6C, "square6": 0x6E, "circle4": 0x9F, "square4": 0xA7, "checkbld": 0xFC},
-    source="fallback",
-)
-
-# In the fallback the std14 mirror may be missing too: the Symbol codes Word and others use most.
-_FALLBACK_SYMBOL_CODES = {
-    0xB7: "bullet",
-    0xD2: "registerserif",
-    0xD3: "copyrightserif",
-    0xD4: "trademarkserif",
-    0xE2: "registersans",
-    0xE3: "copyrightsans",
-    0xE4: "trademarksans",
-}
-_FALLBACK_ZAPF_CODES = {0x33: "a19", 0x34: "a20", 0x35: "a21", 0x37: "a23", 0x38: "a24", 0x6C: "a71"}
-
-
-def _read(name: str) -> str | None:
-    resource = importlib.resources.files("glyphweave")
-    for part in (*_RESOURCE_DIR, name):
-        resource = resource / part
-    try:
-        if not resource.is_file():
-            return None
-        return resource.read_text(encoding="utf-8")
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-
-
-def _rows(text: str, header: str) -> list[list[str]]:
-    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
-    if not lines or lines[0].split("\t")[: len(header.split("\t"))] != header.split("\t"):
-        raise ValueError(f"glyphweave resource symbols: expected header {header!r}, got {lines[:1]!r}")
-    return [line.split("\t") for line in lines[1:]]
-
-
-def _hex_text(value: str) -> str:
-    return "".join(chr(int(part, 16)) for part in value.split())
-
-
-@functools.cache
-def _tables() -> SymbolTables:
-    texts = [_read(name) for name in ("symbol_overrides.tsv", "zapfdingbats.tsv", "wingdings.tsv")]
-    if any(text is None for text in texts):
-        return _FALLBACK
-    overrides_text, zapf_text, wing_text = texts
-    assert overrides_text is not None and zapf_text is not None and wing_text is not None
-    wing_rows = _rows(wing_text, "code\tunicode\tname")
-    return SymbolTables(
-        symbol_overrides={row[0]: _hex_text(row[1]) for row in _rows(overrides_text, "name\tunicode")},
-        zapf_names={row[0]: _hex_text(row[1]) for row in _rows(zapf_text, "name\tunicode")},
-        wingdings={int(row[0], 16): _hex_text(row[1]) for row in wing_rows},
-        wingdings_names={row[2]: int(row[0], 16) for row in wing_rows},
-        source="mirror",
-    )
-
-
-def table_source() -> Source:
-    """Which tables serve in this process: ``"mirror"`` (the shipped files) or ``"fallback"``."""
-    return _tables().source
-
-
-@functools.cache
-def _builtin_encoding(canonical: str) -> Mapping[int, str]:
-    from glyphweave.core.std14 import std14_metrics
-
-    encoding = std14_metrics(canonical).builtin_encoding
-    if encoding:
-        return encoding
-    return _FALLBACK_SYMBOL_CODES if canonical == "Symbol" else _FALLBACK_ZAPF_CODES
 
 
 # ------------------------------------------------------------------------------------------ decoders
@@ -263,7 +128,7 @@ def _strong(text: str | None) -> str | None:
     """``text`` unless it is empty or Private Use (a PUA answer is no answer here)."""
     if not text:
         return None
-    if any(0xE000 <= ord(ch) <= 0xF8FF or ord(ch) >= 0xF0000 for ch in text):
+    if has_private_use(text):
         return None
     return text
 
@@ -307,10 +172,10 @@ class SymbolDecoder(_FamilyDecoder):
     FAMILY = "symbol"
 
     def lookup(self, byte: int, name: str | None) -> str | None:
-        name = name if name is not None else _builtin_encoding("Symbol").get(byte)
+        name = name if name is not None else builtin_encoding("Symbol").get(byte)
         if name is None:
             return None
-        override = _tables().symbol_overrides.get(name)
+        override = symbol_tables().symbol_overrides.get(name)
         return override if override is not None else glyph_name_to_unicode(name)
 
 
@@ -321,10 +186,10 @@ class ZapfDingbatsDecoder(_FamilyDecoder):
     FAMILY = "zapfdingbats"
 
     def lookup(self, byte: int, name: str | None) -> str | None:
-        name = name if name is not None else _builtin_encoding("ZapfDingbats").get(byte)
+        name = name if name is not None else builtin_encoding("ZapfDingbats").get(byte)
         if name is None:
             return None
-        text = _tables().zapf_names.get(name)
+        text = symbol_tables().zapf_names.get(name)
         return text if text is not None else glyph_name_to_unicode(name)
 
 
@@ -335,7 +200,7 @@ class WingdingsDecoder(_FamilyDecoder):
     FAMILY = "wingdings"
 
     def lookup(self, byte: int, name: str | None) -> str | None:
-        tables = _tables()
+        tables = symbol_tables()
         if name is not None:
             # A re-encoded font (Ghostscript writes /Differences with Wingdings' own glyph names):
             # the name, not the code, says which glyph is painted.

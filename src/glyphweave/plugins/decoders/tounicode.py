@@ -1,7 +1,7 @@
 """``tounicode``: the font's /ToUnicode CMap (ISO 32000-1 §9.10.3).
 
 The most direct source of text a PDF offers, and so normally first in a profile. The
-CMap is parsed by :mod:`glyphweave.core.cmap` when a decoder first asks for it; this
+CMap is parsed by :mod:`glyphweave.pdf.cmap` when a decoder first asks for it; this
 decoder only looks codes up. Answers in the Private Use Area, U+FFFD or control chars
 (MS Word maps Symbol and Wingdings to U+F0xx) are marked weak by the core, which then
 lets later decoders improve on them.
@@ -9,13 +9,7 @@ lets later decoders improve on them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from glyphweave.core.stages import Decoder
-from glyphweave.registry.markers import hookimpl
-
-if TYPE_CHECKING:
-    from glyphweave.core.fontinfo import FontInfo
+from glyphweave.plugin import Decoder, FontInfo, hookimpl
 
 
 class ToUnicodeDecoder(Decoder):

@@ -14,9 +14,7 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
-from glyphweave.core.errors import ProfileError
-from glyphweave.core.stages import Filter, Option, PageContext
-from glyphweave.registry.markers import hookimpl
+from glyphweave.plugin import Filter, Option, PageContext, ProfileError, hookimpl
 
 SAME_DIRECTION = 0.99
 """Two writing directions are the same when their unit vectors' dot product exceeds this

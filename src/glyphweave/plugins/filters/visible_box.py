@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from glyphweave.core.stages import Filter, Option, PageContext
-from glyphweave.registry.markers import hookimpl
+from glyphweave.plugin import Filter, Option, PageContext, hookimpl
 
 Box = tuple[float, float, float, float]
 

@@ -1,4 +1,4 @@
-"""Adobe's predefined CMaps and CID → Unicode tables (glyphweave.core.predefined)."""
+"""Adobe's predefined CMaps and CID → Unicode tables (glyphweave.tables.cjk)."""
 
 from __future__ import annotations
 
@@ -7,24 +7,13 @@ import importlib.resources
 
 import pytest
 
-from glyphweave.core import predefined
-from glyphweave.core.predefined import (
+from glyphweave.pdf.predefined import predefined_cmap
+from glyphweave.tables.cjk import (
     canonical_cjk,
     cid_to_unicode,
     cjk_source,
-    predefined_cmap,
     unicode_cmap_codec,
 )
-
-
-@pytest.fixture
-def no_mirror(monkeypatch):
-    """The package as if built without resources/cjk."""
-    predefined.clear_caches()
-    monkeypatch.setattr(predefined, "_resource_dir", lambda: None)
-    yield
-    monkeypatch.undo()
-    predefined.clear_caches()
 
 
 def _cids(name: str, data: bytes) -> list[tuple[bytes, int | None]]:
@@ -167,7 +156,7 @@ def test_fallback_without_mirror(no_mirror) -> None:
 
 
 def _mirror():
-    return importlib.resources.files("glyphweave") / "resources" / "cjk"
+    return importlib.resources.files("glyphweave.tables") / "resources" / "cjk"
 
 
 def test_provenance_checksums_match() -> None:

@@ -24,15 +24,15 @@ so a run can report it.
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Literal
 
 import attrs
 
-Source = Literal["mirror", "fallback"]
+from glyphweave.core.fontinfo import strip_subset_prefix
+from glyphweave.tables import loader
+from glyphweave.tables.loader import Source
 
 STD14_NAMES: tuple[str, ...] = (
     "Courier",
@@ -52,7 +52,7 @@ STD14_NAMES: tuple[str, ...] = (
 )
 """The 14 canonical names, as PDF 32000-1 §9.6.2.2 spells them."""
 
-_RESOURCE_DIR = ("resources", "std14")
+_TABLE = "std14"
 _METRICS_FILE = "metrics.tsv"
 _FORMAT_LINE = re.compile(r"^# glyphweave standard-14 font metrics, format (\d+)\.")
 _SUPPORTED_FORMAT = 1
@@ -161,7 +161,6 @@ _STYLED_NAMES: dict[str, tuple[str, str, str, str]] = {
     "Times": ("Times-Roman", "Times-Bold", "Times-Italic", "Times-BoldItalic"),
     "Courier": ("Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique"),
 }
-_SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
 
 
 def canonical_std14_name(base_font: str) -> str | None:
@@ -177,7 +176,7 @@ def canonical_std14_name(base_font: str) -> str | None:
     the same here. Any other family or style (``Helvetica-Narrow``, ``ArialNarrow``,
     ``Arial-Black``) gives None.
     """
-    name = _SUBSET_PREFIX.sub("", base_font.strip())
+    name = strip_subset_prefix(base_font.strip())
     key = "".join(name.split()).lower()
     if not key:
         return None
@@ -251,15 +250,7 @@ def std14_source() -> Source:
 
 def _read_resource() -> str | None:
     """Text of the mirror file, None when it is not there."""
-    resource = importlib.resources.files("glyphweave")
-    for part in (*_RESOURCE_DIR, _METRICS_FILE):
-        resource = resource / part
-    try:
-        if not resource.is_file():
-            return None
-        return resource.read_text(encoding="ascii")
-    except (FileNotFoundError, NotADirectoryError):
-        return None
+    return loader.read_text(_TABLE, _METRICS_FILE, encoding="ascii")
 
 
 @functools.cache
@@ -355,3 +346,9 @@ def _build(
         default_width=round(sum(widths.values()) / len(widths)),
         source="mirror",
     )
+
+
+def clear_caches() -> None:
+    """Forget the loaded metrics (tests that swap the mirror out use this)."""
+    _load_table.cache_clear()
+    _fallback.cache_clear()

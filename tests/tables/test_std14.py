@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from glyphweave.core import std14
-from glyphweave.core.std14 import STD14_NAMES, canonical_std14_name, std14_metrics, std14_source
+from glyphweave.tables import loader, std14
+from glyphweave.tables.std14 import STD14_NAMES, canonical_std14_name, std14_metrics, std14_source
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def _resource_dir():
-    return importlib.resources.files("glyphweave") / "resources" / "std14"
+    return importlib.resources.files("glyphweave.tables") / "resources" / "std14"
 
 
 @pytest.fixture
@@ -202,7 +202,7 @@ def test_metrics_are_cached_and_read_only():
 
 def test_import_does_no_work():
     code = (
-        "import glyphweave.core.std14 as s; "
+        "import glyphweave.tables.std14 as s; "
         "assert s._load_table.cache_info().currsize == 0; "
         "s.std14_metrics('Courier'); "
         "assert s._load_table.cache_info().currsize == 1"
@@ -229,7 +229,7 @@ def test_fallback_when_mirror_missing(monkeypatch, fresh_caches):
 
 def test_fallback_when_resource_folder_missing(monkeypatch, fresh_caches, tmp_path):
     # Point the package lookup at an empty folder, as in a wheel built without resources.
-    monkeypatch.setattr(std14.importlib.resources, "files", lambda _package: tmp_path)
+    monkeypatch.setattr(loader, "resource_root", lambda: tmp_path)
     assert std14_metrics("Times-Roman").source == "fallback"
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from glyphweave.core.cmap import CMap, CMapError, identity_cmap, parse_cmap
+from glyphweave.pdf.cmap import CMap, CMapError, identity_cmap, parse_cmap
 
 HEADER = b"""/CIDInit /ProcSet findresource begin
 12 dict begin

@@ -1,7 +1,7 @@
 """Font loading: turns a font dictionary into what the interpreter and decoders need.
 
 Each font object is loaded once per document, keyed by its object id and generation
-(PERFORMANCE.md §6: never by ``id()`` of a pikepdf wrapper, which is transient).
+(never by ``id()`` of a pikepdf wrapper, which is transient: see docs/design.rst).
 What the interpreter needs per glyph is kept in plain lists and dicts so that a whole
 string is measured and decoded with ``map`` at C speed.
 """
@@ -15,8 +15,9 @@ from typing import Any
 
 import pikepdf
 
-from glyphweave.core.cmap import CMap, identity_cmap, parse_cmap
-from glyphweave.core.fontinfo import FontInfo
+from glyphweave.core.decoding import DecodeTable
+from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
+from glyphweave.pdf.cmap import CMap, identity_cmap, parse_cmap
 
 log = logging.getLogger(__name__)
 
@@ -59,21 +60,6 @@ class _ScaledWidths(dict):  # type: ignore[type-arg]
     def __missing__(self, cid: int) -> float:
         value = self._base[cid] * self._scale
         self[cid] = value
-        return value
-
-
-class DecodeTable(dict):  # type: ignore[type-arg]
-    """code → (text, decoder name or None), filled on first use by the decoder chain."""
-
-    __slots__ = ("_resolve",)
-
-    def __init__(self, resolve: Callable[[Any], tuple[str, str | None]]) -> None:
-        super().__init__()
-        self._resolve = resolve
-
-    def __missing__(self, code: Any) -> tuple[str, str | None]:
-        value = self._resolve(code)
-        self[code] = value
         return value
 
 
@@ -140,13 +126,6 @@ def _name(value: Any) -> str | None:
         return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes((int(m.group(1), 16),)), raw).decode("latin-1")
 
 
-def split_subset_prefix(base_font: str) -> tuple[str, str]:
-    """``ABCDEF+Times-Roman`` → (``ABCDEF``, ``Times-Roman``)."""
-    if len(base_font) > 7 and base_font[6] == "+" and base_font[:6].isalpha() and base_font[:6].isupper():
-        return base_font[:6], base_font[7:]
-    return "", base_font
-
-
 def object_key(obj: Any) -> tuple[Any, ...]:
     """A stable identity for a PDF object within one document."""
     objgen = getattr(obj, "objgen", (0, 0))
@@ -166,7 +145,8 @@ class FontLoader:
     chain lives in the pipeline, not here).
     """
 
-    def __init__(self, make_decode_table: Callable[[FontState], DecodeTable]) -> None:
+    def __init__(self, make_decode_table: Callable[[FontInfo, Callable[[bytes], int | None] | None], DecodeTable]
+                 ) -> None:
         self._make_decode_table = make_decode_table
         self._fonts: dict[tuple[Any, ...], FontState] = {}
         self.warnings: list[str] = []
@@ -174,9 +154,6 @@ class FontLoader:
         """The interpreter's cache of short strings already measured and decoded, keyed by
         font, operand and the text state that shapes it: words repeat (two shown strings
         in three on the benchmark corpus were seen before in the same document)."""
-
-    def fonts(self) -> list[FontState]:
-        return list(self._fonts.values())
 
     def load(self, font: Any) -> FontState:
         key = object_key(font)
@@ -188,9 +165,12 @@ class FontLoader:
                 self.warnings.append(f"font {key}: {exc}")
                 log.debug("cannot read font %s: %s", key, exc)
                 state = FontState(FontInfo(key=key, base_font="(broken)"))
-                state.decode = self._make_decode_table(state)
+                state.decode = self._decode_table(state)
             self._fonts[key] = state
         return state
+
+    def _decode_table(self, state: FontState) -> DecodeTable:
+        return self._make_decode_table(state.info, state.cmap.to_cid if state.cmap is not None else None)
 
     # -- loading ----------------------------------------------------------------------
     def _load(self, font: Any, key: tuple[Any, ...]) -> FontState:
@@ -264,7 +244,7 @@ class FontLoader:
             self._composite_metrics(state, desc_font, descriptor)
         else:
             self._simple_metrics(state, font, descriptor, subtype)
-        state.decode = self._make_decode_table(state)
+        state.decode = self._decode_table(state)
         return state
 
     def _cmap_loader(self, stream: Any, key: tuple[Any, ...], what: str) -> Callable[[], CMap | None]:
@@ -505,13 +485,13 @@ def _predefined_cmap(name: str) -> CMap | None:
     """A predefined CMap by name (Identity, and Adobe's CMaps for the CJK collections).
 
     The CMaps are shared per process: never modify one (see :func:`_with_wmode`)."""
-    from glyphweave.core.predefined import predefined_cmap
+    from glyphweave.pdf.predefined import predefined_cmap
 
     return predefined_cmap(name)
 
 
 def _std14(base_font: str) -> Any:
-    from glyphweave.core.std14 import canonical_std14_name, std14_metrics
+    from glyphweave.tables.std14 import canonical_std14_name, std14_metrics
 
     canonical = canonical_std14_name(base_font)
     return std14_metrics(canonical) if canonical else None
@@ -519,7 +499,7 @@ def _std14(base_font: str) -> Any:
 
 def _std14_widths(std: Any, info: FontInfo) -> list[float]:
     """Advances of a standard-14 font without /Widths: code → glyph name → AFM width."""
-    from glyphweave.core.encodings import base_encoding
+    from glyphweave.tables.encodings import base_encoding
 
     names: list[str | None]
     if info.base_encoding:

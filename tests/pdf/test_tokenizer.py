@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from glyphweave.core.tokenizer import FUSED, decode_hex, decode_name, operations, unescape_literal
+from glyphweave.pdf.tokenizer import FUSED, decode_hex, decode_name, operations, unescape_literal
 
 
 def ops(data: bytes) -> list[tuple[bytes, list[Any]]]:

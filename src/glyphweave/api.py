@@ -1,4 +1,8 @@
-"""The Python API: open a PDF, walk its pages lazily, get text, glyphs and statistics."""
+"""The Python API: open a PDF, walk its pages lazily, get text, glyphs and statistics.
+
+This is the one module that joins the three layers below it: the registry (plugins and
+profiles), the PDF engine (:mod:`glyphweave.pdf`) and the core pipeline.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +14,15 @@ from typing import IO, Any
 import pikepdf
 
 from glyphweave.core.errors import PageError, PasswordError, PDFOpenError
-from glyphweave.core.fonts import FontLoader
 from glyphweave.core.glyph import Glyph
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.interpreter import PageInterpreter, resolve_inherited
 from glyphweave.core.pipeline import DocumentStats, PageStats, Pipeline, gc_paused
 from glyphweave.core.stages import PageContext
+from glyphweave.pdf.fonts import FontLoader
+from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
+from glyphweave.registry.catalog import Catalog
+from glyphweave.registry.manager import create_plugin_manager
+from glyphweave.registry.profile import Profile, load_profile
 
 Source = str | os.PathLike[str] | bytes | IO[bytes]
 Box = tuple[float, float, float, float]
@@ -260,10 +267,6 @@ def parse_page_ranges(spec: str, count: int) -> list[int]:
 def open_document(source: Source, *, password: str | None = None, profile: Any = "default",
                   plugin_manager: Any = None) -> Document:
     """Open a PDF (path, bytes or binary stream) with a profile (name, TOML path or Profile)."""
-    from glyphweave.registry.catalog import Catalog
-    from glyphweave.registry.manager import create_plugin_manager
-    from glyphweave.registry.profile import Profile, load_profile
-
     pm = plugin_manager if plugin_manager is not None else create_plugin_manager()
     catalog = Catalog.from_plugin_manager(pm)
     prof = profile if isinstance(profile, Profile) else load_profile(profile, catalog)

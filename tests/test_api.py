@@ -9,8 +9,8 @@ import pikepdf
 import pytest
 
 import glyphweave
-from glyphweave.core import document as document_module
-from glyphweave.core.document import parse_page_ranges
+from glyphweave import api as document_module
+from glyphweave.api import parse_page_ranges
 from glyphweave.core.errors import GlyphweaveError, PageError, PasswordError, PDFOpenError
 from pdfs import Page, helvetica, make_pdf, type0_identity
 

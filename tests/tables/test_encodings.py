@@ -9,7 +9,7 @@ import pytest
 from fontTools.encodings.MacRoman import MacRoman
 from fontTools.encodings.StandardEncoding import StandardEncoding
 
-from glyphweave.core.encodings import (
+from glyphweave.tables.encodings import (
     BASE_ENCODING_NAMES,
     base_encoding,
     glyph_name_to_unicode,
@@ -187,17 +187,17 @@ def test_latin_fonts_are_not_symbol_families(name):
 
 def test_derived_tables_equal_the_shipped_ones():
     # The fallback is the generator's own derivation, so it must agree with the mirror.
-    from glyphweave.core.derived_encodings import derived_tables
+    from glyphweave.tables.derived_encodings import derived_tables
 
     for name, table in derived_tables().items():
         assert tuple(table) == base_encoding(name), name
 
 
 def test_missing_table_falls_back_to_the_derived_encodings(monkeypatch):
-    from glyphweave.core import encodings
+    from glyphweave.tables import encodings
 
     encodings._load_tables.cache_clear()
-    monkeypatch.setattr(encodings, "_RESOURCE", ("resources", "encodings", "no-such-file.tsv"))
+    monkeypatch.setattr(encodings, "_RESOURCE", ("encodings", "no-such-file.tsv"))
     try:
         assert encodings.encodings_source() == "fallback"
         assert encodings.standard_text("WinAnsiEncoding", 0x80) == "\u20ac"

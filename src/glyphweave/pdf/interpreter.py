@@ -21,10 +21,10 @@ from typing import Any
 import pikepdf
 
 from glyphweave.core.decoding import is_weak
-from glyphweave.core.fonts import FontLoader, FontState, object_key
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable, Run
-from glyphweave.core.tokenizer import FUSED, RawTJ, hex_bytes, literal_bytes, operations, tj_triples
+from glyphweave.pdf.fonts import FontLoader, FontState, object_key
+from glyphweave.pdf.tokenizer import FUSED, RawTJ, hex_bytes, literal_bytes, operations, tj_triples
 
 log = logging.getLogger(__name__)
 
