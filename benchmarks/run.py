@@ -37,15 +37,20 @@ DEFAULT_PDFS = HERE.parent.parent / "shared" / "bench" / "pdfs"
 # the call. The import happens before the clock starts.
 
 
-def _glyphweave(path: str, profile: str) -> tuple[int, int]:
+def _glyphweave(path: str, profile: str, pause_gc: bool = False) -> tuple[int, int]:
     import glyphweave
 
     chars = 0
-    with glyphweave.open(path, profile=profile) as doc:
+    with glyphweave.open(path, profile=profile, pause_gc=pause_gc) as doc:
         pages = len(doc)
         for i in range(pages):
             chars += len(doc.pages[i].text())
     return pages, chars
+
+
+def _glyphweave_pause_gc(path: str, profile: str) -> tuple[int, int]:
+    """The library as the command line runs it: the cyclic GC paused per page (``pause_gc``)."""
+    return _glyphweave(path, profile, pause_gc=True)
 
 
 def _pypdfium2(path: str, profile: str) -> tuple[int, int]:
@@ -121,6 +126,7 @@ def _glyphweave_modules() -> tuple[str, ...]:
 # name -> (module that must be importable, runner, modules to import before the clock starts)
 IN_PROCESS: dict[str, tuple[str, Callable[[str, str], tuple[int, int]], tuple[str, ...]]] = {
     "glyphweave": ("glyphweave", _glyphweave, _glyphweave_modules()),
+    "glyphweave-pause-gc": ("glyphweave", _glyphweave_pause_gc, _glyphweave_modules()),
     "pymupdf": ("pymupdf", _pymupdf, ("pymupdf",)),
     "pypdfium2": ("pypdfium2", _pypdfium2, ("pypdfium2",)),
     "playa": ("playa", _playa, ("playa",)),
@@ -128,7 +134,7 @@ IN_PROCESS: dict[str, tuple[str, Callable[[str, str], tuple[int, int]], tuple[st
     "pdfminer": ("pdfminer", _pdfminer, ("pdfminer.high_level",)),
 }
 SUBPROCESS = ("pdftotext", "glyphweave-cli")
-ALL = ("glyphweave", "glyphweave-cli", "pdftotext", "pymupdf", "pypdfium2", "playa", "pypdf", "pdfminer")
+ALL = ("glyphweave", "glyphweave-pause-gc", "glyphweave-cli", "pdftotext", "pymupdf", "pypdfium2", "playa", "pypdf", "pdfminer")
 BASELINE = "pdftotext"
 
 

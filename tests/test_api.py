@@ -336,3 +336,52 @@ def test_a_document_is_freed_without_the_cyclic_gc():
     finally:
         if was_enabled:
             gc.enable()
+
+
+# -- the garbage collector --------------------------------------------------------------------
+
+
+class _RecordingAssembler:
+    """Wraps the profile's assembler and notes whether the GC ran while it assembled."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.NAME = inner.NAME
+        self.seen: list[bool] = []
+
+    def assemble(self, page, indices):
+        import gc
+
+        self.seen.append(gc.isenabled())
+        return self.inner.assemble(page, indices)
+
+
+def _gc_states(**options) -> tuple[list[bool], bool]:
+    import gc
+
+    with glyphweave.open(TWO_PAGES, **options) as doc:
+        recorder = _RecordingAssembler(doc.pipeline.assembler)
+        doc.pipeline.assembler = recorder
+        text = doc.text()
+        assert "Hello world" in text and "Page two" in text
+    return recorder.seen, gc.isenabled()
+
+
+def test_the_library_leaves_the_garbage_collector_alone_by_default():
+    # A threaded caller must not find the process-wide collector switched off behind its back.
+    assert _gc_states() == ([True, True], True)
+
+
+def test_pause_gc_pauses_the_collector_per_page_and_restores_it():
+    assert _gc_states(pause_gc=True) == ([False, False], True)
+
+
+def test_pause_gc_leaves_a_collector_the_caller_disabled_disabled():
+    import gc
+
+    gc.disable()
+    try:
+        seen, enabled_after = _gc_states(pause_gc=True)
+    finally:
+        gc.enable()
+    assert seen == [False, False] and enabled_after is False

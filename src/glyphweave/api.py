@@ -6,6 +6,8 @@ profiles), the PDF engine (:mod:`glyphweave.pdf`) and the core pipeline.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -16,13 +18,15 @@ import pikepdf
 from glyphweave.core.errors import PageError, PasswordError, PDFOpenError
 from glyphweave.core.glyph import Glyph
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.pipeline import DocumentStats, PageStats, Pipeline, gc_paused
+from glyphweave.core.pipeline import DocumentStats, PageStats, Pipeline
 from glyphweave.core.stages import PageContext
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
 from glyphweave.registry.catalog import Catalog
 from glyphweave.registry.manager import create_plugin_manager
 from glyphweave.registry.profile import Profile, load_profile
+from glyphweave.tables.encodings import encodings_source
+from glyphweave.tables.std14 import std14_source
 
 Source = str | os.PathLike[str] | bytes | IO[bytes]
 Box = tuple[float, float, float, float]
@@ -96,7 +100,7 @@ class Page:
         """The raw glyph table (every painted glyph, in paint order)."""
         if self._table is None:
             interpreter = PageInterpreter(self.document._fonts)
-            with gc_paused():
+            with self.document._collector_paused():
                 try:
                     self._table = interpreter.run_page(self._obj, resolve_inherited(self._obj, "/Resources"))
                 except RecursionError:
@@ -120,7 +124,7 @@ class Page:
         """Indices (paint order) of the glyphs the profile's filters keep."""
         if self._visible is None:
             ctx = self.context()
-            with gc_paused():
+            with self.document._collector_paused():
                 self._visible, self._dropped = self.document.pipeline.filter_page(ctx)
         return self._visible
 
@@ -133,9 +137,9 @@ class Page:
     def text(self, mode: str | None = None) -> str:
         """The page's text, assembled by the profile's assembler or the one named ``mode``."""
         assembler = self.document.pipeline.assembler_for(mode)
-        # One pause over all three stages: each resumption costs a collection of the page's
-        # young objects.
-        with gc_paused():
+        # With pause_gc, one pause over all three stages: each resumption costs a collection
+        # of the page's young objects.
+        with self.document._collector_paused():
             return assembler.assemble(self.context(), self.visible_indices())
 
     @property
@@ -171,12 +175,22 @@ class PageList(Sequence[Page]):
 class Document:
     """An open PDF with a pipeline. Use :func:`glyphweave.open` to make one."""
 
-    def __init__(self, pdf: pikepdf.Pdf, pipeline: Pipeline, name: str = "<pdf>") -> None:
+    def __init__(self, pdf: pikepdf.Pdf, pipeline: Pipeline, name: str = "<pdf>", *,
+                 pause_gc: bool = False) -> None:
         self._pdf = pdf
         self.pipeline = pipeline
         self.name = name
+        self.pause_gc = pause_gc
+        """Pause Python's cyclic garbage collector while a page is extracted (see :func:`open_document`)."""
         self._fonts = FontLoader(pipeline.chain.table_for)
         self._page_stats: dict[int, PageStats] = {}
+
+    def _collector_paused(self) -> contextlib.AbstractContextManager[None]:
+        return _gc_paused() if self.pause_gc else contextlib.nullcontext()
+
+    def resource_sources(self) -> dict[str, str]:
+        """Which source (``"mirror"`` or ``"fallback"``) serves each data table read here."""
+        return resource_sources(self.pipeline)
 
     def __enter__(self) -> Document:
         return self
@@ -265,11 +279,43 @@ def parse_page_ranges(spec: str, count: int) -> list[int]:
 
 
 def open_document(source: Source, *, password: str | None = None, profile: Any = "default",
-                  plugin_manager: Any = None) -> Document:
-    """Open a PDF (path, bytes or binary stream) with a profile (name, TOML path or Profile)."""
+                  plugin_manager: Any = None, pause_gc: bool = False) -> Document:
+    """Open a PDF (path, bytes or binary stream) with a profile (name, TOML path or Profile).
+
+    ``pause_gc=True`` switches Python's cyclic garbage collector off while each page is
+    interpreted, filtered and assembled (and back on after), which saves the collections the
+    page's many short-lived containers would trigger. The switch is process-wide, so it is
+    only safe where no other thread depends on the collector: the command line opts in, a
+    library caller decides for itself.
+    """
+    pipeline = build_pipeline(profile, plugin_manager)
+    pdf, name = _open_pdf(source, password)
+    return Document(pdf, pipeline, name, pause_gc=pause_gc)
+
+
+def build_pipeline(profile: Any = "default", plugin_manager: Any = None) -> Pipeline:
+    """The runnable pipeline of a profile (name, TOML path or :class:`Profile`), with the
+    components of the installed plugins (or of ``plugin_manager``)."""
     pm = plugin_manager if plugin_manager is not None else create_plugin_manager()
     catalog = Catalog.from_plugin_manager(pm)
     prof = profile if isinstance(profile, Profile) else load_profile(profile, catalog)
-    pipeline = Pipeline(prof.instantiate(catalog), catalog)
-    pdf, name = _open_pdf(source, password)
-    return Document(pdf, pipeline, name)
+    return Pipeline(prof.instantiate(catalog), catalog)
+
+
+def resource_sources(pipeline: Pipeline) -> dict[str, str]:
+    """Which source serves each data table an extraction with ``pipeline`` reads: the PDF
+    engine's own (Core-14 metrics, base encodings) and those of the pipeline's components."""
+    sources = {"std14-metrics": std14_source(), "base-encodings": encodings_source()}
+    sources.update(pipeline.resource_sources())
+    return sources
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

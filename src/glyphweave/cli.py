@@ -93,7 +93,8 @@ def _open(args: argparse.Namespace) -> Any:
     source: Any = args.pdf
     if source == "-":
         source = sys.stdin.buffer.read()
-    return glyphweave.open(source, password=args.password, profile=args.profile)
+    # The command line owns its process and runs one thread: pausing the collector is safe here.
+    return glyphweave.open(source, password=args.password, profile=args.profile, pause_gc=True)
 
 
 def _page_indices(args: argparse.Namespace, doc: Any) -> list[int] | None:
@@ -119,7 +120,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
                     record = {"page": page.number + 1, "text": text, "stats": page.stats.to_dict()}
                     out.write(json.dumps(record, ensure_ascii=False) + "\n")
         if args.stats:
-            report = {**doc.stats.to_dict(), "sources": doc.pipeline.resource_sources()}
+            report = {**doc.stats.to_dict(), "sources": doc.resource_sources()}
             print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
     return 0
 
@@ -155,9 +156,9 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     print(f"  filters:   {' -> '.join(profile.filters) or '(none)'}")
     print(f"  assembler: {profile.assembler}")
     print(f"  unresolved glyphs show as: {profile.unresolved}")
-    from glyphweave.core.pipeline import Pipeline
+    from glyphweave.api import build_pipeline, resource_sources
 
-    sources = Pipeline(profile.instantiate(catalog), catalog).resource_sources()
+    sources = resource_sources(build_pipeline(profile))
     print("\ndata tables (mirror = shipped files, fallback = small built-in table):")
     for table, source in sorted(sources.items()):
         print(f"  {table:<16} {source}")

@@ -7,11 +7,9 @@ assembled. Statistics count what every filter dropped and what stayed unresolved
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
@@ -86,18 +84,6 @@ class DocumentStats:
         return attrs.asdict(self)
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC: per-glyph containers cost 1.4-2.1x more with it running."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 class Pipeline:
     """Decoders, filters and an assembler chosen by a profile, ready to run."""
 
@@ -114,11 +100,8 @@ class Pipeline:
             raise ProfileError(f"unknown unresolved policy {self.profile.unresolved!r}") from None
 
     def resource_sources(self) -> dict[str, str]:
-        """Which source (mirror or fallback) serves each data table this pipeline reads."""
-        from glyphweave.tables.encodings import encodings_source
-        from glyphweave.tables.std14 import std14_source
-
-        sources: dict[str, str] = {"std14-metrics": std14_source(), "base-encodings": encodings_source()}
+        """Which source (mirror or fallback) serves each data table the components read."""
+        sources: dict[str, str] = {}
         for component in (*self.chain.decoders, *self.filters, self.assembler):
             sources.update(component.resource_sources())
         return sources

@@ -93,9 +93,14 @@ def macroman() -> Table:
 
 
 def pdfdoc() -> Table:
-    import pikepdf  # noqa: F401  (registers the pdfdoc codec)
+    """PDFDocEncoding, from the ``pdfdoc`` codec that pikepdf registers when it is imported.
 
-    codecs.lookup("pdfdoc")
+    The tables do not import the PDF library themselves; at run time the engine has always
+    loaded it before a table is read, and ``tools/gen_encodings.py`` imports it."""
+    try:
+        codecs.lookup("pdfdoc")
+    except LookupError:
+        raise EncodingDerivationError("the pdfdoc codec is missing: import pikepdf first") from None
     table: Table = [None] * 256
     for code in range(0x18, 256):
         try:

@@ -1,0 +1,198 @@
+"""The package map of docs/design.rst, enforced: which layer may import which.
+
+Every import in the installed package's source is read (module level, inside functions and
+under ``TYPE_CHECKING`` alike: a type-only import is still a dependency a reader must follow)
+and checked against the rules below, so the shape cannot drift silently.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import warnings
+from pathlib import Path
+
+import pytest
+
+import glyphweave
+
+PACKAGE = Path(glyphweave.__file__).resolve().parent
+
+ENGINES = ("pikepdf", "fontTools")
+
+# Layer (the first part of the module path below glyphweave) → glyphweave layers it may import.
+# "glyphweave" is the package's own __init__ (the lazy public API).
+ALLOWED: dict[str, frozenset[str]] = {
+    "core": frozenset({"core"}),
+    "tables": frozenset({"core", "tables"}),
+    "pdf": frozenset({"core", "tables", "pdf"}),
+    "registry": frozenset({"core", "registry"}),
+    "plugin": frozenset({"core", "registry"}),
+    "plugins": frozenset({"plugin", "tables", "plugins"}),
+    "testing": frozenset({"core", "registry", "plugin", "testing"}),
+    "api": frozenset({"core", "pdf", "tables", "registry"}),
+    "cli": frozenset({"glyphweave", "api", "core", "registry"}),
+    "glyphweave": frozenset({"api", "core", "registry"}),
+}
+
+# Third-party engines each layer may import. pikepdf: the PDF engine and the API only.
+# fontTools: the engine (glyph names while parsing), the tables (deriving encodings) and the
+# decoders that read an embedded font program. pluggy: the registry (and the test kit, which
+# fakes entry points for plugin authors).
+THIRD_PARTY: dict[str, frozenset[str]] = {
+    "pikepdf": frozenset({"pdf", "api"}),
+    "fontTools": frozenset({"pdf", "tables", "plugins"}),
+    "pluggy": frozenset({"registry", "testing"}),
+}
+
+# Modules that only forward an old import path to its new home (core/_moved.py): they import
+# nothing from the layers above, they name them as strings.
+DEPRECATED_ALIASES = {
+    "glyphweave.core.tokenizer": "glyphweave.pdf.tokenizer",
+    "glyphweave.core.interpreter": "glyphweave.pdf.interpreter",
+    "glyphweave.core.fonts": "glyphweave.pdf.fonts",
+    "glyphweave.core.cmap": "glyphweave.pdf.cmap",
+    "glyphweave.core.predefined": "glyphweave.tables.cjk",
+    "glyphweave.core.encodings": "glyphweave.tables.encodings",
+    "glyphweave.core.derived_encodings": "glyphweave.tables.derived_encodings",
+    "glyphweave.core.std14": "glyphweave.tables.std14",
+    "glyphweave.core.document": "glyphweave.api",
+}
+
+
+def _module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(["glyphweave", *parts])
+
+
+def _is_submodule(root: Path, name: str) -> bool:
+    folder = root.joinpath(*name.split(".")[1:])
+    return folder.with_suffix(".py").is_file() or (folder / "__init__.py").is_file()
+
+
+def _imports(path: Path, module: str, root: Path = PACKAGE) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in the file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                name = ".".join([*base, node.module] if node.module else base)
+            else:
+                name = node.module or ""
+            # ``from glyphweave.core import errors`` imports the submodule glyphweave.core.errors.
+            for alias in node.names:
+                sub = f"{name}.{alias.name}"
+                found.append((node.lineno, sub if _is_submodule(root, sub) else name))
+    return found
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "glyphweave"
+
+
+def violations(root: Path) -> list[str]:
+    """Every import under ``root`` (a glyphweave package folder) that breaks the rules."""
+    problems: list[str] = []
+    for path in sorted(root.rglob("*.py")):
+        module = _module_name(root, path)
+        layer = _layer(module)
+        allowed = ALLOWED.get(layer)
+        if allowed is None:
+            problems.append(f"{module}: layer {layer!r} is not in the package map")
+            continue
+        for line, name in _imports(path, module, root):
+            top = name.split(".")[0]
+            where = f"{path.relative_to(root)}:{line}"
+            if top == "glyphweave":
+                target = _layer(name)
+                if target != layer and target not in allowed and name != "glyphweave":
+                    problems.append(f"{where}: {layer}/ imports {name}")
+                elif name == "glyphweave" and layer != "cli":
+                    problems.append(f"{where}: {layer}/ imports the top-level package")
+            elif top in THIRD_PARTY and layer not in THIRD_PARTY[top]:
+                problems.append(f"{where}: {layer}/ imports {top}")
+    return problems
+
+
+def test_the_installed_package_keeps_the_package_map() -> None:
+    assert violations(PACKAGE) == []
+
+
+def test_core_imports_no_engine_and_no_upper_layer() -> None:
+    # Spelled out for the rule that matters most: the core is small and stands alone.
+    for path in (PACKAGE / "core").rglob("*.py"):
+        for _line, name in _imports(path, _module_name(PACKAGE, path)):
+            assert name.split(".")[0] not in (*ENGINES, "pluggy"), path
+            if name.startswith("glyphweave"):
+                assert name.startswith("glyphweave.core"), (path, name)
+
+
+@pytest.mark.parametrize(
+    ("layer", "source", "expected"),
+    [
+        ("core", "import pikepdf\n", "core/ imports pikepdf"),
+        ("core", "from glyphweave.pdf.cmap import CMap\n", "core/ imports glyphweave.pdf.cmap"),
+        ("core", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from glyphweave.api import Page\n",
+         "core/ imports glyphweave.api"),
+        ("core", "def f():\n    from ..registry import markers\n", "core/ imports glyphweave.registry"),
+        ("registry", "from glyphweave.pdf import fonts\n", "registry/ imports glyphweave.pdf"),
+        ("plugins", "from glyphweave.pdf.fonts import FontLoader\n", "plugins/ imports glyphweave.pdf.fonts"),
+        ("plugins", "import pikepdf\n", "plugins/ imports pikepdf"),
+        ("tables", "from glyphweave.api import open_document\n", "tables/ imports glyphweave.api"),
+        ("pdf", "import pluggy\n", "pdf/ imports pluggy"),
+    ],
+)
+def test_a_deliberate_violation_is_caught(tmp_path: Path, layer: str, source: str, expected: str) -> None:
+    root = tmp_path / "glyphweave"
+    (root / layer).mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / layer / "__init__.py").write_text("")
+    (root / layer / "bad.py").write_text(source)
+    found = violations(root)
+    assert len(found) == 1 and expected in found[0], found
+
+
+def test_an_unknown_layer_is_reported(tmp_path: Path) -> None:
+    root = tmp_path / "glyphweave"
+    (root / "misc").mkdir(parents=True)
+    (root / "misc" / "x.py").write_text("")
+    assert violations(root) == ["glyphweave.misc.x: layer 'misc' is not in the package map"]
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(DEPRECATED_ALIASES.items()))
+def test_an_old_import_path_still_works_with_a_deprecation_warning(old: str, new: str) -> None:
+    import sys
+
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match=new.replace(".", r"\.")):
+        alias = importlib.import_module(old)
+    target = importlib.import_module(new)
+    public = [name for name in dir(target) if not name.startswith("_") and callable(getattr(target, name))]
+    assert public
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for name in public:
+            assert getattr(alias, name) is getattr(target, name)
+    with pytest.raises(AttributeError):
+        alias.no_such_name  # noqa: B018
+
+
+def test_predefined_cmap_keeps_its_old_path() -> None:
+    import sys
+
+    sys.modules.pop("glyphweave.core.predefined", None)
+    with pytest.warns(DeprecationWarning):
+        from glyphweave.core.predefined import cid_to_unicode, predefined_cmap
+    from glyphweave.pdf.predefined import predefined_cmap as new_cmap
+    from glyphweave.tables.cjk import cid_to_unicode as new_cid
+
+    assert (predefined_cmap, cid_to_unicode) == (new_cmap, new_cid)
