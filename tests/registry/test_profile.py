@@ -10,6 +10,7 @@ import attrs
 import pytest
 
 from glyphweave.core.errors import PluginError, ProfileError
+from glyphweave.core.pipeline import Pipeline
 from glyphweave.core.stages import Assembler, Decoder, Filter, Option
 from glyphweave.registry import Catalog, Profile, ResolvedPipeline, available_profiles, load_profile
 from glyphweave.testing import fresh_plugin_manager, make_plugin
@@ -321,7 +322,7 @@ def test_options_for_an_assembler_the_profile_does_not_use(catalog, write):
     profile = load_profile(path, catalog)
     assert profile.assembler == "reading"
     assert profile.options == {"columns": {"k": 4}}
-    assert profile.with_assembler("columns").instantiate(catalog).assembler.k == 4
+    assert Pipeline(profile.instantiate(catalog), catalog).assembler_for("columns").k == 4
     path = write('[profile]\nextends = "default"\n[options.columns]\nk = "four"\n')
     with pytest.raises(ProfileError, match=r"\[options.columns\] option 'k' of 'columns' must be int"):
         load_profile(path, catalog)
@@ -510,27 +511,24 @@ def test_instantiate_gives_fresh_instances(catalog):
 
 
 def test_constructor_failure_is_a_plugin_error(catalog):
-    profile = load_profile("default", catalog).with_assembler("exploding")
+    profile = attrs.evolve(load_profile("default", catalog), assembler="exploding")
     with pytest.raises(
         PluginError, match=r"assembler 'exploding' of plugin 'stand-ins' .*RuntimeError: no can do"
     ):
         profile.instantiate(catalog)
 
 
-def test_with_assembler(catalog, write):
+def test_mode_switches_to_another_assembler_with_the_profiles_options(catalog, write):
     path = write('[profile]\nextends = "default"\nassembler = "columns"\n[options.columns]\nk = 5\n')
-    profile = load_profile(path, catalog)
-    reading = profile.with_assembler("reading")
-    assert reading.assembler == "reading"
-    assert profile.assembler == "columns"  # unchanged
-    assert profile.with_assembler("columns") is profile
-    assert type(reading.instantiate(catalog).assembler).NAME == "reading"
-    back = reading.with_assembler("columns").instantiate(catalog)
-    assert back.assembler.k == 5  # the profile's [options.columns] still apply
+    pipeline = Pipeline(load_profile(path, catalog).instantiate(catalog), catalog)
+    assert pipeline.assembler_for(None) is pipeline.assembler
+    assert type(pipeline.assembler_for("reading")).NAME == "reading"
+    assert pipeline.assembler_for("columns") is pipeline.assembler
+    assert pipeline.assembler.k == 5  # the profile's [options.columns] apply
     with pytest.raises(
         ProfileError, match=r"unknown assembler 'tabular' \(available: columns, exploding, reading\)"
     ):
-        profile.with_assembler("tabular").instantiate(catalog)
+        pipeline.assembler_for("tabular")
 
 
 def test_profile_to_dict(catalog, write):

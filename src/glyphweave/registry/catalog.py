@@ -65,7 +65,7 @@ class ComponentInfo:
     """First line of the class docstring."""
 
     def to_dict(self) -> dict[str, Any]:
-        """A plain, JSON-friendly description (for ``glyphweave plugins --json``)."""
+        """A plain, JSON-friendly description of the component."""
         return {
             "kind": self.kind,
             "name": self.name,

@@ -19,7 +19,7 @@ boundary): unknown keys, unknown components, duplicated decoders or filters, opt
 for a decoder or filter the profile does not select, option types (through the
 component's ``validate_options``). Each message names the file (or registered profile)
 at fault. Options for an assembler are accepted even when the profile uses another
-one: ``--mode`` (:meth:`Profile.with_assembler`) may switch to it.
+one: ``--mode`` may switch to it (the pipeline's ``assembler_for`` builds it with them).
 
 With ``extends``, the keys a profile sets replace the base's (lists are replaced, not
 appended); ``[options.X]`` tables are merged key by key. Options the base gives to a
@@ -117,19 +117,11 @@ class Profile:
         """Text shown for an unresolved glyph under this profile's ``unresolved`` policy."""
         return UNRESOLVED_POLICIES[self.unresolved]
 
-    # -- deriving ----------------------------------------------------------------------------
-    def with_assembler(self, name: str) -> Profile:
-        """A copy using assembler ``name`` instead (``--mode``). The name is checked when
-        the copy is instantiated; ``[options.<name>]`` of the profile apply to it."""
-        if name == self.assembler:
-            return self
-        return attrs.evolve(self, assembler=name)
-
+    # -- running -----------------------------------------------------------------------------
     def instantiate(self, catalog: Catalog) -> ResolvedPipeline:
         """Construct every selected component with its validated options.
 
-        :raises ProfileError: a component is unknown (e.g. after :meth:`with_assembler`)
-            or an option is invalid.
+        :raises ProfileError: a component is unknown or an option is invalid.
         :raises PluginError: a component's constructor fails.
         """
         decoders = tuple(self._build(catalog, "decoder", name) for name in self.decoders)

@@ -1,8 +1,8 @@
 """Reading what an embedded font program knows about its glyphs (for ``embedded-font``).
 
 One :class:`FontProgram` per font per document, parsed on first need and cached by the
-decoder in ``font.memo``. Three readers, each as cheap as the question allows
-(PERFORMANCE.md §6):
+decoder in ``font.memo``. Three readers, each as cheap as the question allows (see
+"Embedded fonts" in docs/design.rst):
 
 - TrueType and OpenType (FontFile2, FontFile3/OpenType): :class:`fontTools.ttLib.TTFont`
   with ``lazy=True``; only 'cmap', 'post'/'maxp' (glyph order) and, for CFF-flavoured

@@ -9,7 +9,7 @@ Simple fonts (one-byte codes):
 
 - Type1 (FontFile): the built-in encoding, read from the cleartext part only
   (``dup 65 /A put``, or ``/Encoding StandardEncoding def``): code → glyph name → AGL.
-  Never the full Type1 parse (PERFORMANCE.md §6).
+  Never the full Type1 parse (see "Embedded fonts" in docs/design.rst).
 - CFF (FontFile3/Type1C): the built-in encoding of the CFF (standard, expert or custom):
   code → glyph name → AGL.
   Both are used only where a viewer uses the built-in encoding: when the font names no
@@ -27,13 +27,11 @@ Simple fonts (one-byte codes):
 
 Composite fonts (by CID):
 
-- CIDFontType2 (TrueType): CID → GID through ``font.cid_to_gid_map()`` when the core
-  provides it (the decoded /CIDToGIDMap stream, two bytes big-endian per CID; None for
-  /Identity or absent), else GID = CID, i.e. an *Identity* map (by far the commonest;
-  absent also means Identity). Known gap until the core provides that method: a font
-  with a stream /CIDToGIDMap (about 4% of CIDFontType2 fonts in the corpus) is read as
-  if it were Identity; a CID past the font's glyph count gives no answer. The GID → text
-  step inverts the Unicode cmap, else reads the 'post' name through the AGL.
+- CIDFontType2 (TrueType): CID → GID through ``font.cid_to_gid_map()`` (the decoded
+  /CIDToGIDMap stream, two bytes big-endian per CID; None for /Identity or absent, and
+  then GID = CID, by far the commonest case); a CID past the map or the font's glyph
+  count gives no answer. The GID → text step inverts the Unicode cmap, else reads the
+  'post' name through the AGL.
 - CIDFontType0 with CID-keyed CFF (FontFile3/CIDFontType0C): CID → GID through the CFF
   charset; a bare CFF has no glyph names or cmap, so only an OpenType wrapper with a
   Unicode cmap can answer. A CFF that is not CID-keyed: GID = CID, names from its charset.
@@ -158,13 +156,11 @@ class EmbeddedFontDecoder(Decoder):
 def _truetype_gid(font: FontInfo, cid: int) -> int | None:
     """CIDFontType2: the GID of ``cid`` through the /CIDToGIDMap.
 
-    The map is read from ``font.cid_to_gid_map()`` (decoded stream bytes, two bytes
-    big-endian per CID; None for /Identity or absent) when the core provides that
-    method; until it does, GID = CID (an Identity map, by far the commonest).
+    The map is ``font.cid_to_gid_map()`` (decoded stream bytes, two bytes big-endian per
+    CID); None (/Identity or absent) means GID = CID, by far the commonest case.
     """
-    loader = getattr(font, "cid_to_gid_map", None)
     try:
-        mapping = loader() if callable(loader) else None
+        mapping = font.cid_to_gid_map()
     except Exception:  # an unreadable map: no answer rather than a guess
         return None
     if not mapping:
