@@ -9,8 +9,7 @@ from __future__ import annotations
 import codecs
 from collections.abc import Sequence
 
-from glyphweave.core.stages import Assembler, PageContext
-from glyphweave.registry import hookimpl
+from glyphweave.plugin import Assembler, PageContext, hookimpl
 
 
 class Rot13Assembler(Assembler):
