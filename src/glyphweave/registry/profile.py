@@ -324,19 +324,8 @@ def _resolve(
     name = name or source.name
     key = f"name:{source.name}" if registered else f"file:{os.path.abspath(where)}"
     chain = (*chain, (key, name))
-
-    base: Profile | None = None
     extends = table.get("extends")
-    if extends is not None:
-        if f"name:{extends}" in {k for k, _ in chain}:
-            names = " -> ".join([shown for _, shown in chain] + [extends])
-            raise ProfileError(f"{where}: profiles extend each other in a cycle: {names}")
-        sources = catalog.profile_sources()
-        if extends not in sources:
-            raise ProfileError(
-                f"{where}: extends unknown profile {extends!r} (available: {', '.join(sources) or 'none'})"
-            )
-        base = _resolve(sources[extends], catalog, chain=chain, registered=True)
+    base = _resolve_base(extends, catalog, chain, where) if extends is not None else None
 
     decoders = table.get("decoders", base.decoders if base else None)
     filters = table.get("filters", base.filters if base else ())
@@ -347,9 +336,37 @@ def _resolve(
     if assembler is None:
         raise ProfileError(f'{where}: [profile] needs assembler = "..." (or extends = "<profile>")')
 
-    # Every selected name must exist in the catalog, checked in profile order.
     chosen: tuple[tuple[str, list[str]], ...] = (
         ("decoder", list(decoders)), ("filter", list(filters)), ("assembler", [assembler]))
+    _check_selection(chosen, catalog, where)
+    return Profile(
+        name=name,
+        description=table.get("description", ""),
+        decoders=tuple(decoders),
+        filters=tuple(filters),
+        assembler=assembler,
+        unresolved=_check_policy(unresolved, where),
+        options=_merge_options(layer.options, base, chosen, catalog, where),
+        source=where,
+        extends=extends,
+    )
+
+
+def _resolve_base(extends: str, catalog: Catalog, chain: tuple[tuple[str, str], ...], where: str) -> Profile:
+    """The registered profile ``extends`` names, resolved (a cycle is an error)."""
+    if f"name:{extends}" in {k for k, _ in chain}:
+        names = " -> ".join([shown for _, shown in chain] + [extends])
+        raise ProfileError(f"{where}: profiles extend each other in a cycle: {names}")
+    sources = catalog.profile_sources()
+    if extends not in sources:
+        raise ProfileError(
+            f"{where}: extends unknown profile {extends!r} (available: {', '.join(sources) or 'none'})"
+        )
+    return _resolve(sources[extends], catalog, chain=chain, registered=True)
+
+
+def _check_selection(chosen: tuple[tuple[str, list[str]], ...], catalog: Catalog, where: str) -> None:
+    """Every selected name exists in the catalog and is listed once, checked in profile order."""
     for kind, members in chosen:
         seen: set[str] = set()
         for component in members:
@@ -361,9 +378,21 @@ def _resolve(
             except ProfileError as exc:
                 raise ProfileError(f"{where}: {exc}") from None
 
-    # Options may configure a selected component, or any assembler (``--mode`` can
-    # switch to it); options for a decoder or filter the profile does not run are a
-    # mistake (a typo, or a component removed from the list).
+
+def _merge_options(
+    given: Mapping[str, Mapping[str, Any]],
+    base: Profile | None,
+    chosen: tuple[tuple[str, list[str]], ...],
+    catalog: Catalog,
+    where: str,
+) -> dict[str, dict[str, Any]]:
+    """The base's options overlaid with this profile's, key by key, each validated.
+
+    Options may configure a selected component, or any assembler (``--mode`` can switch to
+    it); options for a decoder or filter the profile does not run are a mistake (a typo, or a
+    component removed from the list). The base's options for components this profile no
+    longer selects are dropped.
+    """
     selected: dict[str, list[str]] = {}
     for kind, members in chosen:
         for component in members:
@@ -373,7 +402,7 @@ def _resolve(
     def configurable(component: str) -> bool:
         return component in selected or component in assemblers
 
-    for component in layer.options:
+    for component in given:
         if not configurable(component):
             raise ProfileError(
                 f"{where}: [options.{component}] is for a component this profile does not select "
@@ -383,27 +412,16 @@ def _resolve(
     merged: dict[str, dict[str, Any]] = {}
     if base is not None:
         merged = {c: dict(opts) for c, opts in base.options.items() if configurable(c)}
-    for component, opts in layer.options.items():
+    for component, opts in given.items():
         merged.setdefault(component, {}).update(opts)
 
     options: dict[str, dict[str, Any]] = {}
-    for component, given in merged.items():
+    for component, values in merged.items():
         for kind in selected.get(component, ["assembler"]):
             cls = catalog.get(kind, component)
-            validated = _validate_options(cls, given, where)
-            options[component] = {option: validated[option] for option in given}
-
-    return Profile(
-        name=name,
-        description=table.get("description", ""),
-        decoders=tuple(decoders),
-        filters=tuple(filters),
-        assembler=assembler,
-        unresolved=_check_policy(unresolved, where),
-        options=options,
-        source=where,
-        extends=extends,
-    )
+            validated = _validate_options(cls, values, where)
+            options[component] = {option: validated[option] for option in values}
+    return options
 
 
 def _check_policy(value: str, where: str) -> str:
