@@ -106,8 +106,11 @@ class Page:
                 except RecursionError:
                     self._table = interpreter.table
                     interpreter.warnings.append("content nested too deeply; page cut short")
-            self._warnings = interpreter.warnings + self.document._fonts.warnings
+            failures = [f"page {self.number + 1}: {failure}"
+                        for failure in self.document.pipeline.chain.take_failures()]
+            self._warnings = interpreter.warnings + self.document._fonts.warnings + failures
             self.document._fonts.warnings = []
+            self.document._component_warnings.extend(failures)
         return self._table
 
     def context(self) -> PageContext:
@@ -140,7 +143,7 @@ class Page:
         # With pause_gc, one pause over all three stages: each resumption costs a collection
         # of the page's young objects.
         with self.document._collector_paused():
-            return assembler.assemble(self.context(), self.visible_indices())
+            return self.document.pipeline.assemble(assembler, self.context(), self.visible_indices())
 
     @property
     def stats(self) -> PageStats:
@@ -184,6 +187,14 @@ class Document:
         """Pause Python's cyclic garbage collector while a page is extracted (see :func:`open_document`)."""
         self._fonts = FontLoader(pipeline.chain.table_for)
         self._page_stats: dict[int, PageStats] = {}
+        self._component_warnings: list[str] = []
+
+    @property
+    def component_warnings(self) -> list[str]:
+        """Failures of components that extraction survived (a decoder that raised or answered
+        nonsense), each reported once, with the page it was first met on. Also counted in
+        the page statistics' warnings."""
+        return list(self._component_warnings)
 
     def _collector_paused(self) -> contextlib.AbstractContextManager[None]:
         return _gc_paused() if self.pause_gc else contextlib.nullcontext()
@@ -229,6 +240,19 @@ class Document:
             text = page.text(mode)
             self._page_stats[page.number] = page.stats
             yield page, text
+
+    def iter_glyphs(self, pages: Iterable[int] | None = None, *, raw: bool = False
+                    ) -> Iterator[tuple[Page, list[Glyph]]]:
+        """Yield (page, glyph records) for the selected pages: the visible glyphs, counted in
+        :attr:`stats` like :meth:`iter_text`, or every painted one with ``raw=True`` (no filter
+        runs then, so nothing is counted)."""
+        indices = range(len(self.pages)) if pages is None else pages
+        for i in indices:
+            page = self.pages[i]
+            glyphs = page.glyphs(raw=raw)
+            if not raw:
+                self._page_stats[page.number] = page.stats
+            yield page, glyphs
 
     def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
              separator: str = "\f") -> str:

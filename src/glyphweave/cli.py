@@ -18,6 +18,8 @@ from typing import IO, Any
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
+EXIT_WARNINGS = 3
+"""``--strict``: the extraction finished, but with warnings."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -33,6 +35,9 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--password", help="user or owner password of an encrypted file")
         p.add_argument("--profile", default="default", help="profile name or TOML file (default: default)")
         p.add_argument("-o", "--output", help="write here instead of standard output")
+        p.add_argument("--strict", action="store_true",
+                       help=f"exit with status {EXIT_WARNINGS} when there were warnings (a failing plugin, "
+                            "an unreadable font, ...)")
 
     ex = sub.add_parser("extract", help="print the text of a PDF")
     common(ex)
@@ -122,6 +127,17 @@ def cmd_extract(args: argparse.Namespace) -> int:
         if args.stats:
             report = {**doc.stats.to_dict(), "sources": doc.resource_sources()}
             print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
+        return _finish(args, doc)
+
+
+def _finish(args: argparse.Namespace, doc: Any) -> int:
+    """Report the failures of components once each on stderr; the exit status."""
+    for warning in doc.component_warnings:
+        print(f"glyphweave: warning: {warning}", file=sys.stderr)
+    count = max(doc.stats.warnings, len(doc.component_warnings))
+    if args.strict and count:
+        print(f"glyphweave: {count} warning(s) (--strict)", file=sys.stderr)
+        return EXIT_WARNINGS
     return 0
 
 
@@ -129,12 +145,11 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
     with _open(args) as doc:
         pages = _page_indices(args, doc)
         with _output(args.output) as out:
-            for i in pages if pages is not None else range(len(doc)):
-                page = doc.pages[i]
-                for glyph in page.glyphs(raw=args.raw):
-                    record = {"page": i + 1, **glyph.to_dict()}
+            for page, glyphs in doc.iter_glyphs(pages, raw=args.raw):
+                for glyph in glyphs:
+                    record = {"page": page.number + 1, **glyph.to_dict()}
                     out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    return 0
+        return _finish(args, doc)
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:

@@ -58,40 +58,64 @@ class DecodeTable(dict):  # type: ignore[type-arg]
 
 
 class DecoderChain:
-    """The profile's decoders, in order; builds each font's decode cache."""
+    """The profile's decoders, in order; builds each font's decode cache.
 
-    def __init__(self, decoders: Sequence[Decoder]) -> None:
+    A decoder that raises, or answers something other than a string or None, is skipped
+    for that code (the next decoder is asked) and reported: once per (decoder, error), as a
+    line naming the decoder and where it came from (``describe``), collected by
+    :meth:`take_failures` so the caller can count it as a warning of the page it hit.
+    """
+
+    def __init__(self, decoders: Sequence[Decoder], describe: Callable[[str, str], str] | None = None) -> None:
         self.decoders = tuple(decoders)
-        self.errors: list[str] = []
+        self._describe = describe or (lambda kind, name: f"{kind} {name!r}")
+        self._seen: set[tuple[str, str]] = set()
+        self._new: list[str] = []
+
+    def take_failures(self) -> list[str]:
+        """Failure reports made since the last call, each (decoder, error) reported once."""
+        new, self._new = self._new, []
+        return new
 
     def table_for(self, info: FontInfo, to_cid: Callable[[bytes], int | None] | None = None) -> DecodeTable:
         """The decode cache of one font. Simple fonts (``info.composite`` false) are keyed by
         int codes; composite fonts by code bytes, with ``to_cid`` (the encoding CMap's lookup,
         None when the font has none) giving the CID decoders receive."""
-        decoders = self.decoders
-        errors = self.errors
+        resolve_code = self._resolve
 
         if not info.composite:
             def resolve(code: Any) -> tuple[str, str | None]:
-                return self._resolve(info, bytes((code,)), None, decoders, errors)
+                return resolve_code(info, bytes((code,)), None)
         else:
             def resolve(code: Any) -> tuple[str, str | None]:
                 cid = to_cid(code) if to_cid is not None else None
-                return self._resolve(info, code, cid, decoders, errors)
+                return resolve_code(info, code, cid)
 
         return DecodeTable(resolve)
 
-    @staticmethod
-    def _resolve(info: Any, code: bytes, cid: int | None, decoders: Sequence[Decoder],
-                 errors: list[str]) -> tuple[str, str | None]:
-        for decoder in decoders:
+    def _resolve(self, info: FontInfo, code: bytes, cid: int | None) -> tuple[str, str | None]:
+        for decoder in self.decoders:
             try:
                 text = decoder.decode(info, code, cid)
             except Exception as exc:  # a broken plugin must not stop extraction
-                if len(errors) < 20:
-                    errors.append(f"decoder {decoder.NAME!r} failed on font {info.base_font!r}: {exc!r}")
-                    log.debug(errors[-1])
+                error = f"{type(exc).__name__}: {exc}"
+                self._failed(decoder, info, error, error)
+                continue
+            if text is None:
+                continue
+            if type(text) is not str:
+                kind = type(text).__name__
+                self._failed(decoder, info, kind, f"returned {kind} {text!r:.40}, not str or None")
                 continue
             if text and not is_weak(text):
                 return text, decoder.NAME
         return UNRESOLVED
+
+    def _failed(self, decoder: Decoder, info: FontInfo, error: str, message: str) -> None:
+        key = (decoder.NAME, error)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        message = f"{self._describe('decoder', decoder.NAME)} failed on font {info.base_font!r}: {message}"
+        log.debug(message)
+        self._new.append(message)

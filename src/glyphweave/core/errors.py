@@ -27,3 +27,10 @@ class ProfileError(GlyphweaveError):
 
 class PluginError(GlyphweaveError):
     """A plugin could not be loaded or two plugins claim the same component name."""
+
+
+class ComponentError(GlyphweaveError):
+    """A component failed while a page was extracted, or broke its stage's contract.
+
+    The message names the stage, the component, the plugin and distribution it came from,
+    and the page, so the report goes to whoever can fix it."""

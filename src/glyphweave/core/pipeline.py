@@ -12,12 +12,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
 from glyphweave.core.decoding import DecoderChain
-from glyphweave.core.errors import ProfileError
+from glyphweave.core.errors import ComponentError, ProfileError
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.stages import Assembler, Filter, PageContext
 
@@ -84,12 +84,35 @@ class DocumentStats:
         return attrs.asdict(self)
 
 
-class Pipeline:
-    """Decoders, filters and an assembler chosen by a profile, ready to run."""
+class ComponentOrigins(Protocol):
+    """Where components come from (the registry's catalog), for messages that blame them."""
 
-    def __init__(self, resolved: Any, catalog: Any) -> None:
+    def get(self, kind: str, name: str) -> type[Any]: ...
+
+    def describe(self, kind: str, name: str) -> str:
+        """``filter 'x' of plugin 'p' (dist 1.0)``."""
+        ...
+
+    def is_builtin(self, kind: str, name: str) -> bool:
+        """True for a component shipped with glyphweave itself."""
+        ...
+
+
+class Pipeline:
+    """Decoders, filters and an assembler chosen by a profile, ready to run.
+
+    Every call into a component goes through here, so a failure names its culprit: an
+    exception inside a filter or an assembler, or a result that breaks the stage's contract,
+    becomes a :class:`ComponentError` naming the stage, component, plugin, distribution and
+    page; a decoder's failure is reported by the decoder chain and counted as a warning.
+    The contracts of third-party filters are checked in full (a list of the indices
+    received, in order); glyphweave's own, which its tests pin, are trusted to spare the
+    per-glyph check.
+    """
+
+    def __init__(self, resolved: Any, catalog: ComponentOrigins) -> None:
         self.profile = resolved.profile
-        self.chain = DecoderChain(resolved.decoders)
+        self.chain = DecoderChain(resolved.decoders, describe=catalog.describe)
         self.filters: tuple[Filter, ...] = tuple(resolved.filters)
         self.assembler: Assembler = resolved.assembler
         self._catalog = catalog
@@ -118,13 +141,56 @@ class Pipeline:
         return found
 
     def filter_page(self, ctx: PageContext) -> tuple[list[int], dict[str, int]]:
+        """The indices of the glyphs every filter keeps, and how many each dropped."""
         indices: list[int] = list(range(len(ctx.table)))
         dropped: dict[str, int] = {}
         for flt in self.filters:
             before = len(indices)
-            indices = flt.apply(ctx, indices)
+            try:
+                kept = flt.apply(ctx, indices)
+            except Exception as exc:
+                raise self._failure("filter", flt.NAME, ctx.number, f"failed: {type(exc).__name__}: {exc}") from exc
+            problem = self._check_filter_result(flt.NAME, indices, kept)
+            if problem:
+                raise self._failure("filter", flt.NAME, ctx.number, problem)
+            indices = kept
             dropped[flt.NAME] = before - len(indices)
         return indices, dropped
+
+    def assemble(self, assembler: Assembler, ctx: PageContext, indices: Sequence[int]) -> str:
+        """The page's text from ``assembler`` (the profile's, or one :meth:`assembler_for` gave)."""
+        try:
+            text = assembler.assemble(ctx, indices)
+        except Exception as exc:
+            raise self._failure("assembler", assembler.NAME, ctx.number,
+                                f"failed: {type(exc).__name__}: {exc}") from exc
+        if type(text) is not str:
+            raise self._failure("assembler", assembler.NAME, ctx.number,
+                                f"returned {type(text).__name__} {text!r:.40}, not str")
+        return text
+
+    def _check_filter_result(self, name: str, received: list[int], kept: Any) -> str | None:
+        """What is wrong with a filter's result, or None."""
+        if type(kept) is not list:
+            return f"returned {type(kept).__name__} {kept!r:.40}, not a list of glyph indices"
+        if self._catalog.is_builtin("filter", name):
+            return None
+        position = 0
+        for index in kept:
+            if type(index) is not int:
+                return f"returned {type(index).__name__} {index!r:.40} among the glyph indices"
+            # The kept indices must appear in what was received, in the same order.
+            while position < len(received) and received[position] != index:
+                position += 1
+            if position == len(received):
+                return f"returned index {index}, which it did not receive or not in paint order"
+            position += 1
+        return None
+
+    def _failure(self, kind: str, name: str, page: int, problem: str) -> ComponentError:
+        blame = self._catalog.describe(kind, name)
+        report = " (please report this with the file)" if self._catalog.is_builtin(kind, name) else ""
+        return ComponentError(f"page {page + 1}: {blame} {problem}{report}")
 
     @staticmethod
     def page_stats(number: int, table: GlyphTable, visible: Sequence[int], dropped: dict[str, int],

@@ -26,6 +26,7 @@ from glyphweave.registry.manager import (
     describe_plugin,
     plugin_distribution,
 )
+from glyphweave.registry.markers import PROJECT_NAME
 
 __all__ = ["Catalog", "ComponentInfo", "ProfileSource", "KIND_HOOKS", "NAME_PATTERN"]
 
@@ -186,6 +187,18 @@ class Catalog:
             _check_kind(kind)
         infos = [info for info in self._components.values() if kind is None or info.kind == kind]
         return sorted(infos, key=lambda info: (_KIND_ORDER[info.kind], info.name))
+
+    def describe(self, kind: str, name: str) -> str:
+        """``decoder 'x' of plugin 'p' (dist 1.0)``: who to blame for a component, in messages."""
+        info = self._components.get((kind, name))
+        if info is None:
+            return f"{kind} {name!r}"
+        return f"{kind} {name!r} of {describe_plugin(info.plugin, info.distribution)}"
+
+    def is_builtin(self, kind: str, name: str) -> bool:
+        """True for a component shipped with glyphweave itself (its own entry points)."""
+        info = self._components.get((kind, name))
+        return info is not None and info.distribution.split(" ")[0] == PROJECT_NAME
 
     # -- profiles -----------------------------------------------------------------------
     def profile_sources(self) -> dict[str, ProfileSource]:
