@@ -110,7 +110,8 @@ def test_unknown_kind_is_a_programming_error():
 def test_component_info_to_dict_is_json_friendly():
     data = catalog_of(make_plugin(decoders=[LatinDecoder])).info("decoder", "latin").to_dict()
     assert data["class"].endswith("LatinDecoder")
-    assert data["options"] == {"strict": {"default": False, "type": "bool", "doc": "fail on odd bytes"}}
+    assert data["options"] == {"strict": {"default": False, "type": "bool", "doc": "fail on odd bytes",
+                                          "minimum": None, "maximum": None, "choices": None}}
     json.dumps(data)
 
 

@@ -11,6 +11,8 @@ them as keyword arguments.
 
 from __future__ import annotations
 
+import builtins
+import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -24,35 +26,102 @@ if TYPE_CHECKING:
 
 @attrs.frozen(kw_only=True)
 class Option:
-    """One configurable option of a component: its type, default and meaning."""
+    """One configurable option of a component: its type, default, meaning and limits.
+
+    ``type`` is taken from the default unless given (it must be given when the default is
+    None, which then means "not set" and is a value a profile may not write: TOML has no
+    null). Lists check each item against ``item_type``. ``minimum`` and ``maximum`` bound a
+    number (inclusive); ``choices`` lists the values allowed. A float option never accepts
+    NaN. The default must satisfy the limits: a component that breaks its own rule fails
+    when its class is defined, not when a user trips over it.
+    """
 
     default: Any
     doc: str
     type: type = attrs.field(default=None)
+    item_type: builtins.type | None = None
+    """For a list option: the type of every item."""
     choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.type is None:
+            if self.default is None:
+                raise TypeError("Option(default=None) needs type=... (what a profile may set)")
             object.__setattr__(self, "type", type(self.default))
+        if self.type in (list, tuple) and self.item_type is None:
+            raise TypeError("a list option needs item_type=... (the type of its items)")
+        if self.default is not None:
+            problem = self.problem(self.default)
+            if problem:
+                raise ValueError(f"Option default {self.default!r}: {problem}")
 
     def coerce(self, component: str, name: str, value: Any) -> Any:
         """Validate ``value`` (from a profile) and return it in this option's type."""
-        kind = self.type
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-            from glyphweave.core.errors import ProfileError
+        from glyphweave.core.errors import ProfileError
 
-            raise ProfileError(
-                f"option {name!r} of {component!r} must be {kind.__name__}, got {value!r}"
-            )
-        if self.choices is not None and value not in self.choices:
-            from glyphweave.core.errors import ProfileError
-
-            raise ProfileError(
-                f"option {name!r} of {component!r} must be one of {list(self.choices)}, got {value!r}"
-            )
+        value = self._convert(value)
+        problem = self.problem(value)
+        if problem:
+            raise ProfileError(f"option {name!r} of {component!r} {problem}")
         return value
+
+    def _convert(self, value: Any) -> Any:
+        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        if self.type in (list, tuple) and isinstance(value, (list, tuple)):
+            items = [float(v) if self.item_type is float and _is_int(v) else v for v in value]
+            return self.type(items)
+        return value
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` is not acceptable, as the end of a sentence, or None."""
+        kind = self.type
+        if not _of_type(value, kind):
+            return f"must be {_type_name(kind, self.item_type)}, got {value!r}"
+        if kind in (list, tuple):
+            item = self.item_type
+            assert item is not None
+            for v in value:
+                if not _of_type(v, item):
+                    return f"must be {_type_name(kind, item)}, got item {v!r}"
+            return None
+        if isinstance(value, float) and math.isnan(value):
+            return "must be a number, got nan"
+        if self.choices is not None and value not in self.choices:
+            return f"must be one of {list(self.choices)}, got {value!r}"
+        if self.minimum is not None and value < self.minimum:
+            return f"must be at least {self.minimum}, got {value!r}"
+        if self.maximum is not None and value > self.maximum:
+            return f"must be at most {self.maximum}, got {value!r}"
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """A plain, JSON-friendly description (``glyphweave plugins``)."""
+        return {
+            "type": _type_name(self.type, self.item_type),
+            "default": list(self.default) if isinstance(self.default, tuple) else self.default,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "doc": self.doc,
+        }
+
+
+def _of_type(value: Any, kind: type) -> bool:
+    """isinstance, except that a bool is not an int or a float here."""
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _type_name(kind: type, item: type | None) -> str:
+    if kind in (list, tuple):
+        return f"a list of {item.__name__ if item else 'values'}"
+    return kind.__name__
 
 
 class Component:

@@ -75,8 +75,7 @@ class ComponentInfo:
             "distribution": self.distribution,
             "summary": self.summary,
             "options": {
-                name: {"default": option.default, "type": option.type.__name__, "doc": option.doc}
-                for name, option in self.cls.OPTIONS.items()
+                name: option.describe() for name, option in self.cls.OPTIONS.items()
             },
         }
 
