@@ -29,7 +29,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"glyphweave {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    def plugin_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--block", action="append", default=[], metavar="NAME",
+                       help="do not load the plugin with this entry-point name (repeatable; also "
+                            "GLYPHWEAVE_BLOCK_PLUGINS=a,b)")
+        p.add_argument("-p", "--plugin", action="append", default=[], metavar="MODULE",
+                       help="import MODULE and use it as a plugin, without installing it (repeatable)")
+
     def common(p: argparse.ArgumentParser) -> None:
+        plugin_options(p)
         p.add_argument("pdf", help="the PDF file ('-' reads standard input)")
         p.add_argument("--pages", help="page ranges, 1-based: 1-3,7,10-")
         p.add_argument("--password", help="user or owner password of an encrypted file")
@@ -53,9 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     gl.add_argument("--raw", action="store_true", help="every painted glyph, before the filters")
 
     pl = sub.add_parser("plugins", help="list installed components and a profile's pipeline")
+    plugin_options(pl)
     pl.add_argument("--profile", default="default", help="profile whose resolved pipeline to show")
 
-    sub.add_parser("profiles", help="list the profiles available by name")
+    pr = sub.add_parser("profiles", help="list the profiles available by name")
+    plugin_options(pr)
     return parser
 
 
@@ -92,14 +102,30 @@ def _output(path: str | None, *, encoding: str = "utf-8") -> Iterator[IO[str]]:
         raise
 
 
+def _plugin_manager(args: argparse.Namespace) -> Any:
+    """The plugins the command runs with: installed ones minus ``--block``, plus ``--plugin``
+    modules. A plugin that fails to load is left out with a warning, so one broken package
+    does not stop every command (a profile that needs it then names the missing component)."""
+    from glyphweave.registry.manager import create_plugin_manager
+
+    pm = create_plugin_manager(blocked=args.block, modules=args.plugin, skip_broken=True)
+    for message in pm.broken.values():
+        print(f"glyphweave: warning: {message}; left out (--block it to silence this)", file=sys.stderr)
+    return pm
+
+
 def _open(args: argparse.Namespace) -> Any:
     import glyphweave
 
+    pm = _plugin_manager(args)
     source: Any = args.pdf
     if source == "-":
         source = sys.stdin.buffer.read()
     # The command line owns its process and runs one thread: pausing the collector is safe here.
-    return glyphweave.open(source, password=args.password, profile=args.profile, pause_gc=True)
+    doc = glyphweave.open(source, password=args.password, profile=args.profile, pause_gc=True,
+                          plugin_manager=pm)
+    args.broken_plugins = len(pm.broken)  # warnings too, for --strict
+    return doc
 
 
 def _page_indices(args: argparse.Namespace, doc: Any) -> list[int] | None:
@@ -134,7 +160,7 @@ def _finish(args: argparse.Namespace, doc: Any) -> int:
     """Report the failures of components once each on stderr; the exit status."""
     for warning in doc.component_warnings:
         print(f"glyphweave: warning: {warning}", file=sys.stderr)
-    count = max(doc.stats.warnings, len(doc.component_warnings))
+    count = max(doc.stats.warnings, len(doc.component_warnings)) + getattr(args, "broken_plugins", 0)
     if args.strict and count:
         print(f"glyphweave: {count} warning(s) (--strict)", file=sys.stderr)
         return EXIT_WARNINGS
@@ -154,10 +180,10 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
 
 def cmd_plugins(args: argparse.Namespace) -> int:
     from glyphweave.registry.catalog import Catalog
-    from glyphweave.registry.manager import create_plugin_manager
     from glyphweave.registry.profile import load_profile
 
-    catalog = Catalog.from_plugin_manager(create_plugin_manager())
+    pm = _plugin_manager(args)
+    catalog = Catalog.from_plugin_manager(pm)
     profile = load_profile(args.profile, catalog)  # a bad profile fails before any output
     rows = [(c.kind, c.name, c.distribution, c.summary) for c in catalog.components()]
     width = max((len(r[1]) for r in rows), default=4)
@@ -171,9 +197,13 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     print(f"  filters:   {' -> '.join(profile.filters) or '(none)'}")
     print(f"  assembler: {profile.assembler}")
     print(f"  unresolved glyphs show as: {profile.unresolved}")
+    if pm.broken:
+        print("\nplugins that could not be loaded:")
+        for name, message in pm.broken.items():
+            print(f"  {name}: {message}")
     from glyphweave.api import build_pipeline, resource_sources
 
-    sources = resource_sources(build_pipeline(profile))
+    sources = resource_sources(build_pipeline(profile, pm))
     print("\ndata tables (mirror = shipped files, fallback = small built-in table):")
     for table, source in sorted(sources.items()):
         print(f"  {table:<16} {source}")
@@ -182,10 +212,9 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
 def cmd_profiles(args: argparse.Namespace) -> int:
     from glyphweave.registry.catalog import Catalog
-    from glyphweave.registry.manager import create_plugin_manager
     from glyphweave.registry.profile import available_profiles
 
-    catalog = Catalog.from_plugin_manager(create_plugin_manager())
+    catalog = Catalog.from_plugin_manager(_plugin_manager(args))
     for name, description in sorted(available_profiles(catalog).items()):
         print(f"{name:<16} {description}")
     return 0

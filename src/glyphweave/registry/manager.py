@@ -11,17 +11,30 @@ Loading order:
    plugin is never imported (pytest's ``-p no:NAME``);
 3. the ``glyphweave`` entry points of every installed distribution (built-in
    components ship through this same group), in one scan of the distributions;
-4. the extra plugin objects given by the caller;
+4. the extra plugin objects, then the modules named by the caller (imported by name, for
+   trying a plugin without installing it, like pytest's ``-p module``);
 5. ``check_pending``: a ``@hookimpl`` for a hook glyphweave does not declare fails now,
    with the plugin's name and distribution, rather than being silently ignored.
+
+Two environment variables do what the arguments do, for a deployment that cannot change
+the command (read when a manager is built, never at import):
+
+``GLYPHWEAVE_BLOCK_PLUGINS``
+    Comma-separated entry-point names to block, added to ``blocked``.
+``GLYPHWEAVE_LOAD_PLUGINS``
+    Comma-separated names of the *third-party* entry points to load; the others are not
+    imported. glyphweave's own components always load (block one by name to drop it). Set
+    and empty, it loads no third-party plugin at all.
 """
 
 from __future__ import annotations
 
 import difflib
+import importlib
 import importlib.metadata
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pluggy
@@ -48,6 +61,14 @@ class GlyphweavePluginManager(pluggy.PluginManager):
         super().__init__(PROJECT_NAME)
         self.distributions: dict[str, str] = {}
         """Plugin name -> ``"name version"`` of the distribution whose entry point loaded it."""
+        self.broken: dict[str, str] = {}
+        """Plugin name -> why it could not be loaded (with ``skip_broken``)."""
+
+    def load_failed(self, name: str, message: str, skip_broken: bool, exc: BaseException) -> None:
+        """Record a plugin that failed to load (``skip_broken``), or raise :class:`PluginError`."""
+        if not skip_broken:
+            raise PluginError(message) from exc
+        self.broken[name] = message
 
 
 def create_plugin_manager(
@@ -55,6 +76,9 @@ def create_plugin_manager(
     blocked: Iterable[str] = (),
     load_entrypoints: bool = True,
     plugins: Iterable[object] = (),
+    modules: Iterable[str] = (),
+    skip_broken: bool = False,
+    environ: Mapping[str, str] | None = None,
 ) -> GlyphweavePluginManager:
     """Build a new plugin manager with glyphweave's hooks and plugins loaded.
 
@@ -64,23 +88,47 @@ def create_plugin_manager(
         distributions (False gives a manager with only ``plugins``: handy in tests).
     :param plugins: extra plugin objects (modules, classes or instances with
         ``@hookimpl`` functions) registered after the entry points.
+    :param modules: names of modules to import and register as plugins (not installed).
+    :param skip_broken: a plugin that fails to import or register is left out and noted in
+        ``pm.broken`` instead of failing the whole manager (``glyphweave plugins`` lists it).
+    :param environ: where ``GLYPHWEAVE_BLOCK_PLUGINS`` and ``GLYPHWEAVE_LOAD_PLUGINS`` are
+        read (default :data:`os.environ`; pass ``{}`` to ignore them).
     :raises PluginError: a plugin fails to import or register, two distributions
         declare the same entry-point name, or a plugin implements an undeclared hook.
     """
+    env = os.environ if environ is None else environ
     pm = GlyphweavePluginManager()
     pm.add_hookspecs(hookspecs)
-    for name in blocked:
+    for name in (*blocked, *_names(env.get("GLYPHWEAVE_BLOCK_PLUGINS"))):
         pm.set_blocked(name)
     if load_entrypoints:
-        _load_entrypoints(pm)
+        only = env.get("GLYPHWEAVE_LOAD_PLUGINS")
+        _load_entrypoints(pm, None if only is None else set(_names(only)), skip_broken)
     for plugin in plugins:
         try:
             pm.register(plugin)
         except Exception as exc:  # pluggy raises ValueError or PluginValidationError
             raise PluginError(f"cannot register plugin {plugin!r}: {_one_line(exc)}") from exc
-    _check_pending(pm)
+    for module in modules:
+        _load_module(pm, module, skip_broken)
+    _check_pending(pm, skip_broken)
     return pm
 
+
+def _names(value: str | None) -> list[str]:
+    return [name.strip() for name in (value or "").split(",") if name.strip()]
+
+
+def _load_module(pm: GlyphweavePluginManager, module: str, skip_broken: bool) -> None:
+    """Import ``module`` by name and register it under that name."""
+    if pm.is_blocked(module):
+        return
+    try:
+        plugin = importlib.import_module(module)
+        pm.register(plugin, name=module)
+    except Exception as exc:
+        pm.load_failed(module, f"plugin module {module!r} could not be loaded: {_one_line(exc)}",
+                       skip_broken, exc)
 
 def plugin_distribution(pm: pluggy.PluginManager, plugin: object) -> str:
     """``"name version"`` of the distribution that provided ``plugin`` through an entry
@@ -109,17 +157,21 @@ def _dist_label(dist: Any) -> str:
 # -- entry points ---------------------------------------------------------------------
 
 
-def _load_entrypoints(pm: GlyphweavePluginManager) -> None:
+def _load_entrypoints(pm: GlyphweavePluginManager, only: set[str] | None, skip_broken: bool) -> None:
+    """Load the declared entry points; with ``only``, the third-party ones it names and
+    every built-in one."""
     for ep, label in _declared_entrypoints(pm):
         if pm.get_plugin(ep.name) is not None:
             continue  # registered already (pluggy's rule: the first one wins)
+        if only is not None and ep.name not in only and label.split(" ")[0] != PROJECT_NAME:
+            continue
         try:
             plugin = ep.load()
             pm.register(plugin, name=ep.name)
         except Exception as exc:
-            raise PluginError(
-                f"plugin {ep.name!r} ({ep.value}) from {label} could not be loaded: {_one_line(exc)}"
-            ) from exc
+            message = f"plugin {ep.name!r} ({ep.value}) from {label} could not be loaded: {_one_line(exc)}"
+            pm.load_failed(ep.name, message, skip_broken, exc)
+            continue
         pm.distributions[ep.name] = label
 
 
@@ -160,24 +212,35 @@ def _declared_entrypoints(pm: pluggy.PluginManager) -> list[tuple[importlib.meta
 # -- hook validation --------------------------------------------------------------------
 
 
-def _check_pending(pm: pluggy.PluginManager) -> None:
-    try:
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:
-        plugin = exc.plugin
-        name = pm.get_name(plugin) or repr(plugin)
-        unknown = [caller.name for caller in (pm.get_hookcallers(plugin) or []) if not caller.has_spec()]
-        declared = sorted(n for n in vars(hookspecs) if n.startswith(f"{PROJECT_NAME}_"))
-        if not unknown:
-            raise PluginError(
-                f"{describe_plugin(name, plugin_distribution(pm, plugin))}: {_one_line(exc)}"
-            ) from exc
-        hint = difflib.get_close_matches(unknown[0], declared, n=1)
-        suggestion = f"; did you mean {hint[0]!r}?" if hint else f" (hooks: {', '.join(declared)})"
-        raise PluginError(
-            f"{describe_plugin(name, plugin_distribution(pm, plugin))} implements "
-            f"{unknown[0]!r}, which is not a glyphweave hook{suggestion}"
-        ) from exc
+def _check_pending(pm: pluggy.PluginManager, skip_broken: bool = False) -> None:
+    """Fail on a plugin implementing an undeclared hook; with ``skip_broken``, leave each
+    such plugin out (noted in ``pm.broken``) and check the rest."""
+    while True:
+        try:
+            pm.check_pending()
+            return
+        except pluggy.PluginValidationError as exc:
+            error = _pending_error(pm, exc)
+            if not (skip_broken and isinstance(pm, GlyphweavePluginManager)):
+                raise error from exc
+            name = pm.get_name(exc.plugin) or repr(exc.plugin)
+            pm.unregister(exc.plugin)
+            pm.broken[name] = str(error)
+
+
+def _pending_error(pm: pluggy.PluginManager, exc: pluggy.PluginValidationError) -> PluginError:
+    plugin = exc.plugin
+    name = pm.get_name(plugin) or repr(plugin)
+    unknown = [caller.name for caller in (pm.get_hookcallers(plugin) or []) if not caller.has_spec()]
+    declared = sorted(n for n in vars(hookspecs) if n.startswith(f"{PROJECT_NAME}_"))
+    if not unknown:
+        return PluginError(f"{describe_plugin(name, plugin_distribution(pm, plugin))}: {_one_line(exc)}")
+    hint = difflib.get_close_matches(unknown[0], declared, n=1)
+    suggestion = f"; did you mean {hint[0]!r}?" if hint else f" (hooks: {', '.join(declared)})"
+    return PluginError(
+        f"{describe_plugin(name, plugin_distribution(pm, plugin))} implements "
+        f"{unknown[0]!r}, which is not a glyphweave hook{suggestion}"
+    )
 
 
 def _one_line(exc: BaseException) -> str:
