@@ -63,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("plugins", help="list installed components and a profile's pipeline")
     plugin_options(pl)
     pl.add_argument("--profile", default="default", help="profile whose resolved pipeline to show")
+    pl.add_argument("--json", action="store_true", help="everything as one JSON document")
 
     pr = sub.add_parser("profiles", help="list the profiles available by name")
     plugin_options(pr)
@@ -179,35 +180,78 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
+    from glyphweave.api import build_pipeline, resource_sources
     from glyphweave.registry.catalog import Catalog
     from glyphweave.registry.profile import load_profile
 
     pm = _plugin_manager(args)
     catalog = Catalog.from_plugin_manager(pm)
     profile = load_profile(args.profile, catalog)  # a bad profile fails before any output
-    rows = [(c.kind, c.name, c.distribution, c.summary) for c in catalog.components()]
-    width = max((len(r[1]) for r in rows), default=4)
+    resolved = profile.instantiate(catalog)
+    sources = resource_sources(build_pipeline(profile, pm))
+    if args.json:
+        report = {
+            "components": [info.to_dict() for info in catalog.components()],
+            "profile": profile.to_dict(),
+            "resolved": resolved.to_dict(),
+            "broken_plugins": dict(pm.broken),
+            "data_tables": sources,
+        }
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+        return 0
+    _print_components(catalog)
+    _print_profile(profile, resolved)
+    if pm.broken:
+        print("\nplugins that could not be loaded:")
+        for name, message in pm.broken.items():
+            print(f"  {name}: {message}")
+    print("\ndata tables (mirror = shipped files, fallback = small built-in table):")
+    for table, source in sorted(sources.items()):
+        print(f"  {table:<16} {source}")
+    return 0
+
+
+def _print_components(catalog: Any) -> None:
+    """Each component with its distribution, plugin (entry-point) name, summary and options."""
+    infos = catalog.components()
+    width = max((len(info.name) for info in infos), default=4)
     for kind in ("decoder", "filter", "assembler"):
         print(f"{kind}s:")
-        for k, name, dist, summary in rows:
-            if k == kind:
-                print(f"  {name:<{width}}  {dist:<24}  {summary}")
+        for info in infos:
+            if info.kind != kind:
+                continue
+            print(f"  {info.name:<{width}}  {info.distribution:<20}  plugin {info.plugin!r:<20}  {info.summary}")
+            for name, option in info.cls.OPTIONS.items():
+                print(f"  {'':<{width}}    {name} = {_option_line(option.describe())}")
+
+
+def _option_line(described: dict[str, Any]) -> str:
+    """``0.25  (float, 0 to 5)  what it does``."""
+    limits = []
+    if described["minimum"] is not None:
+        limits.append(f">= {described['minimum']}")
+    if described["maximum"] is not None:
+        limits.append(f"<= {described['maximum']}")
+    if described["choices"] is not None:
+        limits.append("one of " + ", ".join(map(repr, described["choices"])))
+    kind = ", ".join([described["type"], *limits])
+    return f"{json.dumps(described['default'])}  ({kind})  {described['doc']}"
+
+
+def _print_profile(profile: Any, resolved: Any) -> None:
     print(f"\nprofile {profile.name!r} resolves to:")
     print(f"  decoders:  {' -> '.join(profile.decoders) or '(none)'}")
     print(f"  filters:   {' -> '.join(profile.filters) or '(none)'}")
     print(f"  assembler: {profile.assembler}")
     print(f"  unresolved glyphs show as: {profile.unresolved}")
-    if pm.broken:
-        print("\nplugins that could not be loaded:")
-        for name, message in pm.broken.items():
-            print(f"  {name}: {message}")
-    from glyphweave.api import build_pipeline, resource_sources
-
-    sources = resource_sources(build_pipeline(profile, pm))
-    print("\ndata tables (mirror = shipped files, fallback = small built-in table):")
-    for table, source in sorted(sources.items()):
-        print(f"  {table:<16} {source}")
-    return 0
+    plan = resolved.to_dict()
+    stages = [*plan["decoders"], *plan["filters"], plan["assembler"]]
+    options = [(stage["name"], key, value) for stage in stages for key, value in stage["options"].items()]
+    if options:
+        print("  options in effect (set by the profile or default):")
+        for component, key, value in options:
+            given = key in profile.options.get(component, {})
+            print(f"    {component}.{key} = {json.dumps(value)}{'' if given else '  (default)'}")
 
 
 def cmd_profiles(args: argparse.Namespace) -> int:
