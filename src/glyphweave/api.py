@@ -322,7 +322,7 @@ def build_pipeline(profile: Any = "default", plugin_manager: Any = None) -> Pipe
     components of the installed plugins (or of ``plugin_manager``)."""
     pm = plugin_manager if plugin_manager is not None else create_plugin_manager()
     catalog = Catalog.from_plugin_manager(pm)
-    prof = profile if isinstance(profile, Profile) else load_profile(profile, catalog)
+    prof = profile.checked(catalog) if isinstance(profile, Profile) else load_profile(profile, catalog)
     return Pipeline(prof.instantiate(catalog), catalog)
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -60,6 +60,15 @@ def _freeze_options(value: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Mapp
     return MappingProxyType({name: MappingProxyType(dict(opts)) for name, opts in value.items()})
 
 
+def _names_tuple(value: Any) -> tuple[str, ...]:
+    """A stage list as a tuple of names; a lone string is refused rather than split into letters."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise ProfileError(f"a stage list must be a list of component names, got {value!r}")
+    if not all(isinstance(item, str) and item for item in value):
+        raise ProfileError(f"a stage list must hold non-empty component names, got {list(value)!r}")
+    return tuple(value)
+
+
 def _check_unique(instance: Profile, attribute: attrs.Attribute, value: tuple[str, ...]) -> None:
     seen: set[str] = set()
     for name in value:
@@ -79,8 +88,8 @@ class Profile:
 
     name: str
     description: str = ""
-    decoders: tuple[str, ...] = attrs.field(converter=tuple, validator=_check_unique)
-    filters: tuple[str, ...] = attrs.field(default=(), converter=tuple, validator=_check_unique)
+    decoders: tuple[str, ...] = attrs.field(converter=_names_tuple, validator=_check_unique)
+    filters: tuple[str, ...] = attrs.field(default=(), converter=_names_tuple, validator=_check_unique)
     assembler: str
     unresolved: str = "space"
     options: Mapping[str, Mapping[str, Any]] = attrs.field(
@@ -92,6 +101,8 @@ class Profile:
     """Name of the profile this one starts from, if any."""
 
     def __attrs_post_init__(self) -> None:
+        if not isinstance(self.assembler, str):
+            raise ProfileError(f"{self.source}: assembler must be a component name, got {self.assembler!r}")
         if not self.decoders:
             raise ProfileError(f"{self.source}: profile {self.name!r} selects no decoder")
         if not self.assembler:
@@ -116,6 +127,23 @@ class Profile:
     def placeholder(self) -> str:
         """Text shown for an unresolved glyph under this profile's ``unresolved`` policy."""
         return UNRESOLVED_POLICIES[self.unresolved]
+
+    def checked(self, catalog: Catalog) -> Profile:
+        """This profile, validated against ``catalog`` exactly as a TOML file is: every
+        component exists, options are only for selected components (or any assembler) and
+        are valid. For a :class:`Profile` built in code; loading a file does this already.
+
+        :raises ProfileError: naming the profile and the culprit.
+        """
+        where = self.source if self.source != "<code>" else f"profile {self.name!r}"
+        chosen: tuple[tuple[str, list[str]], ...] = (
+            ("decoder", list(self.decoders)), ("filter", list(self.filters)), ("assembler", [self.assembler]))
+        _check_selection(chosen, catalog, where)
+        for component, given in self.options.items():
+            if not isinstance(given, Mapping):
+                raise ProfileError(f"{where}: options for {component!r} must be a mapping, got {given!r}")
+        options = _merge_options(self.options, None, chosen, catalog, where)
+        return attrs.evolve(self, options=options)
 
     # -- running -----------------------------------------------------------------------------
     def instantiate(self, catalog: Catalog) -> ResolvedPipeline:
@@ -272,10 +300,7 @@ def _parse(source: ProfileSource) -> _Layer:
                 f"{where}: unknown key {key!r} in [profile] (allowed: {', '.join(_PROFILE_KEYS)})"
             )
         if key in ("decoders", "filters"):
-            if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
-                raise ProfileError(
-                    f"{where}: [profile] {key} must be a list of component names, got {value!r}"
-                )
+            _check_stage_value(key, value, where)
         elif not isinstance(value, str) or (key in ("assembler", "extends", "name") and not value):
             raise ProfileError(f"{where}: [profile] {key} must be a non-empty string, got {value!r}")
     options = data.get("options", {})
@@ -285,6 +310,26 @@ def _parse(source: ProfileSource) -> _Layer:
         if not isinstance(value, dict):
             raise ProfileError(f"{where}: options.{name} must be a table ([options.{name}]), got {value!r}")
     return _Layer(table=table, options=options)
+
+
+def _check_stage_value(key: str, value: Any, where: str) -> None:
+    """The shape of ``[profile] decoders``/``filters``: a list of names, or a table of edits."""
+    def names(v: Any) -> bool:
+        return isinstance(v, list) and all(isinstance(item, str) and item for item in v)
+
+    if isinstance(value, dict):
+        for edit, given in value.items():
+            if edit not in _EDITS:
+                raise ProfileError(f"{where}: [profile] {key}: unknown edit {edit!r} (allowed: {', '.join(_EDITS)})")
+            ok = (isinstance(given, dict) and all(names(v) for v in given.values())) if edit in (
+                "before", "after") else names(given)
+            if not ok:
+                shape = "a table of component name = [names]" if edit in ("before", "after") else "a list of names"
+                raise ProfileError(f"{where}: [profile] {key}.{edit} must be {shape}, got {given!r}")
+    elif not names(value):
+        raise ProfileError(
+            f"{where}: [profile] {key} must be a list of component names (or a table of edits), got {value!r}"
+        )
 
 
 def _toml_error(where: str, exc: Exception, text: str) -> str:
@@ -327,8 +372,8 @@ def _resolve(
     extends = table.get("extends")
     base = _resolve_base(extends, catalog, chain, where) if extends is not None else None
 
-    decoders = table.get("decoders", base.decoders if base else None)
-    filters = table.get("filters", base.filters if base else ())
+    decoders = _stage_list(table, "decoders", base.decoders if base else None, where)
+    filters = _stage_list(table, "filters", base.filters if base else None, where) or []
     assembler = table.get("assembler", base.assembler if base else None)
     unresolved = table.get("unresolved", base.unresolved if base else "space")
     if decoders is None:
@@ -337,7 +382,7 @@ def _resolve(
         raise ProfileError(f'{where}: [profile] needs assembler = "..." (or extends = "<profile>")')
 
     chosen: tuple[tuple[str, list[str]], ...] = (
-        ("decoder", list(decoders)), ("filter", list(filters)), ("assembler", [assembler]))
+        ("decoder", decoders), ("filter", filters), ("assembler", [assembler]))
     _check_selection(chosen, catalog, where)
     return Profile(
         name=name,
@@ -353,7 +398,16 @@ def _resolve(
 
 
 def _resolve_base(extends: str, catalog: Catalog, chain: tuple[tuple[str, str], ...], where: str) -> Profile:
-    """The registered profile ``extends`` names, resolved (a cycle is an error)."""
+    """The profile ``extends`` names, resolved (a cycle is an error): a registered name, or a
+    ``.toml`` file (a relative path is taken from the extending file's folder)."""
+    if extends.endswith(".toml") or "/" in extends or os.sep in extends:
+        path = Path(extends)
+        if not path.is_absolute() and os.path.isfile(where):
+            path = Path(where).parent / path
+        if f"file:{os.path.abspath(path)}" in {k for k, _ in chain}:
+            names = " -> ".join([shown for _, shown in chain] + [path.stem])
+            raise ProfileError(f"{where}: profiles extend each other in a cycle: {names}")
+        return _resolve(_read_file(path), catalog, chain=chain, registered=False)
     if f"name:{extends}" in {k for k, _ in chain}:
         names = " -> ".join([shown for _, shown in chain] + [extends])
         raise ProfileError(f"{where}: profiles extend each other in a cycle: {names}")
@@ -363,6 +417,42 @@ def _resolve_base(extends: str, catalog: Catalog, chain: tuple[tuple[str, str], 
             f"{where}: extends unknown profile {extends!r} (available: {', '.join(sources) or 'none'})"
         )
     return _resolve(sources[extends], catalog, chain=chain, registered=True)
+
+
+BASE_LIST = "..."
+"""In a stage list, stands for the list of the profile it extends."""
+_EDITS = ("prepend", "append", "before", "after", "remove")
+
+
+def _stage_list(table: Mapping[str, Any], key: str, base: Sequence[str] | None, where: str) -> list[str] | None:
+    """A stage list from ``[profile] key``: a list (``"..."`` in it stands for the base's list),
+    or a table of edits of the base's list: ``prepend``/``append`` (lists), ``before``/``after``
+    (tables name → list, inserted next to that component) and ``remove`` (a list)."""
+    value = table.get(key)
+    if value is None:
+        return None if base is None else list(base)
+    if isinstance(value, list):
+        if BASE_LIST not in value:
+            return list(value)
+        if base is None or value.count(BASE_LIST) > 1:
+            raise ProfileError(f'{where}: [profile] {key}: "..." stands for the list of the profile this one '
+                               "extends, once" + ("" if base is not None else '; this one extends none'))
+        at = value.index(BASE_LIST)
+        return [*value[:at], *base, *value[at + 1:]]
+    if base is None:
+        raise ProfileError(f"{where}: [profile] {key} edits the base's list, but the profile extends none")
+    result = list(base)
+    for name in value.get("remove", []):
+        if name not in result:
+            raise ProfileError(f"{where}: [profile] {key}.remove: {name!r} is not in the base's list {result}")
+        result.remove(name)
+    for edit, anchor_key in (("before", 0), ("after", 1)):
+        for anchor, names in value.get(edit, {}).items():
+            if anchor not in result:
+                raise ProfileError(f"{where}: [profile] {key}.{edit}: {anchor!r} is not in the list {result}")
+            at = result.index(anchor) + anchor_key
+            result[at:at] = names
+    return [*value.get("prepend", []), *result, *value.get("append", [])]
 
 
 def _check_selection(chosen: tuple[tuple[str, list[str]], ...], catalog: Catalog, where: str) -> None:
