@@ -158,7 +158,7 @@ def test_a_failing_filter_is_one_error_that_names_it(flt: str, problem: str) -> 
 
 @pytest.mark.parametrize(
     ("assembler", "problem"),
-    [("none", "returned NoneType None, not str"), ("key-error", "failed: KeyError: 'missing'")],
+    [("none", "returned NoneType None, not str or Assembled"), ("key-error", "failed: KeyError: 'missing'")],
 )
 def test_a_failing_assembler_is_one_error_that_names_it(assembler: str, problem: str) -> None:
     with _open(assembler=assembler) as doc, pytest.raises(ComponentError) as info:
@@ -247,3 +247,56 @@ def test_cli_names_a_failing_filter_and_not_glyphweave(installed: Path, capsys: 
     assert err == ("glyphweave: error: page 1: filter 'broken-filter' of plugin 'broken' (glyphweave-broken 1.0) "
                    "failed: ZeroDivisionError: division by zero\n")
     assert "please report" not in err
+
+
+# -- structured assembler output -------------------------------------------------------------------
+
+
+class WordsAssembler(Assembler):
+    """Text plus the glyph count and first origin as data."""
+
+    NAME = "words"
+
+    def assemble(self, page, indices):  # type: ignore[no-untyped-def]
+        from glyphweave.plugin import Assembled
+
+        text = "".join(page.table.text[i] for i in indices)
+        return Assembled(text=text, data={"glyphs": len(indices), "first": [page.table.ox[indices[0]]]})
+
+
+class UnwritableAssembler(Assembler):
+    """Returns data JSON cannot write."""
+
+    NAME = "unwritable"
+
+    def assemble(self, page, indices):  # type: ignore[no-untyped-def]
+        from glyphweave.plugin import Assembled
+
+        return Assembled(text="x", data={"set": {1, 2}})
+
+
+def test_structured_output_through_the_api() -> None:
+    pm = fresh_plugin_manager(make_plugin(assemblers=[WordsAssembler], name="words"), entrypoints=True)
+    with glyphweave.open(TWO_PAGES, plugin_manager=pm) as doc:
+        assert doc.pages[0].text("words") == "Hello"
+        result = doc.pages[0].assembled("words")
+        assert result.text == "Hello" and result.data == {"glyphs": 5, "first": [100.0]}
+        assert doc.pages[0].assembled().data is None  # the reading assembler returns text only
+
+
+def test_structured_output_in_jsonl_is_embedded_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    import sys
+
+    module = type(sys)("gw_words")
+    module.glyphweave_register_assemblers = glyphweave.hookimpl(lambda: [WordsAssembler, UnwritableAssembler])
+    monkeypatch.setitem(sys.modules, "gw_words", module)
+    pdf = tmp_path / "two.pdf"
+    pdf.write_bytes(TWO_PAGES)
+    assert main(["extract", str(pdf), "-p", "gw_words", "--mode", "words", "--format", "jsonl"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["text"] for line in lines] == ["Hello", "World"]
+    assert lines[0]["data"] == {"glyphs": 5, "first": [100.0]}  # an object, not a JSON string in a string
+    assert main(["extract", str(pdf), "-p", "gw_words", "--mode", "unwritable", "--format", "jsonl"]) == EXIT_ERROR
+    assert "page 1: assembler 'unwritable' returned data JSON cannot write" in capsys.readouterr().err

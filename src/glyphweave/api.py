@@ -19,7 +19,7 @@ from glyphweave.core.errors import PageError, PasswordError, PDFOpenError
 from glyphweave.core.glyph import Glyph
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.pipeline import DocumentStats, PageStats, Pipeline
-from glyphweave.core.stages import PageContext
+from glyphweave.core.stages import Assembled, PageContext
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
 from glyphweave.registry.catalog import Catalog
@@ -139,6 +139,16 @@ class Page:
     # -- text ---------------------------------------------------------------------------
     def text(self, mode: str | None = None) -> str:
         """The page's text, assembled by the profile's assembler or the one named ``mode``."""
+        result = self._assemble(mode)
+        return result if isinstance(result, str) else result.text
+
+    def assembled(self, mode: str | None = None) -> Assembled:
+        """The page's text and the assembler's structured data (None for an assembler that
+        returns only text)."""
+        result = self._assemble(mode)
+        return Assembled(text=result) if isinstance(result, str) else result
+
+    def _assemble(self, mode: str | None) -> str | Assembled:
         assembler = self.document.pipeline.assembler_for(mode)
         # With pause_gc, one pause over all three stages: each resumption costs a collection
         # of the page's young objects.
@@ -240,6 +250,16 @@ class Document:
             text = page.text(mode)
             self._page_stats[page.number] = page.stats
             yield page, text
+
+    def iter_assembled(self, pages: Iterable[int] | None = None, *, mode: str | None = None
+                       ) -> Iterator[tuple[Page, Assembled]]:
+        """Like :meth:`iter_text`, with the assembler's structured data beside the text."""
+        indices = range(len(self.pages)) if pages is None else pages
+        for i in indices:
+            page = self.pages[i]
+            result = page.assembled(mode)
+            self._page_stats[page.number] = page.stats
+            yield page, result
 
     def iter_glyphs(self, pages: Iterable[int] | None = None, *, raw: bool = False
                     ) -> Iterator[tuple[Page, list[Glyph]]]:

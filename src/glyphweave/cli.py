@@ -148,13 +148,25 @@ def cmd_extract(args: argparse.Namespace) -> int:
                     out.write(text)
                     out.write(args.separator)
             else:
-                for page, text in doc.iter_text(pages, mode=args.mode):
-                    record = {"page": page.number + 1, "text": text, "stats": page.stats.to_dict()}
-                    out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                for page, result in doc.iter_assembled(pages, mode=args.mode):
+                    record = {"page": page.number + 1, "text": result.text, "stats": page.stats.to_dict()}
+                    if result.data is not None:
+                        record["data"] = result.data
+                    out.write(_json_line(record, args.mode or doc.pipeline.assembler.NAME))
         if args.stats:
             report = {**doc.stats.to_dict(), "sources": doc.resource_sources()}
             print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
         return _finish(args, doc)
+
+
+def _json_line(record: dict[str, Any], assembler: str) -> str:
+    from glyphweave.core.errors import ComponentError
+
+    try:
+        return json.dumps(record, ensure_ascii=False) + "\n"
+    except (TypeError, ValueError) as exc:
+        raise ComponentError(f"page {record['page']}: assembler {assembler!r} returned data JSON cannot "
+                             f"write: {exc}") from None
 
 
 def _finish(args: argparse.Namespace, doc: Any) -> int:

@@ -19,7 +19,7 @@ import attrs
 from glyphweave.core.decoding import DecoderChain
 from glyphweave.core.errors import ComponentError, ProfileError
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.stages import Assembler, Filter, PageContext
+from glyphweave.core.stages import Assembled, Assembler, Filter, PageContext
 
 _decoder_of = itemgetter(1)
 
@@ -157,16 +157,17 @@ class Pipeline:
             dropped[flt.NAME] = before - len(indices)
         return indices, dropped
 
-    def assemble(self, assembler: Assembler, ctx: PageContext, indices: Sequence[int]) -> str:
-        """The page's text from ``assembler`` (the profile's, or one :meth:`assembler_for` gave)."""
+    def assemble(self, assembler: Assembler, ctx: PageContext, indices: Sequence[int]) -> str | Assembled:
+        """The page's text (or :class:`Assembled` text and data) from ``assembler`` (the
+        profile's, or one :meth:`assembler_for` gave)."""
         try:
             text = assembler.assemble(ctx, indices)
         except Exception as exc:
             raise self._failure("assembler", assembler.NAME, ctx.number,
                                 f"failed: {type(exc).__name__}: {exc}") from exc
-        if type(text) is not str:
+        if type(text) is not str and not isinstance(text, Assembled):
             raise self._failure("assembler", assembler.NAME, ctx.number,
-                                f"returned {type(text).__name__} {text!r:.40}, not str")
+                                f"returned {type(text).__name__} {text!r:.40}, not str or Assembled")
         return text
 
     def _check_filter_result(self, name: str, received: list[int], kept: Any) -> str | None:

@@ -204,12 +204,22 @@ class Filter(Component):
         raise NotImplementedError
 
 
+@attrs.frozen(kw_only=True)
+class Assembled:
+    """What an assembler returns when it has more to say than text: the page's text (what
+    text output shows) and structured data (lines, words with boxes, ...: any value the
+    :mod:`json` module can write), which ``--format jsonl`` embeds as it is."""
+
+    text: str = attrs.field(validator=attrs.validators.instance_of(str))
+    data: Any = None
+
+
 class Assembler(Component):
-    """Turns the visible glyphs of a page into text."""
+    """Turns the visible glyphs of a page into text, or into :class:`Assembled` text and data."""
 
     KIND = "assembler"
 
-    def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
+    def assemble(self, page: PageContext, indices: Sequence[int]) -> str | Assembled:
         raise NotImplementedError
 
 
