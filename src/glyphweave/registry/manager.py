@@ -105,6 +105,8 @@ def create_plugin_manager(
         only = env.get("GLYPHWEAVE_LOAD_PLUGINS")
         _load_entrypoints(pm, None if only is None else set(_names(only)), skip_broken)
     for plugin in plugins:
+        if pm.is_registered(plugin):
+            continue  # an installed plugin's module, passed again by its own tests
         try:
             pm.register(plugin)
         except Exception as exc:  # pluggy raises ValueError or PluginValidationError

@@ -1,10 +1,12 @@
-"""Glyph factories: build a page's glyph table by hand, without a PDF."""
+"""Factories: a page's glyph table, a page context and a font, built by hand without a PDF."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.stages import PageContext
@@ -97,3 +99,43 @@ def page_context(
         table=table,
         placeholder=placeholder,
     )
+
+
+def font_info(
+    base_font: str = "Helvetica",
+    *,
+    subtype: str = "Type1",
+    to_unicode: Mapping[bytes, str] | None = None,
+    font_file: bytes | None = None,
+    **fields: Any,
+) -> FontInfo:
+    """A :class:`FontInfo` for calling a decoder directly, without a PDF.
+
+    ``base_font`` may carry a subset tag (``ABCDEF+Symbol``): it is split off as in a real
+    document. ``to_unicode`` stands for a /ToUnicode CMap (whole codes → text); ``font_file``
+    for the embedded program. Any other :class:`FontInfo` field can be given by keyword:
+    ``font_info("MSung-Light", subtype="Type0", composite=True, cid_system_info=("Adobe",
+    "CNS1", 4))``.
+    """
+    prefix, name = split_subset_prefix(base_font)
+    cmap = _MappingCMap(dict(to_unicode)) if to_unicode is not None else None
+    return FontInfo(
+        key=("test", base_font),
+        base_font=name,
+        subset_prefix=prefix,
+        subtype=subtype,
+        to_unicode_loader=(lambda: cmap) if cmap is not None else None,
+        font_file_loader=(lambda: font_file) if font_file is not None else None,
+        embedded=font_file is not None,
+        **fields,
+    )
+
+
+class _MappingCMap:
+    """A ToUnicode CMap made of a dict (the :class:`~glyphweave.core.fontinfo.CodeToText` protocol)."""
+
+    def __init__(self, mapping: dict[bytes, str]) -> None:
+        self._mapping = mapping
+
+    def to_unicode(self, code: bytes) -> str | None:
+        return self._mapping.get(code)
