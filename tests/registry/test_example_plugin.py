@@ -76,7 +76,8 @@ def test_package_is_one_module_and_one_entry_point():
     assert meta["project"]["name"] == "glyphweave-rot13"
     assert meta["project"]["entry-points"] == {"glyphweave": {"rot13": MODULE}}
     assert meta["tool"]["setuptools"]["py-modules"] == [MODULE]
-    assert sorted(p.name for p in EXAMPLE.glob("*.py")) == [f"{MODULE}.py"]
+    # One module ships; the only other Python file is the plugin's own tests.
+    assert sorted(p.name for p in EXAMPLE.glob("*.py")) == [f"{MODULE}.py", f"test_{MODULE}.py"]
     assert (EXAMPLE / "README.md").is_file()
 
 

@@ -105,7 +105,7 @@ def create_plugin_manager(
         only = env.get("GLYPHWEAVE_LOAD_PLUGINS")
         _load_entrypoints(pm, None if only is None else set(_names(only)), skip_broken)
     for plugin in plugins:
-        if pm.is_registered(plugin):
+        if pm.is_registered(plugin) and pm.get_name(plugin) in pm.distributions:
             continue  # an installed plugin's module, passed again by its own tests
         try:
             pm.register(plugin)
