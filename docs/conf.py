@@ -21,7 +21,8 @@ except metadata.PackageNotFoundError:
     release = "0+unknown"
 version = ".".join(release.split(".")[:2])
 
-extensions = ["sphinx.ext.autodoc"]
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
+extensions = ["sphinx.ext.autodoc", "catalog_reference"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 

@@ -30,7 +30,11 @@ from glyphweave.tables.encodings import (
 
 
 class EncodingDecoder(Decoder):
-    """Text from a simple font's /Encoding: /Differences, then the base encoding."""
+    """Text from a simple font's /Encoding: /Differences, then the base encoding.
+
+    Base encodings: Standard, WinAnsi, MacRoman, MacExpert and PDFDoc. Glyph names go
+    through the Adobe Glyph List rules (``uniXXXX``, ``uXXXX``, suffixes, ligatures).
+    """
 
     NAME = "encoding"
 

@@ -32,7 +32,13 @@ _STANDARD_SUBTYPES = frozenset({"Type1", "MMType1", "Type3"})
 
 
 class StandardFallbackDecoder(Decoder):
-    """Last resort: StandardEncoding for Type1/Type3, WinAnsiEncoding for TrueType."""
+    """Last resort: StandardEncoding for Type1/Type3, WinAnsiEncoding for TrueType.
+
+    For a simple font that declares no encoding: StandardEncoding for a non-symbolic Type 1
+    or Type 3 font, WinAnsiEncoding for a TrueType font. Never for composite fonts, codes
+    listed in /Differences, or the Symbol, ZapfDingbats, Wingdings and Webdings families
+    (an unresolved glyph is better than a wrong one).
+    """
 
     NAME = "standard-fallback"
     OPTIONS: ClassVar[Mapping[str, Option]] = {

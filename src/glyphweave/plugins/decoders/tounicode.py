@@ -13,7 +13,11 @@ from glyphweave.plugin import Decoder, FontInfo, hookimpl
 
 
 class ToUnicodeDecoder(Decoder):
-    """Text from the font's /ToUnicode CMap."""
+    """Text from the font's /ToUnicode CMap.
+
+    bfchar, bfrange, usecmap and codespace ranges; UTF-16 targets with surrogate pairs and
+    ligatures. A code mapped to nothing is no answer.
+    """
 
     NAME = "tounicode"
 
