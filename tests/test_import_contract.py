@@ -31,7 +31,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "plugins": frozenset({"plugin", "tables", "plugins"}),
     "testing": frozenset({"core", "registry", "plugin", "testing", "api"}),
     "api": frozenset({"core", "pdf", "tables", "registry"}),
-    "cli": frozenset({"glyphweave", "api", "core", "registry"}),
+    "cli": frozenset({"glyphweave", "api", "core", "registry", "scaffold"}),
+    "scaffold": frozenset(),
     "glyphweave": frozenset({"api", "core", "registry"}),
 }
 

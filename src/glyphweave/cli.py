@@ -67,6 +67,12 @@ def _parser() -> argparse.ArgumentParser:
 
     pr = sub.add_parser("profiles", help="list the profiles available by name")
     plugin_options(pr)
+
+    np = sub.add_parser("new-plugin", help="write a new plugin package, with tests and a tox matrix")
+    np.add_argument("name", help="the plugin's name: lower-case letters, digits, hyphens")
+    np.add_argument("--kind", choices=("decoder", "filter", "assembler"), default="decoder",
+                    help="the component it starts with (default: decoder)")
+    np.add_argument("-o", "--output", default=".", help="folder to create glyphweave-NAME in (default: .)")
     return parser
 
 
@@ -276,7 +282,22 @@ def cmd_profiles(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"extract": cmd_extract, "glyphs": cmd_glyphs, "plugins": cmd_plugins, "profiles": cmd_profiles}
+def cmd_new_plugin(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from glyphweave.core.errors import GlyphweaveError
+    from glyphweave.scaffold import write_plugin
+
+    try:
+        folder = write_plugin(args.name, args.kind, Path(args.output))
+    except ValueError as exc:
+        raise GlyphweaveError(str(exc)) from None
+    print(f"wrote {folder}: cd there, then `pip install -e . && pytest` (or `tox`)")
+    return 0
+
+
+COMMANDS = {"extract": cmd_extract, "glyphs": cmd_glyphs, "plugins": cmd_plugins, "profiles": cmd_profiles,
+            "new-plugin": cmd_new_plugin}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
