@@ -105,7 +105,7 @@ def create_plugin_manager(
         only = env.get("GLYPHWEAVE_LOAD_PLUGINS")
         _load_entrypoints(pm, None if only is None else set(_names(only)), skip_broken)
     for plugin in plugins:
-        if pm.is_registered(plugin) and pm.get_name(plugin) in pm.distributions:
+        if _installed_already(pm, plugin):
             continue  # an installed plugin's module, passed again by its own tests
         try:
             pm.register(plugin)
@@ -115,6 +115,17 @@ def create_plugin_manager(
         _load_module(pm, module, skip_broken)
     _check_pending(pm, skip_broken)
     return pm
+
+
+def _installed_already(pm: GlyphweavePluginManager, plugin: object) -> bool:
+    """True when ``plugin`` is a module an entry point loaded already (the same object, or
+    the same module imported again from the plugin's checkout, as its own tests do)."""
+    module = getattr(plugin, "__name__", None)
+    for name in pm.distributions:
+        loaded = pm.get_plugin(name)
+        if loaded is plugin or (module is not None and getattr(loaded, "__name__", None) == module):
+            return True
+    return False
 
 
 def _names(value: str | None) -> list[str]:
