@@ -14,8 +14,9 @@ def _run(matrix, *, n=4, advance=6.0, rise=0.0, extent=True):
     pens = [s + advance for s in starts]
     own = [advance] * n
     known = (starts[0], max(pens[-1], starts[-1] + own[-1]), advance if n > 1 else math.inf) if extent else None
-    return Run(0, 12.0, matrix, rise, 0, list(range(65, 65 + n)), None, [("A", "t")] * n,
-               starts, own, pens, -2.5, 9.0, 0, None, None, None, 1, known)
+    return Run(font=0, size=12.0, matrix=matrix, rise=rise, wmode=0, codes=list(range(65, 65 + n)), cids=None,
+               decoded=[("A", "t")] * n, starts=starts, advances=own, pens=pens, lo=-2.5, hi=9.0, render=0,
+               mcid=None, tag=None, actual_text=None, token=1, extent=known)
 
 
 def _geometry(run):
@@ -67,7 +68,7 @@ def test_rotated_run_takes_the_general_path():
 def test_origins_within_matches_a_scan_of_every_origin(matrix, extent):
     table = GlyphTable()
     table.append(_run(matrix, n=12, extent=extent))
-    xs, ys = table.run_origins(0)
+    xs, ys = table.ox, table.oy
     for k in range(0, 12, 3):
         # Boxes whose edges fall exactly on origins, between them, and around none.
         for box in ((xs[k], ys[k], xs[k], ys[k]), (min(xs[k], xs[k + 2]) - 0.5, ys[k] - 1,

@@ -65,8 +65,6 @@ class Run(NamedTuple):
     consecutive starts), when the interpreter knows them without extra work."""
 
 
-_Run = Run
-
 
 class RunGeometry(NamedTuple):
     """Where one run lies, in user space; glyphs ``start <= i < end`` belong to it."""
@@ -92,7 +90,7 @@ class GlyphTable:
     """The glyphs of one page in paint order; columns are built on first access."""
 
     fonts: list[FontRef] = attrs.field(factory=list)
-    _runs: list[_Run] = attrs.field(factory=list)
+    _runs: list[Run] = attrs.field(factory=list)
     _count: int = 0
     _cols: dict[str, list[Any]] | None = None
     _run_geometry: list[RunGeometry] | None = None
@@ -153,15 +151,6 @@ class GlyphTable:
             self._cols = None
             self._run_geometry = None
 
-    def extend(self, other: GlyphTable) -> None:
-        """Append another table's runs (fonts are re-indexed)."""
-        remap = [self.font_index(ref) for ref in other.fonts]
-        for run in other._runs:
-            self._runs.append(run._replace(font=remap[run.font]))
-        self._count += other._count
-        self._cols = None
-        self._run_geometry = None
-
     def __len__(self) -> int:
         return self._count
 
@@ -204,15 +193,9 @@ class GlyphTable:
             self._run_geometry = _run_geometry(self._runs)
         return self._run_geometry
 
-    def run_origins(self, k: int) -> tuple[list[float], list[float]]:
-        """The glyph origins of run ``k`` (x list, y list), computed from the run alone."""
-        run = self._runs[k]
-        bx, by, ax, ay = _origin_frame(run)
-        return [bx + ax * s for s in run.starts], [by + ay * s for s in run.starts]
-
     def origins_within(self, k: int, box: tuple[float, float, float, float]) -> list[int]:
         """Positions (within run ``k``) of the glyphs whose origin lies in ``box`` (x0, y0,
-        x1, y1, bounds included): what a scan of :meth:`run_origins` finds, without
+        x1, y1, bounds included): what a scan of the ``ox``/``oy`` columns finds, without
         computing every origin when the run moves forward along the x axis (its starts
         are then sorted, so a bisection narrows the scan to the glyphs near the box)."""
         run = self._runs[k]
@@ -318,7 +301,7 @@ _GROUPS: dict[str, tuple[str, ...]] = {
 _COLUMN_GROUP = {name: group for group, names in _GROUPS.items() for name in names}
 
 
-def _expand_text(runs: list[_Run]) -> dict[str, list[Any]]:
+def _expand_text(runs: list[Run]) -> dict[str, list[Any]]:
     text: list[str] = []
     decoded_by: list[str | None] = []
     for run in runs:
@@ -328,7 +311,7 @@ def _expand_text(runs: list[_Run]) -> dict[str, list[Any]]:
     return {"text": text, "decoded_by": decoded_by}
 
 
-def _expand_geometry(runs: list[_Run]) -> dict[str, list[Any]]:
+def _expand_geometry(runs: list[Run]) -> dict[str, list[Any]]:
     cols: dict[str, list[Any]] = {name: [] for name in _GROUPS["geometry"]}
     ox, oy, ex, ey, px, py = cols["ox"], cols["oy"], cols["ex"], cols["ey"], cols["px"], cols["py"]
     dxs, dys, loxs, loys, hixs, hiys, heights = (
@@ -384,14 +367,14 @@ def _expand_geometry(runs: list[_Run]) -> dict[str, list[Any]]:
     return cols
 
 
-def _expand_marks(runs: list[_Run]) -> dict[str, list[Any]]:
+def _expand_marks(runs: list[Run]) -> dict[str, list[Any]]:
     mcid: list[int | None] = []
     for run in runs:
         mcid.extend([run[14]] * len(run[5]))
     return {"mcid": mcid}
 
 
-def _expand_meta(runs: list[_Run]) -> dict[str, list[Any]]:
+def _expand_meta(runs: list[Run]) -> dict[str, list[Any]]:
     cols: dict[str, list[Any]] = {name: [] for name in _GROUPS["meta"]}
     for (font, size, _m, _rise, wmode, codes, cids, _decoded, _starts, _advances, _pens,
          _lo, _hi, render, _mcid, tag, actual_text, token, _extent) in runs:
@@ -449,7 +432,7 @@ def _origin_frame(run: Run) -> tuple[float, float, float, float]:
     return frame.bx, frame.by, frame.ax, frame.ay
 
 
-def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:
+def _run_geometry(runs: list[Run]) -> list[RunGeometry]:
     out: list[RunGeometry] = []
     append = out.append
     start = 0
