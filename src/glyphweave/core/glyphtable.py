@@ -305,7 +305,7 @@ def _expand_text(runs: list[Run]) -> dict[str, list[Any]]:
     text: list[str] = []
     decoded_by: list[str | None] = []
     for run in runs:
-        decoded = run[7]
+        decoded = run.decoded
         text.extend([t for t, _ in decoded])
         decoded_by.extend([by for _, by in decoded])
     return {"text": text, "decoded_by": decoded_by}
@@ -370,24 +370,25 @@ def _expand_geometry(runs: list[Run]) -> dict[str, list[Any]]:
 def _expand_marks(runs: list[Run]) -> dict[str, list[Any]]:
     mcid: list[int | None] = []
     for run in runs:
-        mcid.extend([run[14]] * len(run[5]))
+        mcid.extend([run.mcid] * len(run.codes))
     return {"mcid": mcid}
 
 
 def _expand_meta(runs: list[Run]) -> dict[str, list[Any]]:
     cols: dict[str, list[Any]] = {name: [] for name in _GROUPS["meta"]}
-    for (font, size, _m, _rise, wmode, codes, cids, _decoded, _starts, _advances, _pens,
-         _lo, _hi, render, _mcid, tag, actual_text, token, _extent) in runs:
+    code, cid, font, size, wmode, render, tag, actual_text, token = (cols[name] for name in _GROUPS["meta"])
+    for run in runs:
+        codes, cids = run.codes, run.cids
         n = len(codes)
-        cols["code"].extend(codes)
-        cols["cid"].extend(cids if cids is not None else [None] * n)
-        cols["font"].extend([font] * n)
-        cols["size"].extend([size] * n)
-        cols["wmode"].extend([wmode] * n)
-        cols["render"].extend([render] * n)
-        cols["tag"].extend([tag] * n)
-        cols["actual_text"].extend([actual_text] * n)
-        cols["token"].extend([token] * n)
+        code.extend(codes)
+        cid.extend(cids if cids is not None else [None] * n)
+        font.extend([run.font] * n)
+        size.extend([run.size] * n)
+        wmode.extend([run.wmode] * n)
+        render.extend([run.render] * n)
+        tag.extend([run.tag] * n)
+        actual_text.extend([run.actual_text] * n)
+        token.extend([run.token] * n)
     return cols
 
 
