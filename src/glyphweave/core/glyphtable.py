@@ -3,12 +3,18 @@
 The interpreter records one *run* per shown string (a ``Tj`` operand, one string of a
 ``TJ`` array, ...): the matrix that maps text space to user space at the start of the
 string, the per-glyph pen offsets along the writing axis, and the decoded text. That is
-all the per-glyph work the hot path does (PERFORMANCE.md: a record per glyph costs more
-than the whole interpreter).
+all the per-glyph work the hot path does: building a record per glyph would cost more
+than interpreting the whole page.
+
+A run's *frame* (:func:`run_frame`) turns its matrix and writing mode into a base point
+and three directions in user space; every position below is computed from it, so the
+writing mode is decided in one place.
 
 Stages read *columns*: parallel lists indexed by paint order (``table.ox[i]`` is the x of
-glyph ``i``'s origin). Filters pass around lists of glyph indices, not copies. The public
-:class:`~glyphweave.core.glyph.Glyph` record is built only when asked for.
+glyph ``i``'s origin). Filters pass around lists of glyph indices, not copies. A stage
+that can decide a whole run at once reads :meth:`GlyphTable.runs` (bounds and direction
+per run) and needs no columns. The public :class:`~glyphweave.core.glyph.Glyph` record
+is built only when asked for.
 
 Geometry conventions (all in page user space):
 
