@@ -199,8 +199,11 @@ class GlyphTable:
         simple fonts, bytes for composite fonts; ``decoded[i]`` is (text, decoder name
         or None when unresolved).
         """
-        self.append(Run(font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens,
-                        lo, hi, render, mcid, tag, actual_text, token, extent))
+        self.append(Run(
+            font=font, size=size, matrix=matrix, rise=rise, wmode=wmode, codes=codes, cids=cids, decoded=decoded,
+            starts=starts, advances=advances, pens=pens, lo=lo, hi=hi, render=render, mcid=mcid, tag=tag,
+            actual_text=actual_text, token=token, extent=extent,
+        ))
 
     def append(self, run: Run) -> None:
         """Record a run built by the caller: :meth:`add_run` without the keywords, for the
