@@ -99,7 +99,7 @@ def run_frame(run: Run) -> RunFrame:
 
 def _frame(run: Run) -> tuple[float, float, float, float, float, float, float, float]:
     """:func:`run_frame` as a plain tuple: the one place the writing mode decides which
-    matrix column is the writing axis. The per-run loops here unpack it at once; building
+    matrix row is the writing axis. The per-run loops here unpack it at once; building
     the named tuple for them made the run geometry of a page about a third slower."""
     a, b, c, d, e, f = run.matrix
     if run.wmode == 0:
