@@ -3,12 +3,18 @@
 The interpreter records one *run* per shown string (a ``Tj`` operand, one string of a
 ``TJ`` array, ...): the matrix that maps text space to user space at the start of the
 string, the per-glyph pen offsets along the writing axis, and the decoded text. That is
-all the per-glyph work the hot path does (PERFORMANCE.md: a record per glyph costs more
-than the whole interpreter).
+all the per-glyph work the hot path does: building a record per glyph would cost more
+than interpreting the whole page.
+
+A run's *frame* (:func:`run_frame`) turns its matrix and writing mode into a base point
+and three directions in user space; every position below is computed from it, so the
+writing mode is decided in one place.
 
 Stages read *columns*: parallel lists indexed by paint order (``table.ox[i]`` is the x of
-glyph ``i``'s origin). Filters pass around lists of glyph indices, not copies. The public
-:class:`~glyphweave.core.glyph.Glyph` record is built only when asked for.
+glyph ``i``'s origin). Filters pass around lists of glyph indices, not copies. A stage
+that can decide a whole run at once reads :meth:`GlyphTable.runs` (bounds and direction
+per run) and needs no columns. The public :class:`~glyphweave.core.glyph.Glyph` record
+is built only when asked for.
 
 Geometry conventions (all in page user space):
 
@@ -65,7 +71,60 @@ class Run(NamedTuple):
     consecutive starts), when the interpreter knows them without extra work."""
 
 
-_Run = Run
+_new = tuple.__new__
+"""Builds a named tuple from a plain one without the generated ``__new__``'s Python call:
+about 40% cheaper, which counts where one is built per run."""
+
+
+class RunFrame(NamedTuple):
+    """A run's axes in user space: a glyph at pen offset ``s`` has its origin at
+    ``(bx + ax·s, by + ay·s)``; ``(nx, ny)`` maps a cross-axis text-space offset (descent,
+    ascent; writing mode 1: the half-widths) to user space; ``(ux, uy)`` points the way
+    reading goes (not normalised): along the baseline, or down the column in writing mode 1."""
+
+    bx: float
+    by: float
+    ax: float
+    ay: float
+    nx: float
+    ny: float
+    ux: float
+    uy: float
+
+
+def run_frame(run: Run) -> RunFrame:
+    """The frame of ``run`` (see :class:`RunFrame`)."""
+    return _new(RunFrame, _frame(run))
+
+
+def _frame(run: Run) -> tuple[float, float, float, float, float, float, float, float]:
+    """:func:`run_frame` as a plain tuple: the one place the writing mode decides which
+    matrix row is the writing axis. The per-run loops here unpack it at once; building
+    the named tuple for them made the run geometry of a page about a third slower."""
+    a, b, c, d, e, f = run.matrix
+    if run.wmode == 0:
+        # text-space point (s, rise) → user space
+        rise = run.rise
+        return e + c * rise, f + d * rise, a, b, c, d, a, b
+    # text-space point (0, s): the vertical pen moves along text y (down for negative s)
+    return e, f, c, d, a, b, -c, -d
+
+
+def _along(
+    bx: float, by: float, ax: float, ay: float, offsets: Sequence[float]
+) -> tuple[list[float], list[float]]:
+    """The points ``(bx + ax·s, by + ay·s)`` for the pen offsets ``s`` (x list, y list).
+
+    The one place a run's glyphs are placed along its axis. A zero component of the axis
+    (a horizontal or vertical baseline, i.e. almost every run) leaves that coordinate at
+    the base for every glyph: one list comprehension instead of two, and exactly the value
+    ``by`` rather than ``by + 0·s``, so every caller agrees bit for bit with the columns.
+    """
+    if ay == 0.0:
+        return [bx + ax * s for s in offsets], [by] * len(offsets)
+    if ax == 0.0:
+        return [bx] * len(offsets), [by + ay * s for s in offsets]
+    return [bx + ax * s for s in offsets], [by + ay * s for s in offsets]
 
 
 class RunGeometry(NamedTuple):
@@ -92,7 +151,7 @@ class GlyphTable:
     """The glyphs of one page in paint order; columns are built on first access."""
 
     fonts: list[FontRef] = attrs.field(factory=list)
-    _runs: list[_Run] = attrs.field(factory=list)
+    _runs: list[Run] = attrs.field(factory=list)
     _count: int = 0
     _cols: dict[str, list[Any]] | None = None
     _run_geometry: list[RunGeometry] | None = None
@@ -140,8 +199,11 @@ class GlyphTable:
         simple fonts, bytes for composite fonts; ``decoded[i]`` is (text, decoder name
         or None when unresolved).
         """
-        self.append(Run(font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens,
-                        lo, hi, render, mcid, tag, actual_text, token, extent))
+        self.append(Run(
+            font=font, size=size, matrix=matrix, rise=rise, wmode=wmode, codes=codes, cids=cids, decoded=decoded,
+            starts=starts, advances=advances, pens=pens, lo=lo, hi=hi, render=render, mcid=mcid, tag=tag,
+            actual_text=actual_text, token=token, extent=extent,
+        ))
 
     def append(self, run: Run) -> None:
         """Record a run built by the caller: :meth:`add_run` without the keywords, for the
@@ -152,15 +214,6 @@ class GlyphTable:
             self._count += n
             self._cols = None
             self._run_geometry = None
-
-    def extend(self, other: GlyphTable) -> None:
-        """Append another table's runs (fonts are re-indexed)."""
-        remap = [self.font_index(ref) for ref in other.fonts]
-        for run in other._runs:
-            self._runs.append(run._replace(font=remap[run.font]))
-        self._count += other._count
-        self._cols = None
-        self._run_geometry = None
 
     def __len__(self) -> int:
         return self._count
@@ -204,19 +257,13 @@ class GlyphTable:
             self._run_geometry = _run_geometry(self._runs)
         return self._run_geometry
 
-    def run_origins(self, k: int) -> tuple[list[float], list[float]]:
-        """The glyph origins of run ``k`` (x list, y list), computed from the run alone."""
-        run = self._runs[k]
-        bx, by, ax, ay = _origin_frame(run)
-        return [bx + ax * s for s in run.starts], [by + ay * s for s in run.starts]
-
     def origins_within(self, k: int, box: tuple[float, float, float, float]) -> list[int]:
         """Positions (within run ``k``) of the glyphs whose origin lies in ``box`` (x0, y0,
-        x1, y1, bounds included): what a scan of :meth:`run_origins` finds, without
+        x1, y1, bounds included): what a scan of the ``ox``/``oy`` columns finds, without
         computing every origin when the run moves forward along the x axis (its starts
         are then sorted, so a bisection narrows the scan to the glyphs near the box)."""
         run = self._runs[k]
-        bx, by, ax, ay = _origin_frame(run)
+        bx, by, ax, ay, _nx, _ny, _ux, _uy = _frame(run)
         x0, y0, x1, y1 = box
         starts = run.starts
         lo, hi = 0, len(starts)
@@ -230,19 +277,16 @@ class GlyphTable:
             slack = 1e-9 * (abs(s0) + abs(s1) + abs(bx / ax) + 1.0)
             lo = bisect_left(starts, s0 - slack)
             hi = bisect_right(starts, s1 + slack, lo)
-        return [j for j in range(lo, hi)
-                if x0 <= bx + ax * starts[j] <= x1 and y0 <= by + ay * starts[j] <= y1]
+        xs, ys = _along(bx, by, ax, ay, starts[lo:hi])
+        return [j for j, x, y in zip(range(lo, hi), xs, ys, strict=True) if x0 <= x <= x1 and y0 <= y <= y1]
 
     def run_centres(self, k: int) -> tuple[list[float], list[float]]:
         """The centres of run ``k``'s glyph boxes (x list, y list), from the run alone."""
         run = self._runs[k]
-        bx, by, ax, ay = _origin_frame(run)
-        a, b, c, d, _e, _f = run.matrix
-        nx, ny = (c, d) if run.wmode == 0 else (a, b)
+        bx, by, ax, ay, nx, ny, _ux, _uy = _frame(run)
         mid = (run.lo + run.hi) / 2
-        cx, cy = bx + nx * mid, by + ny * mid
         offsets = [s + w / 2 for s, w in zip(run.starts, run.advances, strict=True)]
-        return [cx + ax * o for o in offsets], [cy + ay * o for o in offsets]
+        return _along(bx + nx * mid, by + ny * mid, ax, ay, offsets)
 
     def sparse_columns(self, indices: Sequence[int], names: Sequence[str]) -> dict[str, Any]:
         """Columns ``names`` for just ``indices``, as mappings from glyph index to value.
@@ -261,11 +305,11 @@ class GlyphTable:
             k = bisect_right(firsts, i) - 1
             run, geo = self._runs[k], geometry[k]
             j = i - geo.start
-            bx, by, ax, ay = _origin_frame(run)
-            s = run.starts[j]
+            bx, by, ax, ay, _nx, _ny, _ux, _uy = _frame(run)
+            (x,), (y,) = _along(bx, by, ax, ay, (run.starts[j],))
             text, decoded_by = run.decoded[j]
             values = {
-                "text": text, "decoded_by": decoded_by, "ox": bx + ax * s, "oy": by + ay * s,
+                "text": text, "decoded_by": decoded_by, "ox": x, "oy": y,
                 "dx": geo.dx, "dy": geo.dy, "height": geo.height,
             }
             for name in names:
@@ -318,93 +362,88 @@ _GROUPS: dict[str, tuple[str, ...]] = {
 _COLUMN_GROUP = {name: group for group, names in _GROUPS.items() for name in names}
 
 
-def _expand_text(runs: list[_Run]) -> dict[str, list[Any]]:
+def _expand_text(runs: list[Run]) -> dict[str, list[Any]]:
     text: list[str] = []
     decoded_by: list[str | None] = []
     for run in runs:
-        decoded = run[7]
+        decoded = run.decoded
         text.extend([t for t, _ in decoded])
         decoded_by.extend([by for _, by in decoded])
     return {"text": text, "decoded_by": decoded_by}
 
 
-def _expand_geometry(runs: list[_Run]) -> dict[str, list[Any]]:
+def _expand_geometry(runs: list[Run]) -> dict[str, list[Any]]:
     cols: dict[str, list[Any]] = {name: [] for name in _GROUPS["geometry"]}
     ox, oy, ex, ey, px, py = cols["ox"], cols["oy"], cols["ex"], cols["ey"], cols["px"], cols["py"]
     dxs, dys, loxs, loys, hixs, hiys, heights = (
         cols["dx"], cols["dy"], cols["lox"], cols["loy"], cols["hix"], cols["hiy"], cols["height"])
-    for (_font, _size, (a, b, c, d, e, f), rise, wmode, codes, _cids, _decoded, starts, advances, pens,
-         lo, hi, *_rest) in runs:
-        n = len(codes)
-        if wmode == 0:
-            # text-space point (s, rise) -> user space
-            bx, by_ = e + c * rise, f + d * rise
-            ax, ay = a, b            # writing axis in user space
-            nx, ny = c, d            # across axis
-            ux, uy = a, b
-        else:
-            # text-space point (0, s): vertical pen moves along text y (down for negative s)
-            bx, by_ = e, f
-            ax, ay = c, d
-            nx, ny = a, b
-            ux, uy = -c, -d          # reading goes down the column
-        ends = [s + w for s, w in zip(starts, advances, strict=True)]
-        if ay == 0.0:  # horizontal baseline (most runs): y is the same for every glyph
-            ox.extend([bx + ax * s for s in starts])
-            ex.extend([bx + ax * s for s in ends])
-            px.extend([bx + ax * s for s in pens])
-            same_y = [by_] * n
-            oy.extend(same_y)
-            ey.extend(same_y)
-            py.extend(same_y)
-        elif ax == 0.0:  # vertical baseline: x is the same for every glyph
-            same_x = [bx] * n
-            ox.extend(same_x)
-            ex.extend(same_x)
-            px.extend(same_x)
-            oy.extend([by_ + ay * s for s in starts])
-            ey.extend([by_ + ay * s for s in ends])
-            py.extend([by_ + ay * s for s in pens])
-        else:
-            ox.extend([bx + ax * s for s in starts])
-            oy.extend([by_ + ay * s for s in starts])
-            ex.extend([bx + ax * s for s in ends])
-            ey.extend([by_ + ay * s for s in ends])
-            px.extend([bx + ax * s for s in pens])
-            py.extend([by_ + ay * s for s in pens])
-        norm = math.hypot(ux, uy) or 1.0
-        dxs.extend([ux / norm] * n)
-        dys.extend([uy / norm] * n)
+    hypot = math.hypot
+    for run in runs:
+        bx, by, ax, ay, nx, ny, ux, uy = _frame(run)
+        starts, lo, hi = run.starts, run.lo, run.hi
+        n = len(starts)
+        norm = hypot(ux, uy) or 1.0
         lox, loy, hix, hiy = nx * lo, ny * lo, nx * hi, ny * hi
-        loxs.extend([lox] * n)
-        loys.extend([loy] * n)
-        hixs.extend([hix] * n)
-        hiys.extend([hiy] * n)
-        heights.extend([math.hypot(hix - lox, hiy - loy)] * n)
+        if n == 1:
+            # A third of all runs hold one glyph: one call to place its three points and
+            # appends cost less than three calls and thirteen one-element extends.
+            s = starts[0]
+            (x0, x1, x2), (y0, y1, y2) = _along(bx, by, ax, ay, (s, s + run.advances[0], run.pens[0]))
+            ox.append(x0)
+            ex.append(x1)
+            px.append(x2)
+            oy.append(y0)
+            ey.append(y1)
+            py.append(y2)
+            dxs.append(ux / norm)
+            dys.append(uy / norm)
+            loxs.append(lox)
+            loys.append(loy)
+            hixs.append(hix)
+            hiys.append(hiy)
+            heights.append(hypot(hix - lox, hiy - loy))
+            continue
+        xs, ys = _along(bx, by, ax, ay, starts)
+        ox += xs
+        oy += ys
+        xs, ys = _along(bx, by, ax, ay, [s + w for s, w in zip(starts, run.advances, strict=True)])
+        ex += xs
+        ey += ys
+        xs, ys = _along(bx, by, ax, ay, run.pens)
+        px += xs
+        py += ys
+        dxs += [ux / norm] * n
+        dys += [uy / norm] * n
+        loxs += [lox] * n
+        loys += [loy] * n
+        hixs += [hix] * n
+        hiys += [hiy] * n
+        heights += [hypot(hix - lox, hiy - loy)] * n
     return cols
 
 
-def _expand_marks(runs: list[_Run]) -> dict[str, list[Any]]:
+def _expand_marks(runs: list[Run]) -> dict[str, list[Any]]:
     mcid: list[int | None] = []
     for run in runs:
-        mcid.extend([run[14]] * len(run[5]))
+        mcid.extend([run.mcid] * len(run.codes))
     return {"mcid": mcid}
 
 
-def _expand_meta(runs: list[_Run]) -> dict[str, list[Any]]:
+def _expand_meta(runs: list[Run]) -> dict[str, list[Any]]:
     cols: dict[str, list[Any]] = {name: [] for name in _GROUPS["meta"]}
-    for (font, size, _m, _rise, wmode, codes, cids, _decoded, _starts, _advances, _pens,
-         _lo, _hi, render, _mcid, tag, actual_text, token, _extent) in runs:
+    code, cid, font, size, wmode, render, tag, actual_text, token = (cols[name] for name in _GROUPS["meta"])
+    for run in runs:
+        codes, cids = run.codes, run.cids
         n = len(codes)
-        cols["code"].extend(codes)
-        cols["cid"].extend(cids if cids is not None else [None] * n)
-        cols["font"].extend([font] * n)
-        cols["size"].extend([size] * n)
-        cols["wmode"].extend([wmode] * n)
-        cols["render"].extend([render] * n)
-        cols["tag"].extend([tag] * n)
-        cols["actual_text"].extend([actual_text] * n)
-        cols["token"].extend([token] * n)
+        code.extend(codes)
+        cid.extend(cids if cids is not None else [None] * n)
+        font.extend([run.font] * n)
+        size.extend([run.size] * n)
+        wmode.extend([run.wmode] * n)
+        render.extend([run.render] * n)
+        tag.extend([run.tag] * n)
+        actual_text.extend([run.actual_text] * n)
+        token.extend([run.token] * n)
     return cols
 
 
@@ -416,88 +455,41 @@ _EXPANDERS = {
 }
 
 
-class RunFrame(NamedTuple):
-    """A run's axes in user space: a glyph at pen offset ``s`` has its origin at
-    ``(bx + ax·s, by + ay·s)``; ``(nx, ny)`` maps a cross-axis text-space offset (descent,
-    ascent; writing mode 1: the half-widths) to user space; ``(ux, uy)`` points the way
-    reading goes (not normalised): along the baseline, or down the column in writing mode 1."""
-
-    bx: float
-    by: float
-    ax: float
-    ay: float
-    nx: float
-    ny: float
-    ux: float
-    uy: float
-
-
-def run_frame(run: Run) -> RunFrame:
-    """The frame of ``run`` (see :class:`RunFrame`): the one place the writing mode decides
-    which matrix column is the writing axis."""
-    a, b, c, d, e, f = run.matrix
-    if run.wmode == 0:
-        # text-space point (s, rise) → user space
-        return RunFrame(e + c * run.rise, f + d * run.rise, a, b, c, d, a, b)
-    # text-space point (0, s): the vertical pen moves along text y (down for negative s)
-    return RunFrame(e, f, c, d, a, b, -c, -d)
-
-
-def _origin_frame(run: Run) -> tuple[float, float, float, float]:
-    """(bx, by, ax, ay) of :func:`run_frame`."""
-    frame = run_frame(run)
-    return frame.bx, frame.by, frame.ax, frame.ay
-
-
-def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:
+def _run_geometry(runs: list[Run]) -> list[RunGeometry]:
     out: list[RunGeometry] = []
     append = out.append
     start = 0
     hypot = math.hypot
     inf = math.inf
-    for (_font, _size, (a, b, c, d, e, f), rise, wmode, codes, _cids, _decoded, starts, advances, pens,
-         lo, hi, _render, _mcid, _tag, _actual, _token, extent) in runs:
-        n = len(codes)
-        if extent is not None and b == 0.0 and c == 0.0 and wmode == 0:
-            # Upright horizontal text whose extent the interpreter knew (most runs): the
-            # general computation below with its zero terms left out, which changes no bit.
+    for run in runs:
+        bx, by, ax, ay, nx, ny, ux, uy = _frame(run)
+        starts, lo, hi, extent = run.starts, run.lo, run.hi, run.extent
+        n = len(starts)
+        if extent is not None and ay == 0.0 and nx == 0.0:
+            # Upright text (the axis along x, across along y) whose extent the interpreter
+            # knew, i.e. most runs: the general computation below with its zero terms left
+            # out, which changes no bit.
             g_lo, g_hi, min_step_ts = extent
-            by = f + d * rise
-            x0, x1 = e + a * g_lo, e + a * g_hi
-            y0, y1 = by + d * lo, by + d * hi
-            o0, o1 = e + a * starts[0], e + a * starts[-1]
-            along = abs(a)
+            x0, x1 = bx + ax * g_lo, bx + ax * g_hi
+            y0, y1 = by + ny * lo, by + ny * hi
+            o0, o1 = bx + ax * starts[0], bx + ax * starts[-1]
+            along = abs(ax)
             norm = along or 1.0
-            append(RunGeometry(
+            append(_new(RunGeometry, (
                 start, start + n,
                 (x0 if x0 < x1 else x1, y0 if y0 < y1 else y1, x1 if x0 < x1 else x0, y1 if y0 < y1 else y0),
                 (o0 if o0 < o1 else o1, by, o1 if o0 < o1 else o0, by),
-                a / norm, b / norm, abs(hi - lo) * abs(d),
+                ux / norm, uy / norm, abs(hi - lo) * abs(ny),
                 min_step_ts * along if min_step_ts != inf else inf,
-            ))
+            )))
             start += n
             continue
         if extent is not None:
             g_lo, g_hi, min_step_ts = extent
             s_lo, s_hi = starts[0], starts[-1]
         else:
+            g_lo, g_hi, min_step_ts = _extent(run)
             s_lo, s_hi = min(starts), max(starts)
-            adv_lo, adv_hi = min(advances), max(advances)
-            # Glyph extents along the axis: from the origin to origin + own advance; pens
-            # bound them too. Extremes are over-estimated, never under-estimated.
-            g_lo = min(s_lo + min(adv_lo, 0.0), min(pens))
-            g_hi = max(s_hi + max(adv_hi, 0.0), max(pens))
-            if n > 1:
-                steps = map(sub, islice(starts, 1, None), starts)
-                min_step_ts = min(steps) if wmode == 0 else -max(steps)
-            else:
-                min_step_ts = inf
-        if wmode == 0:
-            ax, ay, nx, ny = a, b, c, d
-            bx, by = e + c * rise, f + d * rise
-        else:
-            ax, ay, nx, ny = c, d, a, b
-            bx, by = e, f
         along = hypot(ax, ay)
         # text-space (s, t) with s along the axis, t across -> user space
         ox0, oy0 = bx + ax * s_lo, by + ay * s_lo
@@ -508,10 +500,6 @@ def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:
         else:
             xs = [bx + ax * g_lo + nx * lo, bx + ax * g_lo + nx * hi, bx + ax * g_hi + nx * lo, bx + ax * g_hi + nx * hi]
             ys = [by + ay * g_lo + ny * lo, by + ay * g_lo + ny * hi, by + ay * g_hi + ny * lo, by + ay * g_hi + ny * hi]
-        if wmode == 0:
-            ux, uy = a, b
-        else:
-            ux, uy = -c, -d
         norm = hypot(ux, uy) or 1.0
         append(RunGeometry(
             start, start + n,
@@ -522,3 +510,18 @@ def _run_geometry(runs: list[_Run]) -> list[RunGeometry]:
         ))
         start += n
     return out
+
+
+def _extent(run: Run) -> tuple[float, float, float]:
+    """What the interpreter records as ``extent`` when it knows it, worked out from the run:
+    (lowest, highest offset a glyph covers, smallest step between consecutive starts
+    towards reading order). Extremes are over-estimated, never under-estimated."""
+    starts, advances, pens = run.starts, run.advances, run.pens
+    # A glyph covers its origin to origin + own advance; the pens bound it too.
+    g_lo = min(min(starts) + min(min(advances), 0.0), min(pens))
+    g_hi = max(max(starts) + max(max(advances), 0.0), max(pens))
+    if len(starts) < 2:
+        return g_lo, g_hi, math.inf
+    steps = map(sub, islice(starts, 1, None), starts)
+    # Writing mode 1 reads down the column, towards decreasing offsets.
+    return g_lo, g_hi, min(steps) if run.wmode == 0 else -max(steps)

@@ -90,9 +90,9 @@ class DedupFilter(Filter):
         """
         grow = math.hypot(self.along, self.across) / (1.0 - self.size_tolerance)
         suspects: set[int] = set()
-        spans: list[tuple[float, float, float, float, Any]] = []
+        spans: list[tuple[float, float, float, float, Any, int]] = []
         along = self.along
-        for run in table.runs():
+        for k, run in enumerate(table.runs()):
             h = run.height
             if not (0.0 < h < math.inf):
                 continue
@@ -100,11 +100,11 @@ class DedupFilter(Filter):
                 suspects.update(range(run.start, run.end))
             r = grow * h
             x0, y0, x1, y1 = run.origins
-            spans.append((y0 - r, y1 + r, x0 - r, x1 + r, run))
+            spans.append((y0 - r, y1 + r, x0 - r, x1 + r, run, k))
         if len(spans) < 2:
             return suspects
         spans.sort(key=_BOTTOM)
-        active: list[tuple[float, float, float, float, Any]] = []
+        active: list[tuple[float, float, float, float, Any, int]] = []
         pairs = []
         for span in spans:
             bottom = span[0]
@@ -117,14 +117,12 @@ class DedupFilter(Filter):
                     if run.dx * o.dx + run.dy * o.dy > SAME_DIRECTION:
                         pairs.append((other, span))
             insort(active, span, key=_TOP)
-        if pairs:
-            # Glyphs of each run that lie in the other's reach, from the runs themselves
-            # (no page-wide columns; a bisection for the usual forward run).
-            index_of = {id(g): k for k, g in enumerate(table.runs())}
-            for a, b in pairs:
-                for (_, _, _, _, run), (y0, y1, x0, x1, _) in ((a, b), (b, a)):
-                    first = run.start
-                    suspects.update(first + j for j in table.origins_within(index_of[id(run)], (x0, y0, x1, y1)))
+        # Glyphs of each run that lie in the other's reach, from the runs themselves (no
+        # page-wide columns; a bisection for the usual forward run).
+        for a, b in pairs:
+            for (_, _, _, _, run, k), (y0, y1, x0, x1, _, _) in ((a, b), (b, a)):
+                first = run.start
+                suspects.update(first + j for j in table.origins_within(k, (x0, y0, x1, y1)))
         return suspects
 
     def _exact(self, page: PageContext, indices: Sequence[int]) -> set[int] | None:
