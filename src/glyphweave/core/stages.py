@@ -132,8 +132,10 @@ class Component:
     OPTIONS: ClassVar[Mapping[str, Option]] = {}
 
     def __init__(self, **options: Any) -> None:
-        for name, option in self.OPTIONS.items():
-            setattr(self, name, options.get(name, option.default))
+        # Checked here too, so a component built directly in code gets the same errors as one
+        # built from a profile (where the options arrive validated already).
+        for name, value in self.validate_options(options).items():
+            setattr(self, name, value)
 
     @classmethod
     def validate_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
-from glyphweave.plugin import Filter, Option, PageContext, ProfileError, hookimpl
+from glyphweave.plugin import Filter, Option, PageContext, hookimpl
 
 SAME_DIRECTION = 0.99
 """Two writing directions are the same when their unit vectors' dot product exceeds this
@@ -48,24 +48,19 @@ class DedupFilter(Filter):
 
     NAME = "dedup"
     OPTIONS = {
-        "along": Option(default=0.1, doc="Largest offset along the baseline, as a fraction of the glyph's height."),
-        "across": Option(default=0.2, doc="Largest offset across the baseline, as a fraction of the glyph's height."),
+        "along": Option(default=0.1, minimum=0.0,
+                        doc="Largest offset along the baseline, as a fraction of the glyph's height."),
+        "across": Option(default=0.2, minimum=0.0,
+                         doc="Largest offset across the baseline, as a fraction of the glyph's height."),
         "size_tolerance": Option(
-            default=0.05, doc="Largest height difference, as a fraction of the larger height (0 <= x < 1)."
+            default=0.05, minimum=0.0, maximum=0.99,
+            doc="Largest height difference, as a fraction of the larger height.",
         ),
     }
 
     along: float
     across: float
     size_tolerance: float
-
-    def __init__(self, **options: float) -> None:
-        super().__init__(**options)
-        if not (self.along >= 0 and self.across >= 0 and 0 <= self.size_tolerance < 1):
-            raise ProfileError(
-                "dedup: 'along' and 'across' must be >= 0 and 'size_tolerance' in [0, 1), got "
-                f"{self.along!r}, {self.across!r}, {self.size_tolerance!r}"
-            )
 
     def apply(self, page: PageContext, indices: Sequence[int]) -> list[int]:
         if not indices:
