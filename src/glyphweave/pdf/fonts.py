@@ -9,7 +9,6 @@ string is measured and decoded with ``map`` at C speed.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +17,7 @@ import pikepdf
 from glyphweave.core.decoding import DecodeTable
 from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
 from glyphweave.pdf.cmap import CMap, identity_cmap, parse_cmap
+from glyphweave.pdf.lexer import decode_name
 
 log = logging.getLogger(__name__)
 
@@ -122,8 +122,7 @@ def _name(value: Any) -> str | None:
     try:
         return str(value)[1:]
     except UnicodeDecodeError:
-        raw = bytes(value.unparse())[1:]
-        return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes((int(m.group(1), 16),)), raw).decode("latin-1")
+        return decode_name(bytes(value.unparse())[1:])
 
 
 def object_key(obj: Any) -> tuple[Any, ...]:
