@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+from glyphweave.pdf import interpreter
+from glyphweave.pdf.fonts import FontLoader
+from glyphweave.pdf.tokenizer import FUSIONS
 from pdfs import (
     form,
     helvetica,
@@ -703,3 +706,21 @@ def test_one_operand_in_two_fonts_is_decoded_by_each():
     assert text_of(found) == "a\u03b1a"
     assert [g.font.resource for g in found] == ["/F1", "/F2", "/F1"]
     assert [round(g.glyph_end[0] - g.origin[0], 6) for g in found] == [5.0, 2.5, 5.0]
+
+
+# --------------------------------------------------------------------------- records and dispatch
+
+
+def test_operators_are_dispatched_apart_from_fused_items():
+    operators, fused = interpreter.PageInterpreter(FontLoader(lambda info, to_cid: None))._handlers()  # type: ignore[arg-type,return-value]
+    assert all(isinstance(op, bytes) and b" " not in op for op in operators)
+    assert set(fused) == set(FUSIONS.values())
+    assert all(op in operators for record in fused for op in record.operators)
+
+
+def test_a_fused_operation_that_fails_still_shows_its_string():
+    # Bad operands for the operation before a shown string: reported, and the string shown
+    # (as when the two are read apart).
+    found, warnings = page_glyphs(b"BT /F1 10 Tf 0 700 Td (a) Tj 1 Tc 1.2.3 Tw (b) Tj ET")
+    assert text_of(found) == "ab"
+    assert len(warnings) == 1 and "before a shown string" in warnings[0]

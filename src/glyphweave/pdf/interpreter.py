@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+from collections.abc import Callable
 from itertools import accumulate, islice
 from typing import Any
 
@@ -24,7 +25,8 @@ from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable, Run
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
-from glyphweave.pdf.tokenizer import FUSED, RawTJ, hex_bytes, literal_bytes, operations, tj_triples
+from glyphweave.pdf.lexer import read_tj
+from glyphweave.pdf.tokenizer import FUSIONS, Fused, RawTJ, operations
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +84,10 @@ def _text_string(value: Any) -> str | None:
     return None
 
 
+Handler = Callable[[list[Any], "_Resources"], None]
+"""What the interpreter runs for an operator (or a fused item): operands, resources."""
+
+
 class _Resources:
     """Lazy, cached lookups into one /Resources dictionary."""
 
@@ -102,32 +108,6 @@ class _Resources:
         return group.get("/" + name)
 
 
-def _read_tj(source: RawTJ) -> tuple[list[bytes], list[tuple[int, float]] | None]:
-    """The strings of a TJ operand from the tokenizer's fast path, and its numbers as
-    (bytes shown before it, number)."""
-    strings: list[bytes] = []
-    adjustments: list[tuple[int, float]] = []
-    count = 0  # bytes shown so far
-    # Most arrays hold no escape: their literal strings are the bytes they denote.
-    plain = b"\\" not in source and b"\r" not in source
-    for lit, hexs, num in tj_triples(source):
-        if num:
-            adjustments.append((count, float(num)))
-        elif hexs:
-            data = hex_bytes(hexs)
-            if data:
-                strings.append(data)
-                count += len(data)
-        elif lit:
-            if not plain:
-                lit = literal_bytes(lit)
-                if not lit:
-                    continue
-            strings.append(lit)
-            count += len(lit)
-    return strings, adjustments or None
-
-
 class PageInterpreter:
     """Interprets one page (and the forms it paints) into a :class:`GlyphTable`."""
 
@@ -138,7 +118,7 @@ class PageInterpreter:
         self._resource_cache: dict[Any, _Resources] = {}
         self._font_index: dict[tuple[str, Any], int] = {}
         self._active_forms: list[Any] = []
-        self._handler_table: dict[bytes, Any] | None = None
+        self._handler_tables: tuple[dict[bytes, Handler], dict[Fused, Handler]] | None = None
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -169,13 +149,13 @@ class PageInterpreter:
     # -- entry points ---------------------------------------------------------------------
     def run_page(self, page_obj: Any, resources: Any) -> GlyphTable:
         data = self._page_content(page_obj)
-        self._handler_table = self._handlers()
+        self._handler_tables = self._handlers()
         try:
             self._run(data, self._resources(resources))
         finally:
             # The handlers are bound to this interpreter: kept past the page, they would make
             # it (and the glyph table it holds) a reference cycle, freed only by the GC.
-            self._handler_table = None
+            self._handler_tables = None
         return self.table
 
     def _page_content(self, page_obj: Any) -> bytes:
@@ -203,27 +183,28 @@ class PageInterpreter:
 
     # -- the loop -----------------------------------------------------------------------
     def _run(self, data: bytes, res: _Resources) -> None:
-        handlers = self._handler_table  # built once per page, not per form painted
-        if handlers is None:
-            handlers = self._handlers()
+        tables = self._handler_tables  # built once per page, not per form painted
+        operators, fused = tables if tables is not None else self._handlers()
         counting = not self.in_form
-        for op, args, index in operations(data, raw_tj=True, fuse=True):
+        for op, args, index in operations(data, fuse=True):
             if counting:
                 self.token = index
-            handler = handlers.get(op)
+            # Real operators, then the tokenizer's fused items (records, never operators).
+            handler = operators.get(op) or fused.get(op)  # type: ignore[arg-type]
             if handler is not None:
                 try:
                     handler(args, res)
                 except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
                     # Bad operands for one operator: skip it, as viewers do.
-                    self._warn(f"operator {op.decode('latin-1')}: {exc}")
+                    self._warn(f"operator {op.decode('latin-1') if isinstance(op, bytes) else op}: {exc}")
 
     def _warn(self, message: str) -> None:
         if len(self.warnings) < 100:
             self.warnings.append(message)
 
-    def _handlers(self) -> dict[bytes, Any]:
-        handlers = {
+    def _handlers(self) -> tuple[dict[bytes, Handler], dict[Fused, Handler]]:
+        """The handlers of the operators, and of the tokenizer's fused items."""
+        operators: dict[bytes, Handler] = {
             b"q": self._op_q, b"Q": self._op_Q, b"cm": self._op_cm,
             b"BT": self._op_BT, b"ET": self._op_ET,
             b"Tf": self._op_Tf, b"Tc": self._op_Tc, b"Tw": self._op_Tw, b"Tz": self._op_Tz,
@@ -233,17 +214,22 @@ class PageInterpreter:
             b"Do": self._op_Do,
             b"BDC": self._op_BDC, b"BMC": self._op_BMC, b"EMC": self._op_EMC,
         }
-        # The tokenizer's fused items: the three pdfTeX and dvipdfmx write for nearly every
-        # string directly, the rest (an operator, then a shown string) through _fused.
-        handlers[b"Td TJ"] = self._op_Td_TJ
-        handlers[b"Tf Td"] = self._op_Tf_Td
-        handlers[b"Tf Td TJ"] = self._op_Tf_Td_TJ
-        for name, (first, second) in FUSED.items():
-            if name not in handlers:
-                handlers[name] = self._fused(handlers[first], handlers[second])
-        return handlers
+        # The three items pdfTeX and dvipdfmx write for nearly every string have handlers
+        # of their own (no operand lists sliced); the rest, an operation and then a shown
+        # string, run the two parts' handlers through _then_show.
+        fused: dict[Fused, Handler] = {
+            FUSIONS[b"Td", b"TJ"]: self._op_Td_TJ,
+            FUSIONS[b"Tf", b"Td"]: self._op_Tf_Td,
+            FUSIONS[b"Tf", b"Td", b"TJ"]: self._op_Tf_Td_TJ,
+        }
+        for record in FUSIONS.values():
+            if record not in fused:
+                *before, show = record.operators
+                first = operators[before[0]] if len(before) == 1 else fused[FUSIONS[tuple(before)]]
+                fused[record] = self._then_show(first, operators[show])
+        return operators, fused
 
-    def _fused(self, first: Any, show: Any) -> Any:
+    def _then_show(self, first: Handler, show: Handler) -> Handler:
         """A handler for an operation and the string shown right after it, read as one
         item (the string is the last operand). A failure of the first is reported and
         does not stop the show."""
@@ -376,26 +362,11 @@ class PageInterpreter:
     def _op_TJ(self, args: list[Any], res: _Resources) -> None:
         if not args:
             return
-        items = args[-1]
-        if isinstance(items, RawTJ):
-            self._show((True, items) if len(items) <= _MEASURED_LONGEST else None, items, None)
-            return
-        if not isinstance(items, list):
-            return
-        strings: list[Any] = []
-        adjustments: list[tuple[int, float]] = []
-        count = 0  # bytes shown so far
-        for item in items:
-            if isinstance(item, bytearray):
-                if item:
-                    strings.append(item)
-                    count += len(item)
-                continue
-            try:
-                adjustments.append((count, float(item)))
-            except (TypeError, ValueError):
-                continue
-        self._show(None, strings, adjustments or None)
+        operand = args[-1]
+        if isinstance(operand, RawTJ):
+            self._show((True, operand) if len(operand) <= _MEASURED_LONGEST else None, operand, None)
+        elif isinstance(operand, list):
+            self._show(None, *read_tj(operand))
 
     def _op_quote(self, args: list[Any], res: _Resources) -> None:
         self._op_Tstar(args, res)
@@ -421,7 +392,8 @@ class PageInterpreter:
         """
         font = self.font
         if font is None:
-            if strings and (not isinstance(strings, RawTJ) or any(not num for _, _, num in tj_triples(strings))):
+            # A TJ source holds a string exactly when it holds a "(" or a "<".
+            if strings and (not isinstance(strings, RawTJ) or b"(" in strings or b"<" in strings):
                 self._warn("text shown with no font set")
             return
         full = None if key is None else (font, key, self.fs, self.th, self.tc, self.tw)
@@ -429,7 +401,7 @@ class PageInterpreter:
         measured = None if full is None else cache.get(full)
         if measured is None:
             if isinstance(strings, RawTJ):
-                strings, adjustments = _read_tj(strings)
+                strings, adjustments = read_tj(strings)
             measured = self._measure(font, strings, adjustments)
             if full is not None:
                 if len(cache) >= _MEASURED_LIMIT:
