@@ -159,6 +159,7 @@ _DRAWING = re.compile(
 _OPWORD_OR_COMMENT = re.compile(rb"%[^\r\n]*|([A-Za-z][A-Za-z*]*)")
 # Letters (and the '*' of f*, B*, b*, W*) to "a", everything else to a space.
 _WORD_CHARS = bytes(0x61 if chr(i).isascii() and (chr(i).isalpha() or i == 0x2A) else 0x20 for i in range(256))
+_DRAWING_OPS = _IGNORED_OPS | {b"q"}
 # End of inline image data: EI as its own token after white-space.
 _INLINE_END = re.compile(rb"(?<=" + WS_CHAR + rb")EI" + TOKEN_END)
 
@@ -181,7 +182,6 @@ def operations(data: bytes, *, fuse: bool = False) -> Iterator[Item]:
     n = len(data)
     count = 0
     match = _FAST.match
-    drawing = _DRAWING.match
     while pos < n:
         m = match(data, pos)
         last = None if m is None else m.lastgroup
@@ -224,13 +224,13 @@ def operations(data: bytes, *, fuse: bool = False) -> Iterator[Item]:
             stack = []
             continue
         count += 1
-        if op in _IGNORED_OPS:
-            stack.clear()
-            more = drawing(data, pos)
-            if more is not None and more.end() > pos:
-                count += _count_operators(more.group())
-                pos = more.end()
-            continue
+        if op in _DRAWING_OPS:
+            end, more = _skip_drawing(data, pos, op)
+            if end:
+                count += more
+                pos = end
+                stack.clear()
+                continue
         nums = m["nums"]
         if nums:
             stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
@@ -239,15 +239,23 @@ def operations(data: bytes, *, fuse: bool = False) -> Iterator[Item]:
             stack.clear()
             yield b"EI", [], count
             continue
-        if op == b"q":
-            more = drawing(data, pos - 1)  # a drawing-only q ... Q block
-            if more is not None and more.end() > pos:
-                count += _count_operators(more.group()) - 1
-                pos = more.end()
-                stack.clear()
-                continue
         yield op, stack, count
         stack = []
+
+
+def _skip_drawing(data: bytes, pos: int, op: bytes) -> tuple[int, int]:
+    """Step over the drawing that ``op`` (read up to ``pos``) belongs to: return where it
+    ends and how many operators it holds besides ``op``. A drawing operator is never
+    yielded; a ``q`` is, (0, 0), unless it opens a drawing-only ``q ... Q`` block."""
+    if op == b"q":
+        more = _DRAWING.match(data, pos - 1)
+        if more is not None and more.end() > pos:
+            return more.end(), _count_operators(more.group()) - 1
+        return 0, 0
+    more = _DRAWING.match(data, pos)
+    if more is not None and more.end() > pos:
+        return more.end(), _count_operators(more.group())
+    return pos, 0
 
 
 def _shown(m: re.Match[bytes], group: str) -> Any:
