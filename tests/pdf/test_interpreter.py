@@ -7,11 +7,18 @@ shown at 10 pt, so each glyph advances exactly 5 units; Helvetica's AFM ascent a
 
 from __future__ import annotations
 
+import ast
+import inspect
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
+from glyphweave.core.glyphtable import Run
+from glyphweave.pdf import interpreter
+from glyphweave.pdf.fonts import FontLoader
+from glyphweave.pdf.tokenizer import FUSIONS
 from pdfs import (
     form,
     helvetica,
@@ -703,3 +710,50 @@ def test_one_operand_in_two_fonts_is_decoded_by_each():
     assert text_of(found) == "a\u03b1a"
     assert [g.font.resource for g in found] == ["/F1", "/F2", "/F1"]
     assert [round(g.glyph_end[0] - g.origin[0], 6) for g in found] == [5.0, 2.5, 5.0]
+
+
+# --------------------------------------------------------------------------- records and dispatch
+
+
+def _tuple_names(func: Any, callee: str) -> list[list[str]]:
+    """The names in each tuple passed to ``callee`` in ``func``'s source."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == callee:
+            (arg,) = node.args
+            assert isinstance(arg, ast.Tuple)
+            found.append([elt.id for elt in arg.elts if isinstance(elt, ast.Name)])
+            assert len(found[-1]) == len(arg.elts), "only plain names, spelt like the fields"
+    return found
+
+
+def test_runs_and_measured_records_are_built_in_field_order():
+    # The hot path builds both records from tuples (keywords cost three times as much):
+    # the tuples' names must be the fields, in order.
+    assert _tuple_names(interpreter.PageInterpreter._show, "_make_run") == [list(Run._fields)]
+    assert _tuple_names(interpreter.PageInterpreter._measure, "_make_measured") == [list(interpreter.Measured._fields)]
+
+
+def test_measured_records_are_unpacked_in_field_order():
+    tree = ast.parse(textwrap.dedent(inspect.getsource(interpreter.PageInterpreter._show)))
+    unpacks = [node.targets[0] for node in ast.walk(tree) if isinstance(node, ast.Assign)
+               and isinstance(node.value, ast.Name) and node.value.id == "measured"
+               and isinstance(node.targets[0], ast.Tuple)]
+    assert len(unpacks) == 1
+    assert [getattr(elt, "id", None) for elt in unpacks[0].elts] == list(interpreter.Measured._fields)
+
+
+def test_operators_are_dispatched_apart_from_fused_items():
+    operators, fused = interpreter.PageInterpreter(FontLoader(lambda info, to_cid: None))._handlers()  # type: ignore[arg-type,return-value]
+    assert all(isinstance(op, bytes) and b" " not in op for op in operators)
+    assert set(fused) == set(FUSIONS.values())
+    assert all(op in operators for record in fused for op in record.operators)
+
+
+def test_a_fused_operation_that_fails_still_shows_its_string():
+    # Bad operands for the operation before a shown string: reported, and the string shown
+    # (as when the two are read apart).
+    found, warnings = page_glyphs(b"BT /F1 10 Tf 0 700 Td (a) Tj 1 Tc 1.2.3 Tw (b) Tj ET")
+    assert text_of(found) == "ab"
+    assert len(warnings) == 1 and "before a shown string" in warnings[0]

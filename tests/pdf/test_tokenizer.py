@@ -2,7 +2,9 @@
 
 The tokenizer may leave out operators that cannot change text (paths, colours), and what it
 yields after the operands may grow; these tests read only ``(operator, operands)`` of each
-yielded item and use operators that matter to text.
+yielded item and use operators that matter to text. A TJ array the fast path hands over
+unread (a ``RawTJ``) is compared by the values the general path reads from its source, so
+every TJ case also pins the fast path against the general one.
 """
 
 from __future__ import annotations
@@ -12,11 +14,24 @@ from typing import Any
 
 import pytest
 
-from glyphweave.pdf.tokenizer import FUSED, decode_hex, decode_name, operations, unescape_literal
+from glyphweave.pdf.lexer import decode_hex, decode_name, unescape_literal
+from glyphweave.pdf.tokenizer import _IGNORED_OPS, FUSIONS, Fused, RawTJ, _general, operations
+
+
+def read_values(args: list[Any]) -> list[Any]:
+    """Operands with each RawTJ replaced by the array the general path reads from its source."""
+    out = []
+    for arg in args:
+        if isinstance(arg, RawTJ):
+            pos, op = _general(b"[" + arg + b"]", 0, stack := [])
+            assert op is None and len(stack) == 1, (arg, stack)
+            arg = stack[0]
+        out.append(arg)
+    return out
 
 
 def ops(data: bytes) -> list[tuple[bytes, list[Any]]]:
-    return [(item[0], list(item[1])) for item in operations(data)]
+    return [(op, read_values(args)) for op, args, _ in operations(data)]
 
 
 def only(data: bytes) -> tuple[bytes, list[Any]]:
@@ -407,26 +422,34 @@ def test_random_content_like_tokens():
 # --------------------------------------------------------------------------- fused operations
 
 
-def unfuse(data: bytes, raw_tj: bool = False) -> list[tuple[bytes, list[Any], int]]:
+def unfuse(data: bytes) -> list[tuple[bytes, list[Any], int]]:
     """operations(fuse=True), with every fused item split back into its parts."""
     out: list[tuple[bytes, list[Any], int]] = []
-
-    def split(op: bytes, args: list[Any], index: int) -> None:
-        if op not in FUSED:
-            out.append((op, args, index))
-            return
-        first, second = FUSED[op]
-        tail = 2 if second == b"Td" else 1  # operands of the second part
-        split(first, args[:-tail], index - 1)
-        out.append((second, args[-tail:], index))
-
-    for op, args, index in operations(data, raw_tj=raw_tj, fuse=True):
-        split(op, list(args), index)
+    for op, args, index in operations(data, fuse=True):
+        if isinstance(op, Fused):
+            parts = op.split(args)
+            out.extend((part, operands, index - len(parts) + 1 + k) for k, (part, operands) in enumerate(parts))
+        else:
+            out.append((op, list(args), index))
     return out
 
 
-def indexed(data: bytes, raw_tj: bool = False) -> list[tuple[bytes, list[Any], int]]:
-    return [(op, list(args), index) for op, args, index in operations(data, raw_tj=raw_tj)]
+def indexed(data: bytes) -> list[tuple[bytes, list[Any], int]]:
+    return [(op, list(args), index) for op, args, index in operations(data)]
+
+
+def general_only(data: bytes) -> list[tuple[bytes, list[Any], int]]:
+    """What the general path alone reads: every operator, drawings included."""
+    out: list[tuple[bytes, list[Any], int]] = []
+    pos = count = 0
+    stack: list[Any] = []
+    while pos < len(data):
+        pos, op = _general(data, pos, stack)
+        if op is not None:
+            count += 1
+            out.append((op, stack, count))
+            stack = []
+    return out
 
 
 FUSION_CASES = [
@@ -439,17 +462,49 @@ FUSION_CASES = [
     b"BT /F1 9 Tf 1 2 Td [(a) (nested (not) fast)] TJ ET",  # a TJ the fast path cannot read
     b"BI /W 1 /H 1 ID \x00[(x)]TJ EI BT 1 2 Td [(z)]TJ ET",  # ID is never fused
     b"q 2 0 0 1 5 5 cm BT 3 Tr 1 0 0 1 0 0 Tm /F11 9.00 Tf 0.00 0.00 Td <3c> Tj ET Q <0041 4>Tj",  # OCR layers
+    b"BT /F1 9 Tf (a) Tj /F1 9 Tf [(b)] TJ /F2 7 Tf 1 2 Td <41> Tj ET",  # Tf then a string: not fused
+    b"BT /F1 9 Tf 1 2 Td (a\\)b) Tj 0 -12 TD [(c\\(d) -250 <4 1>] TJ ET",  # escapes, hex with spaces
 ]
 
 
 @pytest.mark.parametrize("data", FUSION_CASES)
-@pytest.mark.parametrize("raw_tj", [False, True])
-def test_fused_items_are_the_plain_operations_merged(data: bytes, raw_tj: bool):
-    assert unfuse(data, raw_tj) == indexed(data, raw_tj)
+def test_fused_items_are_the_plain_operations_merged(data: bytes):
+    assert unfuse(data) == indexed(data)
 
 
 def test_fused_items_for_pdftex_and_dvipdfmx_lines():
     data = b"BT /F1 9 Tf 10 20 Td [(a)-3(b)]TJ 5 0 Td (x)Tj /F2 8 Tf 1 1 Td 0 g ET"
-    names = [op for op, _, _ in operations(data, raw_tj=True, fuse=True)]
-    assert names == [b"BT", b"Tf Td TJ", b"Td Tj", b"Tf Td", b"ET"]
-    assert all(name in FUSED for name in names[1:4])
+    names = [op for op, _, _ in operations(data, fuse=True)]
+    assert names == [b"BT", FUSIONS[b"Tf", b"Td", b"TJ"], FUSIONS[b"Td", b"Tj"], FUSIONS[b"Tf", b"Td"], b"ET"]
+    assert all(isinstance(name, Fused) for name in names[1:4])
+
+
+def test_fused_records_split_their_operands():
+    record = FUSIONS[b"Tf", b"Td", b"TJ"]
+    assert record.split(["F1", b"9", b"1", b"2", RawTJ(b"(a)")]) == [
+        (b"Tf", ["F1", b"9"]), (b"Td", [b"1", b"2"]), (b"TJ", [RawTJ(b"(a)")])]
+    # The first operator takes whatever precedes the fixed parts.
+    assert FUSIONS[b"Td", b"Tj"].split([b"1", b"2", b"3", bytearray(b"x")]) == [
+        (b"Td", [b"1", b"2", b"3"]), (b"Tj", [bytearray(b"x")])]
+    assert str(record) == "Tf Td TJ"
+
+
+def test_no_fused_item_without_fuse():
+    for data in FUSION_CASES:
+        assert all(isinstance(op, bytes) for op, _, _ in operations(data))
+
+
+DIFFERENTIAL_CASES = [case for case in FUSION_CASES if b"ID" not in case] + [
+    b"/P <</MCID 3>> BDC BT /F1 9 Tf 1 0 0 1 72 700 Tm [(Hi) -120 <0041>] TJ ET EMC",
+    b"BT /F1 9 Tf 72 700 Td [(a(b)c) 5] TJ (x) ' 1 2 (y) \" [] TJ [1 2] TJ ET",
+    b"BT /A#20B 12 Tf 0 0 Td <41 42\n43> Tj (\\101\\n) Tj %comment\n [(z)] TJ ET",
+]
+
+
+@pytest.mark.parametrize("data", DIFFERENTIAL_CASES)
+def test_fast_path_reads_what_the_general_path_reads(data: bytes):
+    # The general path reads every operator; the fast path skips drawing operators (but
+    # counts them) and hands TJ arrays over unread.
+    fast = [(op, read_values(args), index) for op, args, index in unfuse(data)]
+    general = [item for item in general_only(data) if item[0] not in _IGNORED_OPS]
+    assert fast == general

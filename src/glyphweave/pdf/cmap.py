@@ -40,6 +40,18 @@ from contextvars import ContextVar
 from heapq import heappop, heappush
 from typing import Any
 
+from glyphweave.pdf.lexer import (
+    HEX_BODY,
+    NUMBER,
+    REGULAR,
+    SKIP,
+    TOKEN_END,
+    WHITESPACE,
+    decode_hex,
+    decode_name,
+    read_literal,
+)
+
 __all__ = ["CMap", "CMapError", "identity_cmap", "parse_cmap"]
 
 
@@ -56,34 +68,24 @@ class _Name(str):
     __slots__ = ()
 
 
-_DELIM = rb"()<>\[\]{}/%"
-_WS = rb"\x00\t\n\x0c\r "
-_REGULAR = rb"[^" + _DELIM + _WS + rb"]"
-
-# One token per match, after whitespace and comments. The last alternative eats one junk
-# byte, so every match makes progress and the scan is linear.
+# One token per match, after white-space and comments; its group's name says what it is.
+# The last alternative eats one junk byte, so every match makes progress and the scan is
+# linear.
 _TOKEN = re.compile(
-    rb"(?:[" + _WS + rb"]+|%[^\r\n]*)*"
-    rb"(?:"
-    rb"<([0-9A-Fa-f" + _WS + rb"]*)>"  # 1 hex string
-    rb"|/(" + _REGULAR + rb"*)"  # 2 name
-    rb"|([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?!" + _REGULAR + rb")"  # 3 number
-    rb"|(" + _REGULAR + rb"+)"  # 4 operator (any other regular word)
-    rb"|(<<|>>|[\[\]{}])"  # 5 structure
-    rb"|(\()"  # 6 literal string: read by _read_literal
-    rb"|(.)"  # 7 junk byte
-    rb")",
+    SKIP
+    + rb"(?:<(?P<hex>" + HEX_BODY + rb")>"
+    + rb"|/(?P<name>" + REGULAR + rb"*)"
+    + rb"|(?P<number>" + NUMBER + rb")" + TOKEN_END
+    + rb"|(?P<word>" + REGULAR + rb"+)"  # an operator, or any other bare word
+    + rb"|(?P<bracket><<|>>|[\[\]{}])"
+    + rb"|(?P<literal>\()"  # a literal string, read by read_literal
+    + rb"|(?P<junk>.))",
     re.S,
 )
-_HEX_WS = re.compile(rb"[" + _WS + rb"]+")
-_NAME_ESC = re.compile(rb"#([0-9A-Fa-f]{2})")
-_LITERAL_SPECIAL = re.compile(rb"[()\\]")
-_OCTAL = re.compile(rb"[0-7]{1,3}")
-_ESCAPES = {ord("n"): b"\n", ord("r"): b"\r", ord("t"): b"\t", ord("b"): b"\b", ord("f"): b"\f"}
 
 # A section body made only of hex strings, integers and whitespace takes the fast path.
-_SIMPLE_BODY_BAD = re.compile(rb"[^0-9A-Fa-f<>" + _WS + rb"]")
-_SIMPLE_TOKEN = re.compile(rb"<([0-9A-Fa-f" + _WS + rb"]*)>|(\d+)")
+_SIMPLE_BODY_BAD = re.compile(rb"[^0-9A-Fa-f<>" + WHITESPACE + rb"]")
+_SIMPLE_TOKEN = re.compile(rb"<(?P<hex>" + HEX_BODY + rb")>|(?P<integer>\d+)")
 
 _SECTIONS = {
     "begincodespacerange": "codespacerange",
@@ -97,64 +99,8 @@ _SECTIONS = {
 _SECTION_END = {kind: ("end" + kind).encode() for kind in _SECTIONS.values()}
 
 
-def _hex(text: bytes) -> bytes:
-    """Decode a hex string body; whitespace is ignored and an odd last digit means d0 (§7.3.4.3)."""
-    try:
-        return bytes.fromhex(text.decode("ascii"))
-    except ValueError:
-        digits = _HEX_WS.sub(b"", text)
-        if len(digits) % 2:
-            digits += b"0"
-        return bytes.fromhex(digits.decode("ascii"))
-
-
-def _read_literal(data: bytes, pos: int) -> tuple[bytes, int]:
-    """Read a literal string whose ``(`` ends just before ``pos``; return it and the end offset."""
-    out = bytearray()
-    depth = 1
-    n = len(data)
-    while True:
-        m = _LITERAL_SPECIAL.search(data, pos)
-        if m is None:  # unterminated: take the rest
-            out += data[pos:]
-            return bytes(out), n
-        i = m.start()
-        out += data[pos:i]
-        c = data[i]
-        pos = i + 1
-        if c == 0x28:  # (
-            depth += 1
-            out.append(c)
-        elif c == 0x29:  # )
-            depth -= 1
-            if depth == 0:
-                return bytes(out), pos
-            out.append(c)
-        else:  # backslash escape
-            if pos >= n:
-                return bytes(out), n
-            e = data[pos]
-            if e in _ESCAPES:
-                out += _ESCAPES[e]
-                pos += 1
-            elif 0x30 <= e <= 0x37:
-                o = _OCTAL.match(data, pos)
-                assert o is not None
-                out.append(int(o.group(), 8) & 0xFF)
-                pos = o.end()
-            elif e == 0x0D:  # line continuation: \CR or \CRLF
-                pos += 2 if data[pos + 1 : pos + 2] == b"\n" else 1
-            elif e == 0x0A:
-                pos += 1
-            else:  # \( \) \\ and unknown escapes: the char itself
-                out.append(e)
-                pos += 1
-
-
 def _name(raw: bytes) -> _Name:
-    if b"#" in raw:
-        raw = _NAME_ESC.sub(lambda m: bytes((int(m.group(1), 16),)), raw)
-    return _Name(raw.decode("latin-1"))
+    return _Name(decode_name(raw))
 
 
 def _number(raw: bytes) -> int | float:
@@ -660,69 +606,92 @@ def parse_cmap(data: bytes, *, usecmap: Callable[[str], CMap | None] | None = No
     if not isinstance(data, bytes):
         data = bytes(data)
     builder = _Builder(usecmap)
-    stack: list[Any] = []
-    marks: list[tuple[int, bytes]] = []  # open [ { << as (stack index, closer)
-    section: str | None = None  # kind of the open section; its operands pile up on `stack`
-    pos = 0
-    end = len(data)
-    match = _TOKEN.match
-    while pos < end:
-        m = match(data, pos)
-        if m is None:  # cannot happen (the junk alternative eats any byte); never loop
-            break
-        pos = m.end()
-        group = m.lastindex
-        if group == 1:
-            stack.append(_hex(m.group(1)))
-        elif group == 4:
-            op = m.group(4).decode("latin-1")
-            if section is not None:
-                if not op.startswith(("begin", "end")):
-                    continue  # stray words inside a section do not end it
-                builder.section(section, stack)
-                section = None
-            kind = _SECTIONS.get(op)
-            if kind is not None:
-                stack, marks = [], []
-                done = _fast_section(data, pos, kind, builder)
-                if done:
-                    pos = done
-                else:
-                    section = kind
-                continue
-            if op == "findresource" and len(stack) >= 2 and stack[-1] == "CMap":
-                stack.pop()  # `/Name /CMap findresource usecmap`: keep the name
-                continue
-            builder.operator(op, stack)
-            stack, marks = [], []
-        elif group == 2:
-            stack.append(_name(m.group(2)))
-        elif group == 3:
-            stack.append(_number(m.group(3)))
-        elif group == 6:
-            text, pos = _read_literal(data, pos)
-            stack.append(text)
-        elif group == 5:
-            tok = m.group(5)
-            closer = _CLOSERS.get(tok)
-            if closer is not None:
-                marks.append((len(stack), closer))
-            elif marks and marks[-1][1] == tok:  # a stray closer is ignored
-                i = marks.pop()[0]
-                body = stack[i:]
-                del stack[i:]
-                if tok == b">>":
-                    stack.append(
-                        {k: v for k, v in zip(body[0::2], body[1::2], strict=False) if isinstance(k, _Name)}
-                    )
-                else:
-                    stack.append(body)
-        # group 7: a junk byte, skipped
-    if section is not None:  # truncated: keep what the open section collected
-        builder.section(section, stack)
+    _Parser(data, builder).run()
     if not builder.found:
         raise CMapError("no CMap operators or definitions found")
     return builder.build()
+
+
+class _Parser:
+    """The PostScript-like operand stack over one CMap's tokens; what the operators and
+    sections define goes to a :class:`_Builder`."""
+
+    __slots__ = ("data", "builder", "stack", "marks", "section")
+
+    def __init__(self, data: bytes, builder: _Builder) -> None:
+        self.data = data
+        self.builder = builder
+        self.stack: list[Any] = []
+        self.marks: list[tuple[int, bytes]] = []  # open [ { << as (stack index, closer)
+        self.section: str | None = None
+        """The kind of the open section; its operands pile up on the stack."""
+
+    def run(self) -> None:
+        data = self.data
+        pos = 0
+        end = len(data)
+        match = _TOKEN.match
+        while pos < end:
+            m = match(data, pos)
+            if m is None:  # cannot happen (the junk alternative eats any byte); never loop
+                break
+            pos = m.end()
+            kind = m.lastgroup
+            if kind == "hex":
+                self.stack.append(decode_hex(m[kind]))
+            elif kind == "word":
+                pos = self._word(m[kind].decode("latin-1"), pos)
+            elif kind == "name":
+                self.stack.append(_name(m[kind]))
+            elif kind == "number":
+                self.stack.append(_number(m[kind]))
+            elif kind == "literal":
+                text, pos = read_literal(data, pos)
+                self.stack.append(bytes(text))
+            elif kind == "bracket":
+                self._bracket(m[kind])
+            # junk: a stray byte, skipped
+        if self.section is not None:  # truncated: keep what the open section collected
+            self.builder.section(self.section, self.stack)
+
+    def _word(self, op: str, pos: int) -> int:
+        """Run an operator found at ``pos``; return where reading goes on (past a section
+        read in bulk)."""
+        builder = self.builder
+        if self.section is not None:
+            if not op.startswith(("begin", "end")):
+                return pos  # stray words inside a section do not end it
+            builder.section(self.section, self.stack)
+            self.section = None
+        kind = _SECTIONS.get(op)
+        if kind is not None:
+            self.stack, self.marks = [], []
+            done = _fast_section(self.data, pos, kind, builder)
+            if done:
+                return done
+            self.section = kind
+            return pos
+        if op == "findresource" and len(self.stack) >= 2 and self.stack[-1] == "CMap":
+            self.stack.pop()  # `/Name /CMap findresource usecmap`: keep the name
+            return pos
+        builder.operator(op, self.stack)
+        self.stack, self.marks = [], []
+        return pos
+
+    def _bracket(self, tok: bytes) -> None:
+        """Open an array, procedure or dictionary, or close the innermost one open."""
+        stack, marks = self.stack, self.marks
+        closer = _CLOSERS.get(tok)
+        if closer is not None:
+            marks.append((len(stack), closer))
+        elif marks and marks[-1][1] == tok:  # a stray closer is ignored
+            i = marks.pop()[0]
+            body = stack[i:]
+            del stack[i:]
+            if tok == b">>":
+                stack.append({k: v for k, v in zip(body[0::2], body[1::2], strict=False) if isinstance(k, _Name)})
+            else:
+                stack.append(body)
 
 
 _CLOSERS = {b"[": b"]", b"{": b"}", b"<<": b">>"}
@@ -756,7 +725,7 @@ def _fast_section(data: bytes, pos: int, kind: str, builder: _Builder) -> int:
         else:
             builder.section(kind, _hex_many(hexes))
     else:
-        items = [_hex(h) if not d else int(d) for h, d in _SIMPLE_TOKEN.findall(data, pos, stop)]
+        items = [decode_hex(hexs) if not integer else int(integer) for hexs, integer in _SIMPLE_TOKEN.findall(data, pos, stop)]
         builder.section(kind, items)
     return after
 
@@ -777,4 +746,4 @@ def _hex_many(hexes: list[bytes]) -> list[bytes]:
             if len(blob) * 2 == len(joined):
                 step = width // 2
                 return [blob[i : i + step] for i in range(0, len(blob), step)]
-    return [_hex(h) for h in hexes]
+    return [decode_hex(h) for h in hexes]

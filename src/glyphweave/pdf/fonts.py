@@ -9,7 +9,6 @@ string is measured and decoded with ``map`` at C speed.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +17,7 @@ import pikepdf
 from glyphweave.core.decoding import DecodeTable
 from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
 from glyphweave.pdf.cmap import CMap, identity_cmap, parse_cmap
+from glyphweave.pdf.lexer import decode_name
 
 log = logging.getLogger(__name__)
 
@@ -122,8 +122,7 @@ def _name(value: Any) -> str | None:
     try:
         return str(value)[1:]
     except UnicodeDecodeError:
-        raw = bytes(value.unparse())[1:]
-        return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes((int(m.group(1), 16),)), raw).decode("latin-1")
+        return decode_name(bytes(value.unparse())[1:])
 
 
 def object_key(obj: Any) -> tuple[Any, ...]:
@@ -215,32 +214,15 @@ class FontLoader:
             info_kwargs["encoding_cmap_name"] = cmap_name
             info_kwargs["writing_mode"] = cmap.wmode
             if desc_font is not None:
-                info_kwargs["descendant_subtype"] = _name(desc_font.get("/Subtype")) or ""
-                gid_map = desc_font.get("/CIDToGIDMap")
-                if isinstance(gid_map, pikepdf.Stream):
-                    info_kwargs["cid_to_gid_loader"] = _stream_loader(gid_map)
-                csi = desc_font.get("/CIDSystemInfo")
-                if isinstance(csi, pikepdf.Dictionary):
-                    info_kwargs["cid_system_info"] = (
-                        str(csi.get("/Registry", "")),
-                        str(csi.get("/Ordering", "")),
-                        int(_num(csi.get("/Supplement"), 0)),
-                    )
+                info_kwargs.update(_descendant_info(desc_font))
         else:
             base_enc, differences = self._simple_encoding(font.get("/Encoding"))
             info_kwargs["base_encoding"] = base_enc
             info_kwargs["differences"] = differences
-        info = FontInfo(**info_kwargs)
-        state = FontState(info)
-        state.cmap = cmap
-        if cmap is not None:
-            to_cid = cmap.to_cid
-            state.cids = DecodeTable(lambda code: to_cid(code) or 0)  # type: ignore[arg-type,return-value]
+        state = FontState(FontInfo(**info_kwargs))
         if composite:
-            if cmap is not None:
-                lengths = cmap.code_lengths()
-                state.space_single_byte = 1 in lengths
-                state.code_width = next(iter(lengths)) if len(lengths) == 1 else 0
+            assert cmap is not None  # _encoding_cmap always gives one
+            _set_cmap(state, cmap)
             self._composite_metrics(state, desc_font, descriptor)
         else:
             self._simple_metrics(state, font, descriptor, subtype)
@@ -400,6 +382,33 @@ class FontLoader:
         if state.info.writing_mode == 1:
             # Vertical: the box spans half a width either side of the column.
             state.ascent, state.descent = 0.5, -0.5
+
+
+def _descendant_info(desc_font: Any) -> dict[str, Any]:
+    """What a Type0 font's descendant adds to its :class:`FontInfo`."""
+    info: dict[str, Any] = {"descendant_subtype": _name(desc_font.get("/Subtype")) or ""}
+    gid_map = desc_font.get("/CIDToGIDMap")
+    if isinstance(gid_map, pikepdf.Stream):
+        info["cid_to_gid_loader"] = _stream_loader(gid_map)
+    csi = desc_font.get("/CIDSystemInfo")
+    if isinstance(csi, pikepdf.Dictionary):
+        info["cid_system_info"] = (
+            str(csi.get("/Registry", "")),
+            str(csi.get("/Ordering", "")),
+            int(_num(csi.get("/Supplement"), 0)),
+        )
+    return info
+
+
+def _set_cmap(state: FontState, cmap: CMap) -> None:
+    """Give a composite font its code → CID map, and what the interpreter needs to split
+    and space its strings."""
+    state.cmap = cmap
+    to_cid = cmap.to_cid
+    state.cids = DecodeTable(lambda code: to_cid(code) or 0)  # type: ignore[arg-type,return-value]
+    lengths = cmap.code_lengths()
+    state.space_single_byte = 1 in lengths
+    state.code_width = next(iter(lengths)) if len(lengths) == 1 else 0
 
 
 def _read_w(array: Any, target: RangeDict, pick: Callable[[list[float]], float], group: int) -> None:

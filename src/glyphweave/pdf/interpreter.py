@@ -15,8 +15,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import accumulate, islice
-from typing import Any
+from typing import Any, NamedTuple
 
 import pikepdf
 
@@ -24,7 +26,8 @@ from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable, Run
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
-from glyphweave.pdf.tokenizer import FUSED, RawTJ, hex_bytes, literal_bytes, operations, tj_triples
+from glyphweave.pdf.lexer import read_tj
+from glyphweave.pdf.tokenizer import FUSIONS, Fused, RawTJ, operations
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +85,36 @@ def _text_string(value: Any) -> str | None:
     return None
 
 
+Handler = Callable[[list[Any], "_Resources"], None]
+"""What the interpreter runs for an operator (or a fused item): operands, resources."""
+
+
+class Measured(NamedTuple):
+    """One operand measured and decoded in one font and text state (see
+    :meth:`PageInterpreter._measure`). The sequences are tuples: every run that shows an
+    equal operand shares them."""
+
+    codes: tuple[Any, ...]
+    cids: tuple[int, ...] | None
+    advances: tuple[float, ...]
+    """Each glyph's own advance (×Tz, without Tc, Tw or TJ numbers), in text space."""
+    starts: tuple[float, ...]
+    pens: tuple[float, ...]
+    extent: tuple[float, float, float] | None
+    end: float
+    """Where the pen stands after the operand: how far it moves the text matrix."""
+    decoded: Sequence[tuple[str, str | None]]
+
+
+_make_run = Run._make
+"""Builds a :class:`Run` from a tuple in ``Run._fields`` order, a third of the cost of
+keywords per shown string (0.24 µs against 0.77 µs for 19 fields). The one tuple built
+for it is made of local names spelt like the fields, and a test checks their order."""
+_make_measured = partial(tuple.__new__, Measured)
+"""Likewise for :class:`Measured` (one per operand measured), without ``_make``'s length
+check: ``tuple.__new__`` called from C costs 0.12 µs, the class's ``__new__`` 0.2 µs."""
+
+
 class _Resources:
     """Lazy, cached lookups into one /Resources dictionary."""
 
@@ -102,32 +135,6 @@ class _Resources:
         return group.get("/" + name)
 
 
-def _read_tj(source: RawTJ) -> tuple[list[bytes], list[tuple[int, float]] | None]:
-    """The strings of a TJ operand from the tokenizer's fast path, and its numbers as
-    (bytes shown before it, number)."""
-    strings: list[bytes] = []
-    adjustments: list[tuple[int, float]] = []
-    count = 0  # bytes shown so far
-    # Most arrays hold no escape: their literal strings are the bytes they denote.
-    plain = b"\\" not in source and b"\r" not in source
-    for lit, hexs, num in tj_triples(source):
-        if num:
-            adjustments.append((count, float(num)))
-        elif hexs:
-            data = hex_bytes(hexs)
-            if data:
-                strings.append(data)
-                count += len(data)
-        elif lit:
-            if not plain:
-                lit = literal_bytes(lit)
-                if not lit:
-                    continue
-            strings.append(lit)
-            count += len(lit)
-    return strings, adjustments or None
-
-
 class PageInterpreter:
     """Interprets one page (and the forms it paints) into a :class:`GlyphTable`."""
 
@@ -138,7 +145,7 @@ class PageInterpreter:
         self._resource_cache: dict[Any, _Resources] = {}
         self._font_index: dict[tuple[str, Any], int] = {}
         self._active_forms: list[Any] = []
-        self._handler_table: dict[bytes, Any] | None = None
+        self._handler_tables: tuple[dict[bytes, Handler], dict[Fused, Handler]] | None = None
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -169,13 +176,13 @@ class PageInterpreter:
     # -- entry points ---------------------------------------------------------------------
     def run_page(self, page_obj: Any, resources: Any) -> GlyphTable:
         data = self._page_content(page_obj)
-        self._handler_table = self._handlers()
+        self._handler_tables = self._handlers()
         try:
             self._run(data, self._resources(resources))
         finally:
             # The handlers are bound to this interpreter: kept past the page, they would make
             # it (and the glyph table it holds) a reference cycle, freed only by the GC.
-            self._handler_table = None
+            self._handler_tables = None
         return self.table
 
     def _page_content(self, page_obj: Any) -> bytes:
@@ -203,27 +210,28 @@ class PageInterpreter:
 
     # -- the loop -----------------------------------------------------------------------
     def _run(self, data: bytes, res: _Resources) -> None:
-        handlers = self._handler_table  # built once per page, not per form painted
-        if handlers is None:
-            handlers = self._handlers()
+        tables = self._handler_tables  # built once per page, not per form painted
+        operators, fused = tables if tables is not None else self._handlers()
         counting = not self.in_form
-        for op, args, index in operations(data, raw_tj=True, fuse=True):
+        for op, args, index in operations(data, fuse=True):
             if counting:
                 self.token = index
-            handler = handlers.get(op)
+            # Real operators, then the tokenizer's fused items (records, never operators).
+            handler = operators.get(op) or fused.get(op)  # type: ignore[arg-type]
             if handler is not None:
                 try:
                     handler(args, res)
                 except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
                     # Bad operands for one operator: skip it, as viewers do.
-                    self._warn(f"operator {op.decode('latin-1')}: {exc}")
+                    self._warn(f"operator {op.decode('latin-1') if isinstance(op, bytes) else op}: {exc}")
 
     def _warn(self, message: str) -> None:
         if len(self.warnings) < 100:
             self.warnings.append(message)
 
-    def _handlers(self) -> dict[bytes, Any]:
-        handlers = {
+    def _handlers(self) -> tuple[dict[bytes, Handler], dict[Fused, Handler]]:
+        """The handlers of the operators, and of the tokenizer's fused items."""
+        operators: dict[bytes, Handler] = {
             b"q": self._op_q, b"Q": self._op_Q, b"cm": self._op_cm,
             b"BT": self._op_BT, b"ET": self._op_ET,
             b"Tf": self._op_Tf, b"Tc": self._op_Tc, b"Tw": self._op_Tw, b"Tz": self._op_Tz,
@@ -233,17 +241,22 @@ class PageInterpreter:
             b"Do": self._op_Do,
             b"BDC": self._op_BDC, b"BMC": self._op_BMC, b"EMC": self._op_EMC,
         }
-        # The tokenizer's fused items: the three pdfTeX and dvipdfmx write for nearly every
-        # string directly, the rest (an operator, then a shown string) through _fused.
-        handlers[b"Td TJ"] = self._op_Td_TJ
-        handlers[b"Tf Td"] = self._op_Tf_Td
-        handlers[b"Tf Td TJ"] = self._op_Tf_Td_TJ
-        for name, (first, second) in FUSED.items():
-            if name not in handlers:
-                handlers[name] = self._fused(handlers[first], handlers[second])
-        return handlers
+        # The three items pdfTeX and dvipdfmx write for nearly every string have handlers
+        # of their own (no operand lists sliced); the rest, an operation and then a shown
+        # string, run the two parts' handlers through _then_show.
+        fused: dict[Fused, Handler] = {
+            FUSIONS[b"Td", b"TJ"]: self._op_Td_TJ,
+            FUSIONS[b"Tf", b"Td"]: self._op_Tf_Td,
+            FUSIONS[b"Tf", b"Td", b"TJ"]: self._op_Tf_Td_TJ,
+        }
+        for record in FUSIONS.values():
+            if record not in fused:
+                *before, show = record.operators
+                first = operators[before[0]] if len(before) == 1 else fused[FUSIONS[tuple(before)]]
+                fused[record] = self._then_show(first, operators[show])
+        return operators, fused
 
-    def _fused(self, first: Any, show: Any) -> Any:
+    def _then_show(self, first: Handler, show: Handler) -> Handler:
         """A handler for an operation and the string shown right after it, read as one
         item (the string is the last operand). A failure of the first is reported and
         does not stop the show."""
@@ -376,26 +389,11 @@ class PageInterpreter:
     def _op_TJ(self, args: list[Any], res: _Resources) -> None:
         if not args:
             return
-        items = args[-1]
-        if isinstance(items, RawTJ):
-            self._show((True, items) if len(items) <= _MEASURED_LONGEST else None, items, None)
-            return
-        if not isinstance(items, list):
-            return
-        strings: list[Any] = []
-        adjustments: list[tuple[int, float]] = []
-        count = 0  # bytes shown so far
-        for item in items:
-            if isinstance(item, bytearray):
-                if item:
-                    strings.append(item)
-                    count += len(item)
-                continue
-            try:
-                adjustments.append((count, float(item)))
-            except (TypeError, ValueError):
-                continue
-        self._show(None, strings, adjustments or None)
+        operand = args[-1]
+        if isinstance(operand, RawTJ):
+            self._show((True, operand) if len(operand) <= _MEASURED_LONGEST else None, operand, None)
+        elif isinstance(operand, list):
+            self._show(None, *read_tj(operand))
 
     def _op_quote(self, args: list[Any], res: _Resources) -> None:
         self._op_Tstar(args, res)
@@ -419,34 +417,41 @@ class PageInterpreter:
         pass None as ``key`` for an operand not worth remembering (longer than
         ``_MEASURED_LONGEST`` bytes, or not from a fast path): it is measured uncached.
         """
-        font = self.font
-        if font is None:
-            if strings and (not isinstance(strings, RawTJ) or any(not num for _, _, num in tj_triples(strings))):
+        state = self.font
+        if state is None:
+            # A TJ source holds a string exactly when it holds a "(" or a "<".
+            if strings and (not isinstance(strings, RawTJ) or b"(" in strings or b"<" in strings):
                 self._warn("text shown with no font set")
             return
-        full = None if key is None else (font, key, self.fs, self.th, self.tc, self.tw)
+        full = None if key is None else (state, key, self.fs, self.th, self.tc, self.tw)
         cache = self.font_loader.measured
-        measured = None if full is None else cache.get(full)
+        measured: Measured | None = None if full is None else cache.get(full)
         if measured is None:
             if isinstance(strings, RawTJ):
-                strings, adjustments = _read_tj(strings)
-            measured = self._measure(font, strings, adjustments)
+                strings, adjustments = read_tj(strings)
+            measured = self._measure(state, strings, adjustments)
             if full is not None:
                 if len(cache) >= _MEASURED_LIMIT:
                     cache.clear()
                 cache[full] = measured
-        codes, cids, own, starts, pens, extent, end, decoded = measured
-        wmode = font.info.writing_mode
+        # Unpacked by position (half the cost of eight attribute reads, per shown string);
+        # the names are Measured._fields in order, which a test checks.
+        codes, cids, advances, starts, pens, extent, end, decoded = measured
+        wmode = state.info.writing_mode
         if codes:
-            mc = self.mc_stack[-1] if self.mc_stack else _NO_MARK
-            if mc[2] is not None:
-                decoded = self._actual_text(mc, len(codes))
-            fs, ctm = self.fs, self.ctm
-            self.table.append(Run(
-                self.font_idx, fs, self.tm if ctm is IDENTITY else multiply(self.tm, ctm), self.ts,
-                wmode, codes, cids, decoded, starts, own, pens, font.descent * fs, font.ascent * fs,
-                self.tr, mc[1], mc[0], mc[2], -1 if self.in_form else self.token, extent,
-            ))
+            mark = self.mc_stack[-1] if self.mc_stack else _NO_MARK
+            tag, mcid, actual_text, _span = mark
+            if actual_text is not None:
+                decoded = self._actual_text(mark, len(codes))
+            font, size, rise, render = self.font_idx, self.fs, self.ts, self.tr
+            ctm = self.ctm
+            matrix = self.tm if ctm is IDENTITY else multiply(self.tm, ctm)
+            lo, hi = state.descent * size, state.ascent * size
+            token = -1 if self.in_form else self.token
+            self.table.append(_make_run((
+                font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens, lo, hi,
+                render, mcid, tag, actual_text, token, extent,
+            )))
         if end:
             a, b, c, d, e, f = self.tm
             if wmode == 0:
@@ -454,74 +459,43 @@ class PageInterpreter:
             else:
                 self.tm = (a, b, c, d, e + c * end, f + d * end)
 
-    def _measure(self, font: FontState, strings: list[Any], adjustments: list[tuple[int, float]] | None) -> tuple[Any, ...]:
+    def _measure(self, state: FontState, strings: list[Any], adjustments: list[tuple[int, float]] | None) -> Measured:
         """Measure and decode the strings of one operand in the current text state.
 
-        Returns (codes, cids, own advances, starts, pens, extent, pen end, decoded), the
-        sequences as tuples: they may be shared by every run that shows the same operand.
         The whole operand is measured and decoded at once (``map`` over the codes runs at
         C speed); TJ numbers shift the following glyphs' starts but not the pen ends of
         the glyphs before them, so a kerning or word-gap adjustment is never mistaken for
         character spacing (Tc) downstream.
         """
         fs, th, tc, tw = self.fs, self.th, self.tc, self.tw
-        wmode = font.info.writing_mode
+        wmode = state.info.writing_mode
         hscale = fs * th if wmode == 0 else fs
         scale = -hscale / 1000.0
         codes: Any
-        shifts: list[tuple[int, float]] | None = None
+        shifts: list[tuple[int, float]] | None = None  # (glyphs before, pen shift)
         cids: tuple[int, ...] | None = None
-        if font.simple:
+        if state.simple:
             codes = tuple(strings[0] if len(strings) == 1 else b"".join(strings))
             if adjustments:
                 shifts = [(count, value * scale) for count, value in adjustments]
-            own = tuple(map(font.scaled_widths(hscale).__getitem__, codes))
+            advances = tuple(map(state.scaled_widths(hscale).__getitem__, codes))
             spaced = bool(tw) and 32 in codes
             space_code: Any = 32
         else:
-            split = font.cmap.split  # type: ignore[union-attr]
-            width = font.code_width
-            if len(strings) == 1 and not adjustments:
-                codes = tuple(split(bytes(strings[0])))
-            elif width and not any(len(data) % width for data in strings):
-                # One code length (Identity-H, most Unicode CMaps) and whole codes in every
-                # string: split the operand once; a byte offset is a code count times width.
-                codes = tuple(split(b"".join(strings)))
-                if adjustments:
-                    shifts = [(count // width, value * scale) for count, value in adjustments]
-            else:
-                # Codes never span strings: split each, and turn byte offsets into code counts.
-                parts: list[Any] = []
-                offsets: dict[int, int] = {0: 0}
-                seen = 0
-                for data in strings:
-                    parts.extend(split(bytes(data)))
-                    seen += len(data)
-                    offsets[seen] = len(parts)
-                codes = tuple(parts)
-                if adjustments:
-                    shifts = [(offsets.get(count, len(codes)), value * scale) for count, value in adjustments]
-            cid_table = font.cids
+            codes, shifts = _composite_codes(state, strings, adjustments, scale)
+            cid_table = state.cids
             assert cid_table is not None  # composite fonts always have one
             cids = tuple(map(cid_table.__getitem__, codes))
-            own = tuple(map(font.scaled_widths(hscale).__getitem__, cids))
-            spaced = bool(tw) and font.space_single_byte and b" " in codes
+            advances = tuple(map(state.scaled_widths(hscale).__getitem__, cids))
+            spaced = bool(tw) and state.space_single_byte and b" " in codes
             space_code = b" "
-        n = len(codes)
         # Pen moves: own advance, plus Tc and Tw, plus TJ numbers.
-        moves: Any
-        if not tc and not spaced:
-            moves = own
-        elif wmode == 0:
-            extra = tc * th
-            wextra = (tc + tw) * th
-            moves = [o + (wextra if c == space_code else extra) for o, c in zip(own, codes, strict=True)]
-        else:
-            moves = [o + tc + (tw if c == space_code else 0.0) for o, c in zip(own, codes, strict=True)]
+        moves: Any = advances if not tc and not spaced else _spaced_moves(advances, codes, space_code, wmode, tc, tw, th)
         pen = 0.0
         if shifts:
-            if moves is own:
-                moves = list(own)
+            if moves is advances:
+                moves = list(advances)
+            n = len(codes)
             for count, shift in shifts:
                 if count == 0:
                     pen += shift
@@ -529,31 +503,18 @@ class PageInterpreter:
                     moves[count - 1] += shift
         positions = tuple(accumulate(moves, initial=pen))
         end = positions[-1]
-        if not n:
-            return codes, cids, own, (), (), None, end, ()
-        starts = positions[:-1]
-        # A glyph's pen end is the next start, except where a TJ number moved the pen.
-        pens: Any = positions[1:]
-        if shifts:
-            pens = list(pens)
-            for count, shift in shifts:
-                if 0 < count <= n:
-                    pens[count - 1] -= shift
-            pens = tuple(pens)
+        starts: tuple[float, ...] = ()
+        pens: tuple[float, ...] = ()
+        decoded: Sequence[tuple[str, str | None]] = ()
         extent = None
-        if wmode == 0:
-            # The usual string only moves forward: its extent and smallest step are at
-            # hand, which spares the table a pass over every list.
-            if n == 1:
-                if own[0] >= 0:
-                    extent = (pen, max(pens[0], pen + own[0]), math.inf)
-            else:
-                step = min(islice(moves, n - 1))
-                last = moves[-1]
-                if (step if step < last else last) > 0 and (moves is own or min(own) >= 0):
-                    extent = (pen, max(pens[-1], starts[-1] + own[-1]), step)
-        decoded = tuple(map(font.decode.__getitem__, codes))  # type: ignore[union-attr,index]
-        return codes, cids, own, starts, pens, extent, end, decoded
+        if codes:
+            starts = positions[:-1]
+            # A glyph's pen end is the next start, except where a TJ number moved the pen.
+            pens = positions[1:] if not shifts else _unshifted(positions[1:], shifts)
+            if wmode == 0:
+                extent = _extent(pen, moves, advances, starts, pens)
+            decoded = tuple(map(state.decode.__getitem__, codes))  # type: ignore[union-attr,index]
+        return _make_measured((codes, cids, advances, starts, pens, extent, end, decoded))
 
     # -- marked content -------------------------------------------------------------------
     def _op_BMC(self, args: list[Any], res: _Resources) -> None:
@@ -651,6 +612,70 @@ class PageInterpreter:
             self.tm, self.tlm, depth, mc_depth, self.in_form, self.gs_floor, self.mc_floor = saved_text
             del self.gstack[depth:]
             del self.mc_stack[mc_depth:]
+
+
+def _composite_codes(state: FontState, strings: list[Any], adjustments: list[tuple[int, float]] | None,
+                     scale: float) -> tuple[tuple[bytes, ...], list[tuple[int, float]] | None]:
+    """A composite font's codes in an operand's strings, and its TJ numbers as (codes
+    before, pen shift)."""
+    split = state.cmap.split  # type: ignore[union-attr]
+    width = state.code_width
+    if len(strings) == 1 and not adjustments:
+        return tuple(split(bytes(strings[0]))), None
+    if width and not any(len(data) % width for data in strings):
+        # One code length (Identity-H, most Unicode CMaps) and whole codes in every
+        # string: split the operand once; a byte offset is a code count times width.
+        codes = tuple(split(b"".join(strings)))
+        if not adjustments:
+            return codes, None
+        return codes, [(count // width, value * scale) for count, value in adjustments]
+    # Codes never span strings: split each, and turn byte offsets into code counts.
+    parts: list[Any] = []
+    offsets: dict[int, int] = {0: 0}
+    seen = 0
+    for data in strings:
+        parts.extend(split(bytes(data)))
+        seen += len(data)
+        offsets[seen] = len(parts)
+    if not adjustments:
+        return tuple(parts), None
+    return tuple(parts), [(offsets.get(count, len(parts)), value * scale) for count, value in adjustments]
+
+
+def _spaced_moves(advances: tuple[float, ...], codes: Any, space_code: Any, wmode: int, tc: float, tw: float,
+                  th: float) -> list[float]:
+    """Pen moves: each glyph's own advance plus character spacing, and word spacing on
+    the single-byte space (Tz scales both in writing mode 0 only)."""
+    if wmode == 0:
+        extra = tc * th
+        wextra = (tc + tw) * th
+        return [o + (wextra if c == space_code else extra) for o, c in zip(advances, codes, strict=True)]
+    return [o + tc + (tw if c == space_code else 0.0) for o, c in zip(advances, codes, strict=True)]
+
+
+def _unshifted(pens: tuple[float, ...], shifts: list[tuple[int, float]]) -> tuple[float, ...]:
+    """Pen ends without the TJ numbers that follow each glyph."""
+    ends = list(pens)
+    n = len(ends)
+    for count, shift in shifts:
+        if 0 < count <= n:
+            ends[count - 1] -= shift
+    return tuple(ends)
+
+
+def _extent(pen: float, moves: Any, advances: tuple[float, ...], starts: tuple[float, ...],
+            pens: tuple[float, ...]) -> tuple[float, float, float] | None:
+    """(lowest, highest offset any glyph covers, smallest step) of a horizontal operand
+    whose pen only moves forward; None otherwise. Known here at little cost, it spares
+    the glyph table a pass over every list."""
+    n = len(advances)
+    if n == 1:
+        return (pen, max(pens[0], pen + advances[0]), math.inf) if advances[0] >= 0 else None
+    step = min(islice(moves, n - 1))
+    last = moves[-1]
+    if (step if step < last else last) > 0 and (moves is advances or min(advances) >= 0):
+        return (pen, max(pens[-1], starts[-1] + advances[-1]), step)
+    return None
 
 
 def resolve_inherited(page_obj: Any, key: str) -> Any:

@@ -1,0 +1,168 @@
+"""PDF's lexical conventions (ISO 32000-1 §7.2-7.3), shared by the content tokenizer and
+the CMap parser.
+
+Content streams and CMaps are written in the same token syntax, so one module holds it:
+the character classes and token patterns (as regex fragments, for the scanners that
+compile them into their own token regexes) and the readers of token bodies (literal
+strings, hex strings, names, TJ arrays). Each reader exists once, so the two parsers
+cannot drift apart on an escape or a stray byte.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+WHITESPACE = rb"\x00\t\n\x0c\r "
+"""PDF white-space (§7.2.2) as the inside of a character class: NUL counts, vertical
+tab does not."""
+DELIMITERS = rb"()<>\[\]{}/%"
+"""The delimiter characters (§7.2.2), as the inside of a character class."""
+
+WS_CHAR = rb"[" + WHITESPACE + rb"]"
+WS = WS_CHAR + rb"*"
+REGULAR = rb"[^" + WHITESPACE + DELIMITERS + rb"]"
+"""A regular character: anything but white-space and delimiters."""
+TOKEN_END = rb"(?!" + REGULAR + rb")"
+"""Where a name, number or keyword ends: not before another regular character."""
+SKIP = rb"(?:" + WS_CHAR + rb"|%[^\r\n]*(?=[\r\n]|\Z))*"
+"""White-space and comments before a token. One way to split any run, so a match that
+fails after it cannot backtrack exponentially."""
+NUMBER = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d.])"
+"""An integer or real (§7.3.3); the lookahead makes each number parse one way only."""
+LITERAL_BODY = rb"[^\\()]*(?:\\.[^\\()]*)*"
+"""The inside of a literal string without nested parentheses, "unrolled" (runs of plain
+bytes, each escape followed by another run): a run is one step of the regex engine,
+not one per byte. Strings with nested parentheses are read by :func:`read_literal`."""
+HEX_BODY = rb"[0-9A-Fa-f" + WHITESPACE + rb"]*"
+"""The inside of a hex string (§7.3.4.3)."""
+TJ_BODY = rb"(?:" + WS + rb"(?:\(" + LITERAL_BODY + rb"\)|<" + HEX_BODY + rb">|" + NUMBER + rb"))*"
+"""The inside of a TJ array that :func:`read_tj` reads: strings and numbers only."""
+
+_TJ_ITEM = re.compile(rb"\((" + LITERAL_BODY + rb")\)|<(" + HEX_BODY + rb")>|(" + NUMBER + rb")", re.DOTALL)
+_ESCAPES = {
+    ord("n"): b"\n", ord("r"): b"\r", ord("t"): b"\t", ord("b"): b"\b", ord("f"): b"\f",
+    ord("("): b"(", ord(")"): b")", ord("\\"): b"\\",
+}
+_ESCAPE = re.compile(rb"\\([0-7]{1,3}|\n|.)", re.DOTALL)
+_LITERAL_SPECIAL = re.compile(rb"[()\\]")
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+
+
+def _unescape(m: re.Match[bytes]) -> bytes:
+    s = m.group(1)
+    first = s[0]
+    if 0x30 <= first <= 0x37:
+        return bytes((int(s, 8) & 0xFF,))  # high-order overflow is ignored
+    if first in (0x0A, 0x0D):
+        return b""  # a backslash before an end-of-line continues the line
+    return _ESCAPES.get(first, s)  # an unknown escape is the character itself
+
+
+def unescape_literal(raw: bytes) -> bytearray:
+    """The bytes a literal string's inside denotes (§7.3.4.2), as a ``bytearray``: the
+    content tokenizer tells strings from numbers (``bytes``) by type."""
+    if b"\r" in raw:
+        # A raw end-of-line in a string is one LF; a backslash before it continues the
+        # line. Escapes (\\r, \\015) are decoded after this, so they stay CR.
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if b"\\" in raw:
+        raw = _ESCAPE.sub(_unescape, raw)
+    return bytearray(raw)
+
+
+def read_literal(data: bytes, start: int) -> tuple[bytearray, int]:
+    """Read a literal string whose ``(`` is at ``start - 1``, balancing parentheses at any
+    depth; return its bytes and the offset after its ``)``. An unterminated string takes
+    the rest of the data, as viewers do."""
+    depth = 1
+    pos = start
+    search = _LITERAL_SPECIAL.search
+    while True:
+        m = search(data, pos)
+        if m is None:
+            return unescape_literal(data[start:]), len(data)
+        i = m.start()
+        c = data[i]
+        if c == 0x5C:  # backslash: the next byte is escaped, whatever it is
+            pos = i + 2
+            continue
+        pos = i + 1
+        if c == 0x28:
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return unescape_literal(data[start:i]), pos
+
+
+def decode_hex(raw: bytes) -> bytes:
+    """The bytes of a hex string's inside (§7.3.4.3): white-space is ignored and an odd
+    last digit is followed by an assumed 0."""
+    try:  # the usual case: an even number of digits, spaces (if any) between bytes
+        return bytes.fromhex(raw.decode("ascii"))
+    except ValueError:
+        pass
+    digits = b"".join(raw.replace(b"\0", b" ").split())
+    if len(digits) % 2:
+        digits += b"0"
+    return bytes.fromhex(digits.decode("ascii"))
+
+
+def decode_name(raw: bytes) -> str:
+    """A name's text without the slash (§7.3.5): ``#xx`` escapes decoded, bytes read as
+    Latin-1 so that a name that is not UTF-8 still reads, byte for byte."""
+    if b"#" in raw:
+        raw = _NAME_ESCAPE.sub(lambda m: bytes((int(m.group(1), 16),)), raw)
+    return raw.decode("latin-1")
+
+
+def read_tj(operand: bytes | list[Any]) -> tuple[list[Any], list[tuple[int, float]] | None]:
+    """The strings a TJ operand shows and its numbers, as ``(bytes shown before it,
+    number)``; None when there are no numbers. Empty strings are left out.
+
+    The operand is the source between the brackets (the content tokenizer's fast path
+    hands it over unread, and most operands are never read: they were measured before),
+    or the values of an array the tokenizer read token by token (strings as
+    ``bytearray``; numbers as their bytes; anything else is skipped).
+    """
+    if isinstance(operand, list):
+        return _tj_values(operand)
+    strings: list[Any] = []
+    adjustments: list[tuple[int, float]] = []
+    count = 0  # bytes shown so far
+    # Most arrays hold no escape: their literal strings are the bytes they denote.
+    plain = b"\\" not in operand and b"\r" not in operand
+    for lit, hexs, num in _TJ_ITEM.findall(operand):
+        if num:
+            adjustments.append((count, float(num)))
+        elif hexs:
+            data = decode_hex(hexs)
+            if data:
+                strings.append(data)
+                count += len(data)
+        elif lit:
+            if not plain and (b"\\" in lit or b"\r" in lit):
+                lit = bytes(unescape_literal(lit))
+                if not lit:
+                    continue
+            strings.append(lit)
+            count += len(lit)
+    return strings, adjustments or None
+
+
+def _tj_values(items: list[Any]) -> tuple[list[Any], list[tuple[int, float]] | None]:
+    strings: list[Any] = []
+    adjustments: list[tuple[int, float]] = []
+    count = 0
+    for item in items:
+        if isinstance(item, bytearray):
+            if item:
+                strings.append(item)
+                count += len(item)
+            continue
+        try:
+            adjustments.append((count, float(item)))
+        except (TypeError, ValueError):
+            continue
+    return strings, adjustments or None
