@@ -81,11 +81,12 @@ def _walk(out: _Output, picks: Iterable[tuple[Run, RunGeometry, int, list[int] |
         # Upright and read along +x (the usual case): the box height is |d| (hi - lo), the
         # direction (1, ±0), and every glyph of the run is on the baseline y = by.
         upright = ay == 0.0 and nx == 0.0 and ax > 0.0 and run.wmode == 0
+        lo, hi = run.lo, run.hi
         if upright:
-            ux, uy, h = 1.0, ry / rx, abs(ny * run.hi - ny * run.lo)
+            ux, uy, h = 1.0, ry / rx, abs(ny * hi - ny * lo)
         else:
             norm = math.hypot(rx, ry) or 1.0
-            ux, uy, h = rx / norm, ry / norm, math.hypot(nx * run.hi - nx * run.lo, ny * run.hi - ny * run.lo)
+            ux, uy, h = rx / norm, ry / norm, math.hypot(nx * hi - nx * lo, ny * hi - ny * lo)
         if not 0.0 < h < _INF:
             raise _Unwalkable
         starts, advances, pens = run.starts, run.advances, run.pens
@@ -106,8 +107,12 @@ def _walk(out: _Output, picks: Iterable[tuple[Run, RunGeometry, int, list[int] |
         if len(starts) == 1:
             out.cur = g + 1
         elif upright and sel is None and _spaces_in_run(out, run, geo, bx, ax, h, back_floor, word_floor):
-            s = starts[-1]  # the run's last glyph is the one taken before the next run
-            prev.place(bx + ax * s, by, bx + ax * (s + advances[-1]), by, bx + ax * pens[-1], by, ux, uy, h)
+            # The run's last glyph is the one taken before the next run: on an upright
+            # baseline it differs from the first only in its x coordinates.
+            s = starts[-1]
+            prev.ox = bx + ax * s
+            prev.ex = bx + ax * (s + advances[-1])
+            prev.px = bx + ax * pens[-1]
             out.cur = geo.end
         else:
             ks = sel or range(k0, len(starts))
