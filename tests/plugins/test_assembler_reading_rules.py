@@ -155,3 +155,12 @@ def test_options_in_range_for_the_run_walk():
         assert not Rules(bad, 0.5, 3.0).in_range()
         assert not Rules(0.15, bad, 3.0).in_range()
         assert not Rules(0.15, 0.5, bad).in_range()
+
+
+def test_space_with_a_negative_gap_is_still_a_space():
+    # A negative word_gap (out of the run walk's range) makes overlapping glyphs a space;
+    # the old float answer read any negative gap as its "new line" sentinel.
+    rules = Rules(word_gap=-0.1, line_gap=0.5, back_jump=3.0)
+    decision = decide(glyph(0, 0), glyph(4.5, 0), rules=rules)
+    assert decision.verdict is Verdict.SPACE
+    assert decision.gap == pytest.approx(-0.05)
