@@ -1,5 +1,5 @@
-"""The ``reading`` assembler works a run at a time (``_assemble_runs``); these tests pin
-that walk to the glyph-by-glyph reference walk (``ReadingAssembler._assemble_glyphs``),
+"""The ``reading`` assembler works a run at a time (``assemble_runs``); these tests pin
+that walk to the glyph-by-glyph reference walk (``assemble_glyphs``),
 on runs built the way the interpreter builds them: a whole ``TJ`` operand is one run, its
 numbers shift the following glyphs' starts but not the pen ends before them."""
 
@@ -13,7 +13,10 @@ from itertools import accumulate
 import pytest
 
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.plugins.assemblers.reading import ReadingAssembler, _assemble_runs
+from glyphweave.plugins.assemblers.reading import ReadingAssembler
+from glyphweave.plugins.assemblers.reading.glyphs import assemble_glyphs
+from glyphweave.plugins.assemblers.reading.rules import Rules
+from glyphweave.plugins.assemblers.reading.runs import assemble_runs
 from glyphweave.testing.factories import TEST_FONT, add_text, page_context
 
 
@@ -87,10 +90,10 @@ def both(table: GlyphTable, indices: Sequence[int] | None = None, placeholder: s
     """The text of both walks, which must agree; the run walk must not give up."""
     page = page_context(table, placeholder=placeholder)
     assembler = ReadingAssembler(**ReadingAssembler.validate_options(options))
+    rules = Rules(**ReadingAssembler.validate_options(options))
     indices = range(len(table)) if indices is None else indices
-    reference = assembler._assemble_glyphs(page, indices)
-    fast = _assemble_runs(table, indices, placeholder, assembler.word_gap, assembler.line_gap,
-                          assembler.back_jump)
+    reference = assemble_glyphs(table, indices, placeholder, rules)
+    fast = assemble_runs(table, indices, placeholder, rules)
     assert fast == reference
     assert assembler.assemble(page, indices) == reference
     return reference
@@ -172,10 +175,11 @@ def test_indices_out_of_order_use_the_reference_walk():
     t = add_tj(GlyphTable(), ["ab", -400, "cd"], 72, 700)
     page = page_context(t)
     assembler = ReadingAssembler(**ReadingAssembler.validate_options({}))
+    rules = Rules(0.15, 0.5, 3.0)
     for indices in ([2, 0, 1], [0, 0, 1], [0, 1, 1], [-1, 0, 1]):
-        assert _assemble_runs(t, indices, " ", 0.15, 0.5, 3.0) is None
-        assert assembler.assemble(page, indices) == assembler._assemble_glyphs(page, indices)
-    assert _assemble_runs(t, [0, 1, 9], " ", 0.15, 0.5, 3.0) is None
+        assert assemble_runs(t, indices, " ", rules) is None
+        assert assembler.assemble(page, indices) == assemble_glyphs(t, indices, " ", rules)
+    assert assemble_runs(t, [0, 1, 9], " ", rules) is None
     with pytest.raises(IndexError):
         assembler.assemble(page, [0, 1, 9])
 

@@ -1,0 +1,124 @@
+"""``reading``: the page's text in content (paint) order, with spaces and line breaks
+inferred from glyph geometry (SPEC §5).
+
+PDF has no spaces or line ends as such: a producer may paint a space glyph, move the pen
+with a ``TJ`` number or a new ``Tm``/``Td``, or widen the spacing with ``Tc``/``Tw``.
+This assembler walks the glyphs in paint order and decides, between each glyph and the
+one before it, "same word", "word space" or "new line" from where the glyphs sit. It is
+the default for search and indexing: fast and robust to rotation, superscripts and mixed
+sizes, but it keeps content order (multi-column reading order is the ``columns``
+assembler's job).
+
+The package keeps the rules apart from the two walks that apply them:
+
+* :mod:`.rules`: :class:`~.rules.Rules`, the one statement of the decision between two
+  glyphs (each seen as a :class:`~.rules.Side`) and of letter spacing;
+* :mod:`.runs`: the walk used on every page, a run (one shown string) at a time: inside a
+  run only a ``TJ`` adjustment can make a word space, so the few places where one does
+  are found at C speed and put to the rules, and the page's columns are never built;
+* :mod:`.glyphs`: the reference walk, glyph by glyph over the columns. Both walks give
+  the same text; the reference walk serves the rare cases the run walk leaves to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
+
+from .glyphs import assemble_glyphs
+from .rules import Rules, is_cjk
+from .runs import assemble_runs
+
+__all__ = ["ReadingAssembler", "glyphweave_register_assemblers", "is_cjk"]
+
+
+class ReadingAssembler(Assembler):
+    """Content-order text: word spaces and line breaks inferred from glyph geometry.
+
+    Between a glyph and the one painted before it ("prev"), with ``h`` the *larger* of
+    the two box heights (so a small glyph next to a big one, a superscript or a caption,
+    is judged at the scale of the bigger text, which avoids false spaces and false breaks
+    around it):
+
+    * **New line** when the move between the two origins, projected on the normal of
+      prev's writing direction, exceeds ``line_gap`` × h (superscripts, subscripts,
+      baseline jitter stay on their line; a rotated run is one line read along its own
+      direction). Also a new line when the writing direction turns by more than ~37°
+      (a rotated label after a horizontal paragraph, a switch between writing modes),
+      and when the pen jumps *backwards* along the direction by more than ``back_jump``
+      × h (a table cell painted out of order, a return to the left margin on the same
+      baseline). Writing mode 1 needs no special case: its direction points down the
+      column and its box height is the column width, so consecutive glyphs of a column
+      form a line and the move to the next column (to the left) breaks it.
+      Two exceptions keep a line together: a *script step*, a glyph raised or lowered
+      by less than h (but more than ``line_gap`` × h) that starts within -0.5 h..+1 h
+      of prev's glyph end, in the same direction (ReportLab raises a 10 pt superscript
+      on 12 pt Helvetica by 6 pt, groff by half an em: more than half the 0.925 em box
+      of ascent-to-descent metrics; a real new line never starts where the last glyph
+      ended); and upright CJK glyphs placed one below the other (vertical text set
+      glyph by glyph in writing mode 0, as LibreOffice does), which continue their
+      column.
+    * **Word space** when the gap from prev's glyph end (its own advance) to the
+      current origin, along prev's direction, exceeds ``word_gap`` × h. Tracking is
+      taken out of the gap first, in two ways:
+
+      1. *Tc is known exactly*: the pen end of prev minus its glyph end is its Tc (+Tw
+         for a space, which is a space glyph anyway). A positive Tc is subtracted from
+         the gap, so ``T r a c k e d`` set with ``4 Tc`` reads "Tracked", while a word
+         break positioned in letter-spaced text (Tc + the width of a space) still
+         exceeds the threshold by the space width.
+      2. *Letter spacing by positioning* (TJ numbers or one Td per glyph, no Tc): the
+         spaces such gaps produce are provisional until the line ends. If at least two
+         spaces were inserted and they are the majority of the line's glyph gaps, the
+         line is letter-spaced: its typical gap (lower median of all gaps, in box
+         heights) is the letter spacing, and a provisional space survives only if its
+         gap exceeds that typical gap by ``word_gap`` × h (a word break in tracked text
+         is the tracking plus a space). A typical gap above ~0.6 × h is not believed to
+         be tracking (evenly spaced one-letter table cells keep their spaces). In
+         ordinary text most gaps are kerning-sized, so this never fires: justified
+         text whose spaces are pen jumps (TeX, groff) keeps every space.
+
+      No space when either side already is whitespace, and none between two CJK
+      characters.
+    * Unresolved glyphs show ``page.placeholder``; a glyph with several characters (a
+      ligature) is emitted as is.
+    * Output: lines end with "\\n", trailing whitespace stripped, runs of blank lines
+      collapsed to one; a non-empty page ends with "\\n".
+    """
+
+    NAME = "reading"
+    OPTIONS = {
+        "word_gap": Option(
+            default=0.15,
+            doc="A gap wider than this many box heights (after tracking is taken out) is a word space.",
+        ),
+        "line_gap": Option(
+            default=0.5,
+            doc="A move across the writing direction larger than this many box heights is a new line.",
+        ),
+        "back_jump": Option(
+            default=3.0,
+            doc="A jump backwards along the writing direction larger than this many box heights "
+            "is a new line.",
+        ),
+    }
+
+    word_gap: float
+    line_gap: float
+    back_jump: float
+
+    def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
+        if not len(indices):
+            return ""
+        rules = Rules(self.word_gap, self.line_gap, self.back_jump)
+        if rules.in_range():
+            text = assemble_runs(page.table, indices, page.placeholder, rules)
+            if text is not None:
+                return text
+        return assemble_glyphs(page.table, indices, page.placeholder, rules)
+
+
+@hookimpl
+def glyphweave_register_assemblers() -> list[type[Assembler]]:
+    return [ReadingAssembler]

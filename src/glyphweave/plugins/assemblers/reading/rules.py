@@ -1,0 +1,273 @@
+"""The rules of the ``reading`` assembler (SPEC §5): what goes between a glyph and the one
+painted before it, and how the lines are finished.
+
+:class:`Rules` is the one statement of the word-gap and line-break rules; both walks ask
+it (see :class:`~glyphweave.plugins.assemblers.reading.ReadingAssembler` for the rules in
+prose). A glyph is seen by the rules as a :class:`Side`; the answer is a
+:class:`Decision`.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import partial
+from typing import NamedTuple
+
+# Directions whose cosine is below this are a different writing direction: a new line.
+# (Text set along a curve turns a few degrees per glyph and stays on its line.)
+_SAME_DIRECTION = 0.8
+
+# Directions closer than this (cosine) are parallel enough for a script step or a stacked
+# column to continue the line.
+_PARALLEL = 0.99
+
+# Letter spacing inferred from the gaps of a line (see ReadingAssembler) is believed only
+# up to this fraction of the box height (about half an em): wider, evenly spaced gaps are
+# layout (a table row of one-letter cells), not tracking.
+_MAX_LETTER_SPACING = 0.6
+
+# A glyph raised or lowered by more than line_gap but less than one box height, that
+# starts between _SCRIPT_BACK and _SCRIPT_AHEAD box heights from where the previous glyph
+# ended, is a sub- or superscript step (ReportLab raises 10 pt superscripts on 12 pt text
+# by 6 pt, groff by half an em: more than half a box height of ascent-to-descent metrics).
+_SCRIPT_BACK = -0.5
+_SCRIPT_AHEAD = 1.0
+
+# Upright CJK glyphs stacked in a column (vertical text set glyph by glyph with wmode 0):
+# the next glyph sits at most this many box heights below the previous one, and less than
+# _STACK_ALONG box heights to either side of it.
+_STACK_STEP = 2.0
+_STACK_ALONG = 0.5
+
+# Code point ranges of CJK characters, between which no space is ever inserted: Hangul
+# Jamo, CJK radicals, ideographic description, CJK symbols and punctuation, kana,
+# Bopomofo, Hangul compatibility Jamo, Kanbun, CJK strokes, enclosed and compatibility
+# CJK, ideographs (with extension A), Yi, Hangul syllables and Jamo extensions,
+# compatibility ideographs, vertical and compatibility forms, halfwidth and fullwidth
+# forms, kana supplements, ideograph extensions B onwards.
+_CJK_RANGES = (
+    (0x1100, 0x11FF),
+    (0x2E80, 0x2FDF),
+    (0x2FF0, 0x31FF),
+    (0x3200, 0x4DBF),
+    (0x4E00, 0xA4CF),
+    (0xA960, 0xA97F),
+    (0xAC00, 0xD7FF),
+    (0xF900, 0xFAFF),
+    (0xFE10, 0xFE1F),
+    (0xFE30, 0xFE4F),
+    (0xFF00, 0xFFEF),
+    (0x1B000, 0x1B2FF),
+    (0x20000, 0x3FFFF),
+)
+_CJK_STARTS = [lo for lo, _ in _CJK_RANGES]
+
+
+def is_cjk(ch: str) -> bool:
+    """True when the character ``ch`` is CJK (ideograph, kana, hangul, CJK punctuation,
+    fullwidth form...)."""
+    cp = ord(ch)
+    k = bisect_right(_CJK_STARTS, cp) - 1
+    return k >= 0 and cp <= _CJK_RANGES[k][1]
+
+
+class _Kinds(dict):  # type: ignore[type-arg]
+    """Cache: glyph text -> (is whitespace, first char is CJK, last char is CJK)."""
+
+    def __missing__(self, text: str) -> tuple[bool, bool, bool]:
+        kind = (
+            text.isspace(),
+            bool(text) and is_cjk(text[0]),
+            bool(text) and is_cjk(text[-1]),
+        )
+        if len(self) < 100_000:
+            self[text] = kind
+        return kind
+
+
+_KINDS = _Kinds()
+
+
+def may_space(before: str, text: str) -> bool:
+    """Whether a word space may go between the piece ``before`` and the glyph text
+    ``text``: not when either already is whitespace, nor between two CJK characters."""
+    kb = _KINDS[before]
+    kt = _KINDS[text]
+    return not (kb[0] or kt[0] or (kb[2] and kt[1]))
+
+
+class Side:
+    """One glyph as the rules see it, in page user space: the previous glyph's whole side
+    and the current glyph's origin, direction and box height decide what goes between.
+
+    A slotted record rather than a tuple: the rules read it by name at attribute speed,
+    and the run walk, which needs one per run, refills two of them in place
+    (:meth:`place`) instead of making one per run.
+    """
+
+    __slots__ = ("ox", "oy", "ex", "ey", "px", "py", "ux", "uy", "h")
+
+    ox: float  # origin: where the glyph starts on its baseline (after rise)
+    oy: float
+    ex: float  # glyph end: the origin moved by the glyph's own advance (without Tc/Tw)
+    ey: float
+    px: float  # pen end: where the pen stood after the glyph (its full displacement)
+    py: float
+    ux: float  # unit writing direction (down the column in writing mode 1)
+    uy: float
+    h: float  # box height (writing mode 1: the column width), positive
+
+    def __init__(self, ox: float, oy: float, ex: float, ey: float, px: float, py: float,
+                 ux: float, uy: float, h: float) -> None:
+        self.ox = ox
+        self.oy = oy
+        self.ex = ex
+        self.ey = ey
+        self.px = px
+        self.py = py
+        self.ux = ux
+        self.uy = uy
+        self.h = h
+
+    place = __init__  # refill in place, as the run walk does
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"Side({fields})"
+
+
+class Verdict(enum.Enum):
+    """What goes between two glyphs."""
+
+    JOIN = "join"
+    SPACE = "space"
+    NEWLINE = "newline"
+
+
+class Decision(NamedTuple):
+    """The rules' answer between two glyphs."""
+
+    verdict: Verdict
+    gap: float
+    """For a word space, the gap in box heights (tracking taken out): the spaces of a
+    line letter-spaced by positioning are settled on it when the line ends
+    (:func:`settle_limit`). 0 otherwise."""
+
+
+JOIN = Decision(Verdict.JOIN, 0.0)
+NEWLINE = Decision(Verdict.NEWLINE, 0.0)
+# A space is the one decision made afresh: tuple.__new__ spares the Python-level
+# constructor of a NamedTuple, on a path taken once per word.
+_decision = partial(tuple.__new__, Decision)
+_SPACE = Verdict.SPACE
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The word-gap and line-break rules with a page's options (all in box heights)."""
+
+    word_gap: float
+    """A gap wider than this (after tracking is taken out) is a word space."""
+    line_gap: float
+    """A move across the writing direction larger than this is a new line."""
+    back_jump: float
+    """A jump backwards along the writing direction larger than this is a new line."""
+
+    def in_range(self) -> bool:
+        """Options finite and not negative: what the run walk's estimates assume."""
+        return 0.0 <= self.word_gap < math.inf and 0.0 <= self.line_gap < math.inf and (
+            0.0 <= self.back_jump < math.inf)
+
+    def decide(self, prev: Side, cur: Side, before: str, text: str) -> Decision:
+        """What goes between the glyph ``prev`` and the glyph ``cur`` painted after it.
+
+        ``before`` is the last non-empty piece of the line ("\\n" when there is none),
+        ``text`` the current glyph's text: they decide whether a gap may be a space.
+        Distances are judged in box heights of the larger glyph of the two.
+        """
+        pex = prev.ex
+        pey = prev.ey
+        pux = prev.ux
+        puy = prev.uy
+        x = cur.ox
+        y = cur.oy
+        ux = cur.ux
+        uy = cur.uy
+        if x == pex and y == pey and ux == pux and uy == puy:
+            return JOIN  # the next glyph of a string without Tc or kerning
+        pox = prev.ox
+        poy = prev.oy
+        phh = prev.h
+        h = cur.h
+        hh = h if h > phh else phh
+        across = (y - poy) * pux - (x - pox) * puy
+        lim = self.line_gap * hh
+        same = -lim <= across <= lim and (ux == pux and uy == puy or ux * pux + uy * puy >= _SAME_DIRECTION)
+        if not same and -hh <= across <= hh and ux * pux + uy * puy > _PARALLEL:
+            gap = (x - pex) * pux + (y - pey) * puy
+            same = _SCRIPT_BACK * hh <= gap <= _SCRIPT_AHEAD * hh  # a script step
+        if not same:
+            if ux * pux + uy * puy > _PARALLEL and _stacked(before, text, (x - pox) * pux + (y - poy) * puy,
+                                                            across, hh):
+                return JOIN  # the next glyph of a column stacked by hand
+            return NEWLINE
+        gap = (x - pex) * pux + (y - pey) * puy
+        limit = self.word_gap * hh
+        if not gap > limit:
+            return NEWLINE if gap < -self.back_jump * hh else JOIN
+        track = (prev.px - pex) * pux + (prev.py - pey) * puy
+        if track > 0:
+            gap -= track  # Tc, known exactly: letter spacing is no word gap
+        if gap > limit and may_space(before, text):
+            return _decision((_SPACE, gap / hh))
+        return JOIN
+
+    def settle_limit(self, gaps: list[float], pairs: int) -> float | None:
+        """Letter spacing by positioning: the widest gap (in box heights) that is still
+        letter spacing on a line of ``pairs`` neighbouring glyph pairs whose spaces have
+        ``gaps``; None when the line is not letter-spaced.
+
+        When most gaps of the line are that wide, the line is letter-spaced by
+        positioning (no Tc): its typical gap is the letter spacing, and only gaps wider
+        than it by ``word_gap`` are word breaks.
+        """
+        nc = len(gaps)
+        if nc < 2:
+            return None
+        small = pairs - nc
+        if nc <= small:
+            return None
+        ratios = sorted(gaps)
+        typical = ratios[(pairs - 1) // 2 - small]  # lower median of all the line's gaps
+        if typical > _MAX_LETTER_SPACING:
+            return None
+        return typical + self.word_gap
+
+
+def _stacked(before: str, text: str, along: float, across: float, hh: float) -> bool:
+    """Upright CJK glyph placed right below the previous one: a vertical column."""
+    if not (-_STACK_STEP * hh <= across < 0 and -_STACK_ALONG * hh <= along <= _STACK_ALONG * hh):
+        return False
+    return _KINDS[before][2] and _KINDS[text][1]
+
+
+def finish_text(text: str) -> str:
+    """Strip trailing whitespace of lines, keep at most one blank line in a row, drop
+    leading and trailing blank lines; end with a newline unless empty."""
+    lines: list[str] = []
+    blank = True
+    for line in text.splitlines():
+        line = line.rstrip()
+        if line:
+            blank = False
+        elif blank:
+            continue
+        else:
+            blank = True
+        lines.append(line)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n" if lines else ""
