@@ -146,14 +146,14 @@ def test_failure_mid_write_leaves_existing_output_untouched(
     capsys: pytest.CaptureFixture[str], pdf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     exc: Exception,
 ):
-    original = document_module.Page.text
+    original = document_module.Page.assembled
 
-    def text(self, mode=None):  # type: ignore[no-untyped-def]
+    def assembled(self, mode=None):  # type: ignore[no-untyped-def]
         if self.number == 1:
             raise exc
         return original(self, mode)
 
-    monkeypatch.setattr(document_module.Page, "text", text)
+    monkeypatch.setattr(document_module.Page, "assembled", assembled)
     target = _precious(tmp_path)
     code, _, err = run(capsys, "extract", str(pdf), "-o", str(target))
     assert code == 1
@@ -165,10 +165,10 @@ def test_failure_mid_write_leaves_existing_output_untouched(
 def test_interrupt_leaves_existing_output_untouched(
     capsys: pytest.CaptureFixture[str], pdf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ):
-    def text(self, mode=None):  # type: ignore[no-untyped-def]
+    def assembled(self, mode=None):  # type: ignore[no-untyped-def]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(document_module.Page, "text", text)
+    monkeypatch.setattr(document_module.Page, "assembled", assembled)
     target = _precious(tmp_path)
     code, _, err = run(capsys, "extract", str(pdf), "-o", str(target))
     assert code == 130

@@ -18,17 +18,6 @@ from sphinx.util.docutils import SphinxDirective
 TITLES = {"decoder": "Decoders", "filter": "Filters", "assembler": "Assemblers"}
 
 
-def _limits(described: dict[str, Any]) -> str:
-    parts = []
-    if described["minimum"] is not None:
-        parts.append(f"≥ {described['minimum']}")
-    if described["maximum"] is not None:
-        parts.append(f"≤ {described['maximum']}")
-    if described["choices"] is not None:
-        parts.append("one of " + ", ".join(f"``{json.dumps(c)}``" for c in described["choices"]))
-    return "; ".join(parts) or "–"
-
-
 def component_lines(info: Any) -> list[str]:
     """The reST of one component: a definition with its docstring and options table."""
     lines = [f"``{info.name}``", f"    *{info.distribution}, plugin* ``{info.plugin}``", ""]
@@ -44,7 +33,7 @@ def component_lines(info: Any) -> list[str]:
     for name, option in info.cls.OPTIONS.items():
         described = option.describe()
         lines += [f"       * - ``{name}``", f"         - {described['type']}",
-                  f"         - ``{json.dumps(described['default'])}``", f"         - {_limits(described)}",
+                  f"         - ``{json.dumps(described['default'])}``", f"         - {option.limits() or '–'}",
                   f"         - {' '.join(described['doc'].split())}"]
     lines.append("")
     return lines

@@ -244,19 +244,13 @@ class Document:
     def iter_text(self, pages: Iterable[int] | None = None, *, mode: str | None = None
                   ) -> Iterator[tuple[Page, str]]:
         """Yield (page, text) for the selected pages (0-based indices, in the order given)."""
-        indices = range(len(self.pages)) if pages is None else pages
-        for i in indices:
-            page = self.pages[i]
-            text = page.text(mode)
-            self._page_stats[page.number] = page.stats
-            yield page, text
+        for page, result in self.iter_assembled(pages, mode=mode):
+            yield page, result.text
 
     def iter_assembled(self, pages: Iterable[int] | None = None, *, mode: str | None = None
                        ) -> Iterator[tuple[Page, Assembled]]:
         """Like :meth:`iter_text`, with the assembler's structured data beside the text."""
-        indices = range(len(self.pages)) if pages is None else pages
-        for i in indices:
-            page = self.pages[i]
+        for page in self._selected(pages):
             result = page.assembled(mode)
             self._page_stats[page.number] = page.stats
             yield page, result
@@ -266,13 +260,16 @@ class Document:
         """Yield (page, glyph records) for the selected pages: the visible glyphs, counted in
         :attr:`stats` like :meth:`iter_text`, or every painted one with ``raw=True`` (no filter
         runs then, so nothing is counted)."""
-        indices = range(len(self.pages)) if pages is None else pages
-        for i in indices:
-            page = self.pages[i]
+        for page in self._selected(pages):
             glyphs = page.glyphs(raw=raw)
             if not raw:
                 self._page_stats[page.number] = page.stats
             yield page, glyphs
+
+    def _selected(self, pages: Iterable[int] | None) -> Iterator[Page]:
+        indices = range(len(self.pages)) if pages is None else pages
+        for i in indices:
+            yield self.pages[i]
 
     def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
              separator: str = "\f") -> str:

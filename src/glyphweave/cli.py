@@ -240,19 +240,13 @@ def _print_components(catalog: Any) -> None:
                 continue
             print(f"  {info.name:<{width}}  {info.distribution:<20}  plugin {info.plugin!r:<20}  {info.summary}")
             for name, option in info.cls.OPTIONS.items():
-                print(f"  {'':<{width}}    {name} = {_option_line(option.describe())}")
+                print(f"  {'':<{width}}    {name} = {_option_line(option)}")
 
 
-def _option_line(described: dict[str, Any]) -> str:
-    """``0.25  (float, 0 to 5)  what it does``."""
-    limits = []
-    if described["minimum"] is not None:
-        limits.append(f">= {described['minimum']}")
-    if described["maximum"] is not None:
-        limits.append(f"<= {described['maximum']}")
-    if described["choices"] is not None:
-        limits.append("one of " + ", ".join(map(repr, described["choices"])))
-    kind = ", ".join([described["type"], *limits])
+def _option_line(option: Any) -> str:
+    """``0.25  (float, >= 0.0)  what it does``."""
+    described = option.describe()
+    kind = ", ".join(filter(None, [described["type"], option.limits()]))
     return f"{json.dumps(described['default'])}  ({kind})  {described['doc']}"
 
 

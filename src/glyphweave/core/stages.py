@@ -97,6 +97,17 @@ class Option:
             return f"must be at most {self.maximum}, got {value!r}"
         return None
 
+    def limits(self) -> str:
+        """The limits in words (``>= 0.0, <= 0.99``; ``one of 'a', 'b'``), or ``""``."""
+        parts = []
+        if self.minimum is not None:
+            parts.append(f">= {self.minimum}")
+        if self.maximum is not None:
+            parts.append(f"<= {self.maximum}")
+        if self.choices is not None:
+            parts.append("one of " + ", ".join(map(repr, self.choices)))
+        return ", ".join(parts)
+
     def describe(self) -> dict[str, Any]:
         """A plain, JSON-friendly description (``glyphweave plugins``)."""
         return {
