@@ -22,13 +22,13 @@ from glyphweave.core.decoding import has_private_use, is_private_use, is_weak
 from glyphweave.core.errors import GlyphweaveError, ProfileError
 from glyphweave.core.fontinfo import CodeToText, FontInfo, split_subset_prefix, strip_subset_prefix
 from glyphweave.core.glyph import FontRef, Glyph
-from glyphweave.core.glyphtable import GlyphTable, Run, RunFrame, RunGeometry, run_frame
+from glyphweave.core.glyphtable import GlyphTable, Run, RunFrame, RunGeometry, run_frame, run_page_size
 from glyphweave.core.stages import Assembled, Assembler, Component, Decoder, Filter, Option, PageContext
 from glyphweave.registry.markers import hookimpl
 
 __all__ = [
     "Assembled", "Assembler", "CodeToText", "Component", "Decoder", "Filter", "FontInfo", "FontRef", "Glyph",
     "GlyphTable", "GlyphweaveError", "Option", "PageContext", "ProfileError", "Run", "RunFrame",
-    "RunGeometry", "has_private_use", "hookimpl", "is_private_use", "is_weak", "run_frame",
+    "RunGeometry", "has_private_use", "hookimpl", "is_private_use", "is_weak", "run_frame", "run_page_size",
     "split_subset_prefix", "strip_subset_prefix",
 ]

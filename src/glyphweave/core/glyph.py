@@ -47,6 +47,9 @@ class Glyph:
     cid: int | None
     font: FontRef
     font_size: float
+    """The ``Tf`` operand (text-space units), not the size on the page."""
+    page_size: float
+    """The size on the page, in points: ``font_size`` scaled by the text matrix and CTM."""
     origin: Point
     glyph_end: Point
     pen_end: Point
@@ -70,6 +73,7 @@ class Glyph:
             "cid": self.cid,
             "font": self.font.to_dict(),
             "font_size": self.font_size,
+            "page_size": self.page_size,
             "origin": list(self.origin),
             "glyph_end": list(self.glyph_end),
             "pen_end": list(self.pen_end),

@@ -16,6 +16,22 @@ that can decide a whole run at once reads :meth:`GlyphTable.runs` (bounds and di
 per run) and needs no columns. The public :class:`~glyphweave.core.glyph.Glyph` record
 is built only when asked for.
 
+Every column, by group (a group is built on first use of any of its columns). Lengths are
+in page user space: PDF points (1/72 inch) unless the page sets /UserUnit, measured from the
+MediaBox's origin at the bottom left, y up.
+
+* text: ``text`` (the decoded text, "" when unresolved), ``decoded_by`` (the decoder that
+  answered, None when unresolved).
+* geometry: ``ox oy ex ey px py dx dy lox loy hix hiy height``, as below.
+* marks: ``mcid`` (the marked-content id the glyph was painted in, None outside one).
+* meta: ``code`` (int for simple fonts, bytes for composite ones), ``cid``, ``font`` (an
+  index into :attr:`GlyphTable.fonts`), ``size`` (the ``Tf`` operand, in text-space units:
+  *not* the size on the page), ``page_size`` (the size on the page in points: ``Tf`` times
+  the scale of the text matrix and CTM across the baseline, so text at ``1 Tf`` drawn 24
+  times larger by its matrix has page size 24), ``wmode`` (0 horizontal, 1 vertical),
+  ``render`` (the ``Tr`` mode: 3 is invisible), ``tag`` and ``actual_text`` (of the marked
+  content), ``token`` (the index of the operator in its content stream).
+
 Geometry conventions (all in page user space):
 
 * ``ox, oy``: origin (baseline start, after rise); ``ex, ey``: end of the glyph's own
@@ -90,6 +106,14 @@ class RunFrame(NamedTuple):
     ny: float
     ux: float
     uy: float
+
+
+def run_page_size(run: Run) -> float:
+    """The size of ``run``'s glyphs on the page, in points: the ``Tf`` size times the length
+    the text matrix and CTM give the text-space unit across the baseline (a glyph's em
+    square is that tall on the page, whatever the writing mode)."""
+    c, d = run.matrix[2], run.matrix[3]
+    return run.size * math.hypot(c, d)
 
 
 def run_frame(run: Run) -> RunFrame:
@@ -334,6 +358,7 @@ class GlyphTable:
             cid=c["cid"][i],
             font=self.fonts[c["font"][i]],
             font_size=c["size"][i],
+            page_size=c["page_size"][i],
             origin=(ox, oy),
             glyph_end=(ex, ey),
             pen_end=(c["px"][i], c["py"][i]),
@@ -357,7 +382,7 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     "text": ("text", "decoded_by"),
     "geometry": ("ox", "oy", "ex", "ey", "px", "py", "dx", "dy", "lox", "loy", "hix", "hiy", "height"),
     "marks": ("mcid",),
-    "meta": ("code", "cid", "font", "size", "wmode", "render", "tag", "actual_text", "token"),
+    "meta": ("code", "cid", "font", "size", "page_size", "wmode", "render", "tag", "actual_text", "token"),
 }
 _COLUMN_GROUP = {name: group for group, names in _GROUPS.items() for name in names}
 
@@ -431,7 +456,8 @@ def _expand_marks(runs: list[Run]) -> dict[str, list[Any]]:
 
 def _expand_meta(runs: list[Run]) -> dict[str, list[Any]]:
     cols: dict[str, list[Any]] = {name: [] for name in _GROUPS["meta"]}
-    code, cid, font, size, wmode, render, tag, actual_text, token = (cols[name] for name in _GROUPS["meta"])
+    code, cid, font, size, page_size, wmode, render, tag, actual_text, token = (
+        cols[name] for name in _GROUPS["meta"])
     for run in runs:
         codes, cids = run.codes, run.cids
         n = len(codes)
@@ -439,6 +465,7 @@ def _expand_meta(runs: list[Run]) -> dict[str, list[Any]]:
         cid.extend(cids if cids is not None else [None] * n)
         font.extend([run.font] * n)
         size.extend([run.size] * n)
+        page_size.extend([run_page_size(run)] * n)
         wmode.extend([run.wmode] * n)
         render.extend([run.render] * n)
         tag.extend([run.tag] * n)
