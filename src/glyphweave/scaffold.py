@@ -30,12 +30,12 @@ _COMPONENTS = {
 
     NAME = "{name}"
     OPTIONS = {{
-        "min_size": Option(default=4.0, minimum=0.0, doc="Smallest box height kept, in points."),
+        "min_size": Option(default=4.0, minimum=0.0, doc="Smallest size on the page kept, in points."),
     }}
 
     def apply(self, page: PageContext, indices: Sequence[int]) -> list[int]:
-        heights = page.table.height
-        return [i for i in indices if heights[i] >= self.min_size]
+        sizes = page.table.page_size  # the size on the page, not the Tf operand
+        return [i for i in indices if sizes[i] >= self.min_size]
 ''',
     "assembler": '''class {cls}(Assembler):
     """Page text in paint order, one glyph after another (replace with what yours does)."""
