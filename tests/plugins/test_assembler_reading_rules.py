@@ -164,3 +164,13 @@ def test_space_with_a_negative_gap_is_still_a_space():
     decision = decide(glyph(0, 0), glyph(4.5, 0), rules=rules)
     assert decision.verdict is Verdict.SPACE
     assert decision.gap == pytest.approx(-0.05)
+
+
+@pytest.mark.parametrize("option", ["word_gap", "line_gap", "back_jump"])
+@pytest.mark.parametrize("value", [-0.1, float("nan")])
+def test_a_profile_cannot_set_a_negative_or_nan_gap(option, value):
+    from glyphweave.core.errors import ProfileError
+    from glyphweave.plugins.assemblers.reading import ReadingAssembler
+
+    with pytest.raises(ProfileError, match=f"option '{option}' of 'reading' must be"):
+        ReadingAssembler.validate_options({option: value})

@@ -90,15 +90,15 @@ class ReadingAssembler(Assembler):
     NAME = "reading"
     OPTIONS = {
         "word_gap": Option(
-            default=0.15,
+            default=0.15, minimum=0.0, maximum=100.0,
             doc="A gap wider than this many box heights (after tracking is taken out) is a word space.",
         ),
         "line_gap": Option(
-            default=0.5,
+            default=0.5, minimum=0.0, maximum=100.0,
             doc="A move across the writing direction larger than this many box heights is a new line.",
         ),
         "back_jump": Option(
-            default=3.0,
+            default=3.0, minimum=0.0, maximum=100.0,
             doc="A jump backwards along the writing direction larger than this many box heights "
             "is a new line.",
         ),
