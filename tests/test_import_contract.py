@@ -199,3 +199,12 @@ def test_predefined_cmap_keeps_its_old_path() -> None:
     from glyphweave.tables.cjk import cid_to_unicode as new_cid
 
     assert (predefined_cmap, cid_to_unicode) == (new_cmap, new_cid)
+
+
+def test_the_plugin_module_exports_the_whole_contract() -> None:
+    import glyphweave.plugin as plugin
+
+    for name in ("hookimpl", "Decoder", "Filter", "Assembler", "Assembled", "Option", "PageContext", "FontInfo",
+                 "GlyphTable", "Glyph", "Run", "RunGeometry", "run_frame", "run_page_size", "GlyphweaveError",
+                 "ProfileError", "PluginError", "ComponentError", "is_weak", "strip_subset_prefix"):
+        assert name in plugin.__all__ and getattr(plugin, name) is not None, name

@@ -19,7 +19,7 @@ built-in components import from here too; see ``docs/plugins.rst``.
 from __future__ import annotations
 
 from glyphweave.core.decoding import has_private_use, is_private_use, is_weak
-from glyphweave.core.errors import GlyphweaveError, ProfileError
+from glyphweave.core.errors import ComponentError, GlyphweaveError, PluginError, ProfileError
 from glyphweave.core.fontinfo import CodeToText, FontInfo, split_subset_prefix, strip_subset_prefix
 from glyphweave.core.glyph import FontRef, Glyph
 from glyphweave.core.glyphtable import GlyphTable, Run, RunFrame, RunGeometry, run_frame, run_page_size
@@ -27,8 +27,8 @@ from glyphweave.core.stages import Assembled, Assembler, Component, Decoder, Fil
 from glyphweave.registry.markers import hookimpl
 
 __all__ = [
-    "Assembled", "Assembler", "CodeToText", "Component", "Decoder", "Filter", "FontInfo", "FontRef", "Glyph",
-    "GlyphTable", "GlyphweaveError", "Option", "PageContext", "ProfileError", "Run", "RunFrame",
+    "Assembled", "Assembler", "CodeToText", "Component", "ComponentError", "Decoder", "Filter", "FontInfo", "FontRef", "Glyph",
+    "GlyphTable", "GlyphweaveError", "Option", "PageContext", "PluginError", "ProfileError", "Run", "RunFrame",
     "RunGeometry", "has_private_use", "hookimpl", "is_private_use", "is_weak", "run_frame", "run_page_size",
     "split_subset_prefix", "strip_subset_prefix",
 ]
