@@ -124,7 +124,9 @@ _FAST = re.compile(
     + rb"(?:"
     # Numbers then an operator, read once: most operators of any page (Td, Tm, Tc, cm,
     # path construction...), and bare operators (BT, ET, T*, q, Q) with no numbers.
-    + rb"(?P<nums>(?:[0-9.+\-]+" + WS_CHAR + rb"+)*)(?P<op>[A-Za-z'\"]" + REGULAR + rb"*)"
+    # (The operands as one run of number characters and white-space ending in white-space:
+    # a repeat of a character class, which costs no memory per operand.)
+    + rb"(?P<nums>(?:[0-9.+\-][0-9.+\-" + WHITESPACE + rb"]*" + WS_CHAR + rb")?)(?P<op>[A-Za-z'\"]" + REGULAR + rb"*)"
     # /F1 12 Tf, and the x y Td that pdfTeX and dvipdfmx write after almost every Tf.
     + rb"|(?P<tf>/(?P<font>" + REGULAR + rb"+)" + WS_CHAR + rb"+(?P<size>" + NUMBER + rb")" + WS_CHAR
     + rb"+Tf" + TOKEN_END + rb")(?:" + WS + rb"(?P<tx>" + NUMBER + rb")" + WS_CHAR + rb"+(?P<ty>"
