@@ -10,14 +10,16 @@ import contextlib
 import gc
 import io
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
+import attrs
 import pikepdf
 
 from glyphweave.core.errors import PageError, PasswordError, PDFOpenError
 from glyphweave.core.glyph import Glyph
 from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.limits import Budget, Limits
 from glyphweave.core.pipeline import DocumentStats, PageStats, Pipeline
 from glyphweave.core.stages import Assembled, PageContext
 from glyphweave.pdf.fonts import FontLoader
@@ -99,7 +101,7 @@ class Page:
     def table(self) -> GlyphTable:
         """The raw glyph table (every painted glyph, in paint order)."""
         if self._table is None:
-            interpreter = PageInterpreter(self.document._fonts)
+            interpreter = PageInterpreter(self.document._fonts, self.document.limits, self.document._budget)
             with self.document._collector_paused():
                 try:
                     self._table = interpreter.run_page(self._obj, resolve_inherited(self._obj, "/Resources"))
@@ -189,10 +191,16 @@ class Document:
     """An open PDF with a pipeline. Use :func:`glyphweave.open` to make one."""
 
     def __init__(self, pdf: pikepdf.Pdf, pipeline: Pipeline, name: str = "<pdf>", *,
-                 pause_gc: bool = False) -> None:
+                 pause_gc: bool = False, limits: Limits | Mapping[str, Any] | None = None) -> None:
         self._pdf = pdf
         self.pipeline = pipeline
         self.name = name
+        if limits is None or isinstance(limits, Limits):
+            self.limits = limits if limits is not None else pipeline.limits
+        else:
+            self.limits = Limits.from_mapping({**attrs.asdict(pipeline.limits), **limits})
+        """What a page and the document may cost (the profile's ``[limits]``, or ``limits=``)."""
+        self._budget = Budget(self.limits)
         self.pause_gc = pause_gc
         """Pause Python's cyclic garbage collector while a page is extracted (see :func:`open_document`)."""
         self._fonts = FontLoader(pipeline.chain.table_for)
@@ -320,7 +328,8 @@ def parse_page_ranges(spec: str, count: int) -> list[int]:
 
 
 def open_document(source: Source, *, password: str | None = None, profile: Any = "default",
-                  plugin_manager: Any = None, pause_gc: bool = False) -> Document:
+                  plugin_manager: Any = None, pause_gc: bool = False,
+                  limits: Limits | Mapping[str, Any] | None = None) -> Document:
     """Open a PDF (path, bytes or binary stream) with a profile (name, TOML path or Profile).
 
     ``pause_gc=True`` switches Python's cyclic garbage collector off while each page is
@@ -328,10 +337,14 @@ def open_document(source: Source, *, password: str | None = None, profile: Any =
     page's many short-lived containers would trigger. The switch is process-wide, so it is
     only safe where no other thread depends on the collector: the command line opts in, a
     library caller decides for itself.
+
+    ``limits`` replaces the profile's resource limits (a :class:`~glyphweave.core.limits.Limits`),
+    or some of them (a mapping: ``{"page_content_mb": 64}``): past one, a page ends early with a
+    warning instead of exhausting memory or time.
     """
     pipeline = build_pipeline(profile, plugin_manager)
     pdf, name = _open_pdf(source, password)
-    return Document(pdf, pipeline, name, pause_gc=pause_gc)
+    return Document(pdf, pipeline, name, pause_gc=pause_gc, limits=limits)
 
 
 def build_pipeline(profile: Any = "default", plugin_manager: Any = None) -> Pipeline:

@@ -43,6 +43,10 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--password", help="user or owner password of an encrypted file")
         p.add_argument("--profile", default="default", help="profile name or TOML file (default: default)")
         p.add_argument("-o", "--output", help="write here instead of standard output")
+        p.add_argument("--max-page-mb", type=float, metavar="MB",
+                       help="decoded content allowed per page, forms included (default: the profile's, 64)")
+        p.add_argument("--page-seconds", type=float, metavar="S",
+                       help="time allowed per page (default: the profile's, no limit)")
         p.add_argument("--strict", action="store_true",
                        help=f"exit with status {EXIT_WARNINGS} when there were warnings (a failing plugin, "
                             "an unreadable font, ...)")
@@ -129,8 +133,10 @@ def _open(args: argparse.Namespace) -> Any:
     if source == "-":
         source = sys.stdin.buffer.read()
     # The command line owns its process and runs one thread: pausing the collector is safe here.
+    limits = {key: value for key, value in (("page_content_mb", args.max_page_mb),
+                                            ("page_seconds", args.page_seconds)) if value is not None}
     doc = glyphweave.open(source, password=args.password, profile=args.profile, pause_gc=True,
-                          plugin_manager=pm)
+                          plugin_manager=pm, limits=limits or None)
     args.broken_plugins = len(pm.broken)  # warnings too, for --strict
     return doc
 

@@ -544,6 +544,7 @@ def test_profile_to_dict(catalog, write):
         "filters": ["visible-box", "dedup"],
         "assembler": "reading",
         "options": {"dedup": {"along": 0.25}},
+        "limits": {},
     }
     json.dumps(data)
 

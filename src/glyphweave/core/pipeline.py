@@ -19,6 +19,7 @@ import attrs
 from glyphweave.core.decoding import DecoderChain
 from glyphweave.core.errors import ComponentError, ProfileError
 from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.limits import Limits
 from glyphweave.core.stages import Assembled, Assembler, Filter, PageContext
 
 _decoder_of = itemgetter(1)
@@ -117,6 +118,7 @@ class Pipeline:
         self.assembler: Assembler = resolved.assembler
         self._catalog = catalog
         self._assemblers: dict[str, Assembler] = {self.assembler.NAME: self.assembler}
+        self.limits = Limits.from_mapping(getattr(self.profile, "limits", {}), f"profile {self.profile.name!r}")
         try:
             self.placeholder = UNRESOLVED_POLICIES[self.profile.unresolved]
         except KeyError:

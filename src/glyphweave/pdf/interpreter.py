@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import accumulate, islice
@@ -25,8 +26,10 @@ import pikepdf
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable, Run
+from glyphweave.core.limits import MB, Budget, Limits
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
+from glyphweave.pdf.streams import read_bounded
 from glyphweave.pdf.tokenizer import FUSIONS, Fused, RawTJ, operations
 
 log = logging.getLogger(__name__)
@@ -41,8 +44,10 @@ _MEASURED_LONGEST = 48
 repeat, and would cost memory for nothing."""
 ACTUAL_TEXT = "actualtext"
 """``decoded_by`` of glyphs whose text comes from an /ActualText span."""
-MAX_FORM_DEPTH = 32
-"""Nesting limit for form XObjects, on top of cycle detection (hostile files)."""
+
+
+class PageLimitReached(Exception):
+    """A page hit one of its :class:`Limits`: the page ends with what was found so far."""
 
 
 def multiply(m1: Matrix, m2: Matrix) -> Matrix:
@@ -138,10 +143,18 @@ class _Resources:
 class PageInterpreter:
     """Interprets one page (and the forms it paints) into a :class:`GlyphTable`."""
 
-    def __init__(self, fonts: FontLoader) -> None:
+    def __init__(self, fonts: FontLoader, limits: Limits | None = None, budget: Budget | None = None) -> None:
         self.font_loader = fonts
+        self.limits = limits if limits is not None else Limits()
+        self.budget = budget if budget is not None else Budget(self.limits)
+        """Decoded bytes left, for the page and the document (shared by a document's pages)."""
         self.table = GlyphTable()
         self.warnings: list[str] = []
+        self._deadline: float | None = None
+        self._max_glyphs = self.limits.glyphs_per_page
+        self._overflow = [0, 0]
+        """``q`` and marked-content openings ignored past the nesting limit (their closings
+        are ignored too, so the state stays balanced)."""
         self._resource_cache: dict[Any, _Resources] = {}
         self._font_index: dict[tuple[str, Any], int] = {}
         self._active_forms: list[Any] = []
@@ -175,10 +188,17 @@ class PageInterpreter:
 
     # -- entry points ---------------------------------------------------------------------
     def run_page(self, page_obj: Any, resources: Any) -> GlyphTable:
+        """Interpret a page into :attr:`table`. A limit reached ends the page early with a
+        warning (see :class:`~glyphweave.core.limits.Limits`), keeping what was found."""
+        seconds = self.limits.page_seconds
+        self._deadline = time.monotonic() + seconds if seconds is not None else None
+        self.budget.start_page(self.limits)
         data = self._page_content(page_obj)
         self._handler_tables = self._handlers()
         try:
             self._run(data, self._resources(resources))
+        except PageLimitReached as reached:
+            self.warnings.append(str(reached))
         finally:
             # The handlers are bound to this interpreter: kept past the page, they would make
             # it (and the glyph table it holds) a reference cycle, freed only by the GC.
@@ -192,12 +212,36 @@ class PageInterpreter:
         for stream in streams:
             if not isinstance(stream, pikepdf.Stream):
                 continue
-            try:
-                parts.append(stream.read_bytes())
-            except Exception as exc:
-                self.warnings.append(f"content stream unreadable: {exc}")
+            data = self._read_stream(stream, "page content")
+            if data is None:
+                continue
+            parts.append(data)
+            if self.budget.left <= 0:
+                break
         # Streams of one page are one content stream split at token boundaries.
         return b"\n".join(parts)
+
+    def _read_stream(self, stream: pikepdf.Stream, what: str) -> bytes | None:
+        """A content stream decoded within the page's and the document's budget (None when
+        unreadable); a cut one keeps what fits, with a warning."""
+        left = self.budget.left
+        if left <= 0:
+            self._warn(f"{what} skipped: {self._budget_name()} reached")
+            return None
+        try:
+            data, cut = read_bounded(stream, left)
+        except Exception as exc:
+            self._warn(f"{what} unreadable: {exc}")
+            return None
+        self.budget.spend(len(data))
+        if cut:
+            self._warn(f"{what} cut after {len(data) // MB} MB: {self._budget_name()} reached")
+        return data
+
+    def _budget_name(self) -> str:
+        if self.budget.document_left <= self.budget.page_left:
+            return f"the document content limit of {self.limits.document_content_mb:g} MB"
+        return f"the page content limit of {self.limits.page_content_mb:g} MB"
 
     def _resources(self, obj: Any) -> _Resources:
         key = object_key(obj) if isinstance(obj, pikepdf.Object) else None
@@ -280,12 +324,23 @@ class PageInterpreter:
          self.tl, self.tr, self.ts) = snap
 
     def _op_q(self, args: list[Any], res: _Resources) -> None:
+        if len(self.gstack) >= self.limits.nesting:
+            self._too_deep(0, "q")
+            return
         self.gstack.append(self._snapshot())
 
     def _op_Q(self, args: list[Any], res: _Resources) -> None:
+        if self._overflow[0]:
+            self._overflow[0] -= 1
+            return
         # A form (or the page) may only restore what it saved itself.
         if len(self.gstack) > self.gs_floor:
             self._restore(self.gstack.pop())
+
+    def _too_deep(self, which: int, operator: str) -> None:
+        if not self._overflow[which]:
+            self._warn(f"{operator} nested deeper than {self.limits.nesting}; deeper levels ignored")
+        self._overflow[which] += 1
 
     def _op_cm(self, args: list[Any], res: _Resources) -> None:
         m = _matrix(args)
@@ -448,10 +503,16 @@ class PageInterpreter:
             matrix = self.tm if ctm is IDENTITY else multiply(self.tm, ctm)
             lo, hi = state.descent * size, state.ascent * size
             token = -1 if self.in_form else self.token
-            self.table.append(_make_run((
+            table = self.table
+            table.append(_make_run((
                 font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens, lo, hi,
                 render, mcid, tag, actual_text, token, extent,
             )))
+            if len(table) > self._max_glyphs:
+                raise PageLimitReached(f"page cut after {len(table):,} glyphs: the limit is "
+                                       f"{self._max_glyphs:,} per page")
+            if self._deadline is not None and time.monotonic() > self._deadline:
+                raise PageLimitReached(f"page cut after {self.limits.page_seconds:g} s: its time limit")
         if end:
             a, b, c, d, e, f = self.tm
             if wmode == 0:
@@ -518,11 +579,17 @@ class PageInterpreter:
 
     # -- marked content -------------------------------------------------------------------
     def _op_BMC(self, args: list[Any], res: _Resources) -> None:
+        if len(self.mc_stack) >= self.limits.nesting:
+            self._too_deep(1, "marked content")
+            return
         tag = args[-1] if args and isinstance(args[-1], str) else None
         outer = self.mc_stack[-1] if self.mc_stack else _NO_MARK
         self.mc_stack.append((tag, outer[1], outer[2], outer[3]))
 
     def _op_BDC(self, args: list[Any], res: _Resources) -> None:
+        if len(self.mc_stack) >= self.limits.nesting:
+            self._too_deep(1, "marked content")
+            return
         tag = args[0] if args and isinstance(args[0], str) else None
         props: Any = args[1] if len(args) > 1 else None
         outer = self.mc_stack[-1] if self.mc_stack else _NO_MARK
@@ -568,6 +635,9 @@ class PageInterpreter:
         return decoded
 
     def _op_EMC(self, args: list[Any], res: _Resources) -> None:
+        if self._overflow[1]:
+            self._overflow[1] -= 1
+            return
         if len(self.mc_stack) > self.mc_floor:
             self.mc_stack.pop()
 
@@ -586,13 +656,13 @@ class PageInterpreter:
         if key in self._active_forms:
             self._warn(f"form XObject /{name} paints itself (cycle); skipped")
             return
-        if len(self._active_forms) >= MAX_FORM_DEPTH:
-            self._warn(f"form XObjects nested deeper than {MAX_FORM_DEPTH}; /{name} skipped")
+        if len(self._active_forms) >= self.limits.form_depth:
+            self._warn(f"form XObjects nested deeper than {self.limits.form_depth}; /{name} skipped")
             return
-        try:
-            data = xobj.read_bytes()
-        except Exception as exc:
-            self._warn(f"form XObject /{name} unreadable: {exc}")
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise PageLimitReached(f"page cut after {self.limits.page_seconds:g} s: its time limit")
+        data = self._read_stream(xobj, f"form XObject /{name}")
+        if data is None:
             return
         matrix = _matrix(list(xobj.get("/Matrix", []))) or IDENTITY
         form_res_obj = xobj.get("/Resources")

@@ -39,6 +39,7 @@ from typing import Any
 import attrs
 
 from glyphweave.core.errors import GlyphweaveError, PluginError, ProfileError
+from glyphweave.core.limits import Limits
 from glyphweave.core.pipeline import UNRESOLVED_POLICIES
 from glyphweave.core.stages import Assembler, Component, Decoder, Filter
 from glyphweave.registry.catalog import Catalog, ProfileSource
@@ -52,7 +53,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 __all__ = ["UNRESOLVED_POLICIES", "Profile", "ResolvedPipeline", "available_profiles", "load_profile"]
 
 
-_TOP_KEYS = ("profile", "options")
+_TOP_KEYS = ("profile", "options", "limits")
 _PROFILE_KEYS = ("name", "description", "extends", "unresolved", "decoders", "filters", "assembler")
 
 
@@ -95,6 +96,9 @@ class Profile:
     options: Mapping[str, Mapping[str, Any]] = attrs.field(
         factory=dict, converter=_freeze_options, hash=False
     )
+    limits: Mapping[str, Any] = attrs.field(factory=dict, converter=lambda v: MappingProxyType(dict(v)), hash=False)
+    """The ``[limits]`` the profile sets (see :class:`~glyphweave.core.limits.Limits`); the
+    others keep their defaults."""
     source: str = "<code>"
     """Where the profile came from: a file path or a registered profile's description."""
     extends: str | None = None
@@ -143,6 +147,7 @@ class Profile:
             if not isinstance(given, Mapping):
                 raise ProfileError(f"{where}: options for {component!r} must be a mapping, got {given!r}")
         options = _merge_options(self.options, None, chosen, catalog, where)
+        Limits.from_mapping(self.limits, f"{where}: limits")
         return attrs.evolve(self, options=options)
 
     # -- running -----------------------------------------------------------------------------
@@ -169,6 +174,7 @@ class Profile:
             "filters": list(self.filters),
             "assembler": self.assembler,
             "options": {name: dict(opts) for name, opts in self.options.items()},
+            "limits": dict(self.limits),
         }
 
     # -- internals --------------------------------------------------------------------------
@@ -280,6 +286,7 @@ class _Layer:
 
     table: Mapping[str, Any]
     options: Mapping[str, Mapping[str, Any]]
+    limits: Mapping[str, Any]
 
 
 def _parse(source: ProfileSource) -> _Layer:
@@ -290,7 +297,8 @@ def _parse(source: ProfileSource) -> _Layer:
         raise ProfileError(_toml_error(where, exc, source.text)) from None
     for key in data:
         if key not in _TOP_KEYS:
-            raise ProfileError(f"{where}: unknown top-level key {key!r} (allowed: [profile], [options.NAME])")
+            raise ProfileError(
+                f"{where}: unknown top-level key {key!r} (allowed: [profile], [options.NAME], [limits])")
     table = data.get("profile")
     if not isinstance(table, dict):
         raise ProfileError(f"{where}: missing [profile] table")
@@ -309,7 +317,11 @@ def _parse(source: ProfileSource) -> _Layer:
     for name, value in options.items():
         if not isinstance(value, dict):
             raise ProfileError(f"{where}: options.{name} must be a table ([options.{name}]), got {value!r}")
-    return _Layer(table=table, options=options)
+    limits = data.get("limits", {})
+    if not isinstance(limits, dict):
+        raise ProfileError(f"{where}: limits must be a table ([limits]), got {limits!r}")
+    Limits.from_mapping(limits, f"{where}: [limits]")  # checked here, merged with the base's later
+    return _Layer(table=table, options=options, limits=limits)
 
 
 def _check_stage_value(key: str, value: Any, where: str) -> None:
@@ -392,6 +404,7 @@ def _resolve(
         assembler=assembler,
         unresolved=_check_policy(unresolved, where),
         options=_merge_options(layer.options, base, chosen, catalog, where),
+        limits={**(base.limits if base else {}), **layer.limits},
         source=where,
         extends=extends,
     )

@@ -1,0 +1,69 @@
+"""Hostile PDFs built on demand (never stored): each attacks one resource limit."""
+
+from __future__ import annotations
+
+import io
+import zlib
+
+import pikepdf
+from pikepdf import Array, Dictionary, Name
+
+from glyphweave.testing.pdfs import helvetica, make_pdf
+
+
+def deflate_bomb(inflated_mb: int, *, head: bytes = b"BT /F1 12 Tf 72 700 Td (Before the bomb) Tj ET\n",
+                 filler: bytes = b" ") -> bytes:
+    """A one-page PDF whose content stream is ``head`` then ``inflated_mb`` MB of ``filler``,
+    FlateDecode-compressed (about 1 KB per MB)."""
+    packer = zlib.compressobj(9)
+    chunk = filler * ((1 << 20) // len(filler))
+    parts = [packer.compress(head)]
+    parts.extend(packer.compress(chunk) for _ in range(inflated_mb))
+    parts.append(packer.compress(b"\nBT /F1 12 Tf 72 600 Td (After the bomb) Tj ET\n"))
+    parts.append(packer.flush())
+    return _with_raw_content(b"".join(parts), Name.FlateDecode)
+
+
+def _with_raw_content(encoded: bytes, filter_name: Name) -> bytes:
+    pdf = pikepdf.open(io.BytesIO(make_pdf(b"", fonts={"F1": helvetica(widths=True)})))
+    page = pdf.pages[0]
+    stream = pikepdf.Stream(pdf, b"")
+    stream.write(encoded, filter=filter_name)
+    page.obj.Contents = stream
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def nested_q(depth: int) -> bytes:
+    """``depth`` nested ``q`` around one line of text."""
+    return make_pdf(b"q " * depth + b"BT /F1 12 Tf 72 700 Td (Deep) Tj ET " + b"Q " * depth)
+
+
+def nested_marked_content(depth: int) -> bytes:
+    return make_pdf(b"/P BMC " * depth + b"BT /F1 12 Tf 72 700 Td (Marked) Tj ET " + b"EMC " * depth)
+
+
+def form_bomb(copies: int, form_mb: int) -> bytes:
+    """A page that paints the same form, whose content inflates to ``form_mb`` MB, ``copies``
+    times: each painting decodes it again."""
+    pdf = pikepdf.open(io.BytesIO(make_pdf(b"", fonts={"F1": helvetica(widths=True)})))
+    page = pdf.pages[0]
+    packer = zlib.compressobj(9)
+    body = packer.compress(b"BT /F1 12 Tf 72 700 Td (Form) Tj ET\n")
+    body += b"".join(packer.compress(b" " * (1 << 20)) for _ in range(form_mb)) + packer.flush()
+    form = pikepdf.Stream(pdf, b"")
+    form.write(body, filter=Name.FlateDecode)
+    form.Type, form.Subtype, form.BBox = Name.XObject, Name.Form, Array([0, 0, 612, 792])
+    form.Resources = page.obj.Resources
+    page.obj.Resources.XObject = Dictionary(Fm=form)
+    page.obj.Contents = pikepdf.Stream(pdf, b"/Fm Do " * copies)
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def many_glyphs(count: int) -> bytes:
+    """One page showing ``count`` glyphs (in strings of 1,000)."""
+    line = b"(" + b"x" * 1000 + b") Tj "
+    return make_pdf(b"BT /F1 1 Tf 0 0 Td " + line * (count // 1000) + b"ET")
