@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import glyphweave
-from glyphweave.cli import EXIT_ERROR, EXIT_WARNINGS, main
+from glyphweave.cli import EXIT_PLUGIN, EXIT_WARNINGS, main
 from glyphweave.core.errors import ComponentError
 from glyphweave.plugin import Assembler, Decoder, Filter
 from glyphweave.testing import fake_entry_point_distribution, fresh_plugin_manager, make_plugin
@@ -242,7 +242,7 @@ def test_cli_strict_turns_warnings_into_an_exit_status(installed: Path, capsys: 
 
 def test_cli_names_a_failing_filter_and_not_glyphweave(installed: Path, capsys: pytest.CaptureFixture[str]) -> None:
     profile = _profile(installed.parent, filters='["broken-filter"]')
-    assert main(["extract", str(installed), "--profile", profile]) == EXIT_ERROR
+    assert main(["extract", str(installed), "--profile", profile]) == EXIT_PLUGIN
     err = capsys.readouterr().err
     assert err == ("glyphweave: error: page 1: filter 'broken-filter' of plugin 'broken' (glyphweave-broken 1.0) "
                    "failed: ZeroDivisionError: division by zero\n")
@@ -298,5 +298,5 @@ def test_structured_output_in_jsonl_is_embedded_once(monkeypatch: pytest.MonkeyP
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["text"] for line in lines] == ["Hello", "World"]
     assert lines[0]["data"] == {"glyphs": 5, "first": [100.0]}  # an object, not a JSON string in a string
-    assert main(["extract", str(pdf), "-p", "gw_words", "--mode", "unwritable", "--format", "jsonl"]) == EXIT_ERROR
+    assert main(["extract", str(pdf), "-p", "gw_words", "--mode", "unwritable", "--format", "jsonl"]) == EXIT_PLUGIN
     assert "page 1: assembler 'unwritable' returned data JSON cannot write" in capsys.readouterr().err

@@ -12,7 +12,7 @@ import pikepdf
 import pytest
 
 from glyphweave import api as document_module
-from glyphweave.cli import main
+from glyphweave.cli import EXIT_PASSWORD, EXIT_PLUGIN, EXIT_UNREADABLE, main
 from glyphweave.core.errors import GlyphweaveError
 from pdfs import Page, make_pdf
 
@@ -136,7 +136,7 @@ def test_failing_run_leaves_existing_output_untouched(capsys: pytest.CaptureFixt
     bad.write_bytes(b"this is not a PDF")
     target = _precious(tmp_path)
     code, _, err = run(capsys, "extract", str(bad), "-o", str(target))
-    assert code == 1
+    assert code == EXIT_UNREADABLE
     one_error_line(err)
     _assert_untouched(target)
 
@@ -224,7 +224,7 @@ def test_plugins_of_profile_raw(capsys: pytest.CaptureFixture[str]):
 
 def test_plugins_of_an_unknown_profile_is_one_error_line(capsys: pytest.CaptureFixture[str]):
     code, out, err = run(capsys, "plugins", "--profile", "nope")
-    assert code == 1 and out == ""
+    assert code == EXIT_PLUGIN and out == ""
     assert len(err.strip().splitlines()) == 1 and "nope" in err
 
 
@@ -247,25 +247,25 @@ def test_bad_file(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     bad = tmp_path / "bad.pdf"
     bad.write_bytes(b"this is not a PDF")
     code, out, err = run(capsys, "extract", str(bad))
-    assert (code, out) == (1, "")
+    assert (code, out) == (EXIT_UNREADABLE, "")
     assert str(bad) in one_error_line(err)
 
 
 def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     code, _, err = run(capsys, "glyphs", str(tmp_path / "absent.pdf"))
-    assert code == 1
+    assert code == EXIT_UNREADABLE
     assert "no such file" in one_error_line(err)
 
 
 def test_missing_password(capsys: pytest.CaptureFixture[str], secret: Path):
     code, out, err = run(capsys, "extract", str(secret))
-    assert (code, out) == (1, "")
+    assert (code, out) == (EXIT_PASSWORD, "")
     assert "password" in one_error_line(err)
 
 
 def test_wrong_password(capsys: pytest.CaptureFixture[str], secret: Path):
     code, _, err = run(capsys, "extract", str(secret), "--password", "nope")
-    assert code == 1
+    assert code == EXIT_PASSWORD
     assert "wrong password" in one_error_line(err)
 
 
@@ -283,7 +283,7 @@ def test_pages_out_of_range(capsys: pytest.CaptureFixture[str], pdf: Path, pages
 
 def test_unknown_profile(capsys: pytest.CaptureFixture[str], pdf: Path):
     code, _, err = run(capsys, "extract", str(pdf), "--profile", "no-such-profile")
-    assert code == 1
+    assert code == EXIT_PLUGIN
     one_error_line(err)
 
 

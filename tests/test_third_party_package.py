@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from glyphweave.cli import EXIT_ERROR, main
+from glyphweave.cli import EXIT_PLUGIN, main
 from glyphweave.testing import extract_text, fake_entry_point_distribution
 from glyphweave.testing.pdfs import helvetica, make_pdf, text_at
 
@@ -130,7 +130,7 @@ def test_the_listing_shows_the_package_and_its_ranged_option(acme: Path, capsys:
 
 def test_an_option_out_of_range_is_one_line(acme: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (acme / "bad.toml").write_text(PROFILE + "[options.small-print]\nmin_size = 100\n")
-    assert main(["extract", str(acme / "doc.pdf"), "--profile", str(acme / "bad.toml")]) == EXIT_ERROR
+    assert main(["extract", str(acme / "doc.pdf"), "--profile", str(acme / "bad.toml")]) == EXIT_PLUGIN
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "option 'min_size' of 'small-print' must be at most 72.0, got 100.0" in err
 

@@ -243,6 +243,12 @@ class Document:
     def __iter__(self) -> Iterator[Page]:
         return iter(self.pages)
 
+    def warnings(self) -> list[str]:
+        """The warnings of the pages extracted so far (``page N: ...``), in page order: damaged
+        parts skipped, limits reached (they start with ``limit reached:``), failing plugins."""
+        return [f"page {number + 1}: {warning}" if not warning.startswith("page ") else warning
+                for number, stats in sorted(self._page_stats.items()) for warning in stats.warnings]
+
     @property
     def stats(self) -> DocumentStats:
         """Totals over the pages extracted so far through :meth:`text`, :meth:`write_text`

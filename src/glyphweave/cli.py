@@ -17,9 +17,19 @@ from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 EXIT_ERROR = 1
+"""Any other error: an output that cannot be written, or a bug of ours (reported as one line)."""
 EXIT_USAGE = 2
+"""The command line itself is wrong (argparse's status)."""
 EXIT_WARNINGS = 3
 """``--strict``: the extraction finished, but with warnings."""
+EXIT_UNREADABLE = 4
+"""The file cannot be opened as a PDF: not a PDF, truncated or damaged beyond recovery."""
+EXIT_PASSWORD = 5
+"""The file is encrypted and the password is missing or wrong."""
+EXIT_PLUGIN = 6
+"""A plugin, a profile or a component failed (the message names it)."""
+EXIT_LIMIT = 7
+"""``--strict``: a resource limit cut a page short (the text found before it was written)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -166,7 +176,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
                         record["data"] = result.data
                     out.write(_json_line(record, args.mode or doc.pipeline.assembler.NAME))
         if args.stats:
-            report = {**doc.stats.to_dict(), "sources": doc.resource_sources()}
+            report = {**doc.stats.to_dict(), "warning_messages": doc.warnings(), "sources": doc.resource_sources()}
             print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
         return _finish(args, doc)
 
@@ -187,8 +197,11 @@ def _finish(args: argparse.Namespace, doc: Any) -> int:
         print(f"glyphweave: warning: {warning}", file=sys.stderr)
     count = max(doc.stats.warnings, len(doc.component_warnings)) + getattr(args, "broken_plugins", 0)
     if args.strict and count:
+        from glyphweave.core.limits import LIMIT
+
+        limited = [w for w in doc.warnings() if LIMIT in w]
         print(f"glyphweave: {count} warning(s) (--strict)", file=sys.stderr)
-        return EXIT_WARNINGS
+        return EXIT_LIMIT if limited else EXIT_WARNINGS
     return 0
 
 
@@ -296,6 +309,19 @@ def cmd_new_plugin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _exit_status(exc: Exception) -> int:
+    """The documented exit status of an error (see the EXIT_* constants and docs/usage.rst)."""
+    from glyphweave.core.errors import ComponentError, PasswordError, PDFOpenError, PluginError, ProfileError
+
+    if isinstance(exc, PasswordError):
+        return EXIT_PASSWORD
+    if isinstance(exc, PDFOpenError):
+        return EXIT_UNREADABLE
+    if isinstance(exc, (PluginError, ProfileError, ComponentError)):
+        return EXIT_PLUGIN
+    return EXIT_ERROR
+
+
 COMMANDS = {"extract": cmd_extract, "glyphs": cmd_glyphs, "plugins": cmd_plugins, "profiles": cmd_profiles,
             "new-plugin": cmd_new_plugin}
 
@@ -312,7 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except GlyphweaveError as exc:
         print(f"glyphweave: error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        return _exit_status(exc)
     except BrokenPipeError:
         # Output closed early (| head): not an error of ours.
         with contextlib.suppress(OSError):

@@ -62,7 +62,7 @@ def test_a_form_painted_over_and_over_counts_against_the_page():
 def test_100k_nested_q_keep_the_text_and_warn_once():
     text, warnings = _extract(nested_q(100_000))
     assert "Deep" in text
-    assert [w for w in warnings if "nested deeper" in w] == ["q nested deeper than 1000; deeper levels ignored"]
+    assert [w for w in warnings if "nested deeper" in w] == ["limit reached: q nested deeper than 1000; deeper levels ignored"]
 
 
 def test_100k_nested_marked_content():
@@ -132,3 +132,24 @@ def test_a_gigabyte_bomb_with_the_default_limit_stays_under_a_gigabyte(tmp_path:
     peak_kb = int(done.stdout.strip())
     assert peak_kb < 1024 * 1024, f"peak RSS {peak_kb // 1024} MB"
     assert time.monotonic() - started < 60
+
+
+def test_the_command_line_limit_options_stats_and_strict_exit(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    import json
+
+    from glyphweave.cli import EXIT_LIMIT, main
+
+    pdf = tmp_path / "bomb.pdf"
+    pdf.write_bytes(deflate_bomb(20))
+    assert main(["extract", str(pdf), "--max-page-mb", "2", "--stats"]) == 0
+    out, err = capsys.readouterr()
+    assert "Before the bomb" in out and "After the bomb" not in out
+    report = json.loads(err)
+    assert report["warnings"] == 1
+    assert report["warning_messages"] == [
+        "page 1: limit reached: page content cut after 1 MB: the page content limit of 2 MB reached"]
+    assert main(["extract", str(pdf), "--max-page-mb", "2", "--strict"]) == EXIT_LIMIT
+    capsys.readouterr()
+    assert main(["extract", str(pdf), "--strict"]) == 0  # 20 MB is within the default limit
+    assert main(["extract", str(pdf), "--max-page-mb", "-1"]) != 0
+    assert "must be a positive number" in capsys.readouterr().err

@@ -20,6 +20,9 @@ import attrs
 
 MB = 1 << 20
 
+LIMIT = "limit reached: "
+"""How every warning about a limit starts, so a caller can tell them from other warnings."""
+
 
 def _positive(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) or value <= 0:

@@ -26,7 +26,7 @@ import pikepdf
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable, Run
-from glyphweave.core.limits import MB, Budget, Limits
+from glyphweave.core.limits import LIMIT, MB, Budget, Limits
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
 from glyphweave.pdf.streams import read_bounded
@@ -226,7 +226,7 @@ class PageInterpreter:
         unreadable); a cut one keeps what fits, with a warning."""
         left = self.budget.left
         if left <= 0:
-            self._warn(f"{what} skipped: {self._budget_name()} reached")
+            self._warn(f"{LIMIT}{what} skipped: {self._budget_name()} reached")
             return None
         try:
             data, cut = read_bounded(stream, left)
@@ -235,7 +235,7 @@ class PageInterpreter:
             return None
         self.budget.spend(len(data))
         if cut:
-            self._warn(f"{what} cut after {len(data) // MB} MB: {self._budget_name()} reached")
+            self._warn(f"{LIMIT}{what} cut after {len(data) // MB} MB: {self._budget_name()} reached")
         return data
 
     def _budget_name(self) -> str:
@@ -339,7 +339,7 @@ class PageInterpreter:
 
     def _too_deep(self, which: int, operator: str) -> None:
         if not self._overflow[which]:
-            self._warn(f"{operator} nested deeper than {self.limits.nesting}; deeper levels ignored")
+            self._warn(f"{LIMIT}{operator} nested deeper than {self.limits.nesting}; deeper levels ignored")
         self._overflow[which] += 1
 
     def _op_cm(self, args: list[Any], res: _Resources) -> None:
@@ -509,10 +509,10 @@ class PageInterpreter:
                 render, mcid, tag, actual_text, token, extent,
             )))
             if len(table) > self._max_glyphs:
-                raise PageLimitReached(f"page cut after {len(table):,} glyphs: the limit is "
+                raise PageLimitReached(f"{LIMIT}page cut after {len(table):,} glyphs: the limit is "
                                        f"{self._max_glyphs:,} per page")
             if self._deadline is not None and time.monotonic() > self._deadline:
-                raise PageLimitReached(f"page cut after {self.limits.page_seconds:g} s: its time limit")
+                raise PageLimitReached(f"{LIMIT}page cut after {self.limits.page_seconds:g} s: its time limit")
         if end:
             a, b, c, d, e, f = self.tm
             if wmode == 0:
@@ -657,10 +657,10 @@ class PageInterpreter:
             self._warn(f"form XObject /{name} paints itself (cycle); skipped")
             return
         if len(self._active_forms) >= self.limits.form_depth:
-            self._warn(f"form XObjects nested deeper than {self.limits.form_depth}; /{name} skipped")
+            self._warn(f"{LIMIT}form XObjects nested deeper than {self.limits.form_depth}; /{name} skipped")
             return
         if self._deadline is not None and time.monotonic() > self._deadline:
-            raise PageLimitReached(f"page cut after {self.limits.page_seconds:g} s: its time limit")
+            raise PageLimitReached(f"{LIMIT}page cut after {self.limits.page_seconds:g} s: its time limit")
         data = self._read_stream(xobj, f"form XObject /{name}")
         if data is None:
             return
