@@ -35,7 +35,12 @@ EXIT_LIMIT = 7
 def _parser() -> argparse.ArgumentParser:
     from glyphweave import __version__
 
-    parser = argparse.ArgumentParser(prog="glyphweave", description="Extract the text of PDF files, right.")
+    parser = argparse.ArgumentParser(
+        prog="glyphweave", description="Extract the text of PDF files, right.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="exit status: 0 done, 1 other error, 2 usage, 3 warnings (--strict), 4 cannot open the PDF,\n"
+               "5 password missing or wrong, 6 a plugin or profile failed, 7 a resource limit was reached (--strict)",
+    )
     parser.add_argument("--version", action="version", version=f"glyphweave {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
