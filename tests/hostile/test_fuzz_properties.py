@@ -44,7 +44,7 @@ separators = st.sampled_from([b" ", b"\n", b"\r\n", b"\t", b"", b"\x0c"])
 @given(content)
 def test_the_tokenizer_never_raises_and_counts_operators_up(data: bytes) -> None:
     last = 0
-    for op, operands, index in operations(data, fuse=True):
+    for _op, operands, index in operations(data, fuse=True):
         assert isinstance(operands, list)
         assert index >= last
         last = index
