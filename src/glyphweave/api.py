@@ -203,7 +203,7 @@ class Document:
         self._budget = Budget(self.limits)
         self.pause_gc = pause_gc
         """Pause Python's cyclic garbage collector while a page is extracted (see :func:`open_document`)."""
-        self._fonts = FontLoader(pipeline.chain.table_for)
+        self._fonts = FontLoader(pipeline.chain.table_for, self.limits)
         self._page_stats: dict[int, PageStats] = {}
         self._component_warnings: list[str] = []
 

@@ -67,3 +67,18 @@ def many_glyphs(count: int) -> bytes:
     """One page showing ``count`` glyphs (in strings of 1,000)."""
     line = b"(" + b"x" * 1000 + b") Tj "
     return make_pdf(b"BT /F1 1 Tf 0 0 Td " + line * (count // 1000) + b"ET")
+
+
+def tounicode_bomb(inflated_mb: int) -> bytes:
+    """Helvetica with a /ToUnicode stream that inflates to ``inflated_mb`` MB of white-space."""
+    pdf = pikepdf.open(io.BytesIO(make_pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET",
+                                           fonts={"F1": helvetica(widths=True)})))
+    font = pdf.pages[0].obj.Resources.Font.F1
+    packer = zlib.compressobj(9)
+    body = b"".join(packer.compress(b" " * (1 << 20)) for _ in range(inflated_mb)) + packer.flush()
+    stream = pikepdf.Stream(pdf, b"")
+    stream.write(body, filter=Name.FlateDecode)
+    font.ToUnicode = stream
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()

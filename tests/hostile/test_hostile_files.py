@@ -22,10 +22,11 @@ from glyphweave.testing.pdfs import Page, make_pdf, type0_identity
 from .files import deflate_bomb, form_bomb, many_glyphs, nested_marked_content, nested_q
 
 
-def _extract(data: bytes, **limits: float) -> tuple[str, tuple[str, ...]]:
+def _extract(data: bytes, **limits: float) -> tuple[str, list[str]]:
+    """The text, and the warnings of the pages as extracted (``page N: ...``)."""
     with glyphweave.open(data, limits=limits or None) as doc:
         text = doc.text()
-        return text, doc.pages[0].stats.warnings
+        return text, doc.warnings()
 
 
 def _painted(data: bytes, **limits: float) -> tuple[int, tuple[str, ...]]:
@@ -62,7 +63,7 @@ def test_a_form_painted_over_and_over_counts_against_the_page():
 def test_100k_nested_q_keep_the_text_and_warn_once():
     text, warnings = _extract(nested_q(100_000))
     assert "Deep" in text
-    assert [w for w in warnings if "nested deeper" in w] == ["limit reached: q nested deeper than 1000; deeper levels ignored"]
+    assert [w for w in warnings if "nested deeper" in w] == ["page 1: limit reached: q nested deeper than 1000; deeper levels ignored"]
 
 
 def test_100k_nested_marked_content():
@@ -153,3 +154,11 @@ def test_the_command_line_limit_options_stats_and_strict_exit(tmp_path: Path, ca
     assert main(["extract", str(pdf), "--strict"]) == 0  # 20 MB is within the default limit
     assert main(["extract", str(pdf), "--max-page-mb", "-1"]) != 0
     assert "must be a positive number" in capsys.readouterr().err
+
+
+def test_a_font_stream_past_its_limit_is_left_unread_with_a_warning():
+    from .files import tounicode_bomb
+
+    text, warnings = _extract(tounicode_bomb(20), font_stream_mb=1)
+    assert "Hello" in text  # the font's encoding answered instead
+    assert any("limit reached: stream larger than the font stream limit of 1 MB" in w for w in warnings), warnings

@@ -50,10 +50,17 @@ class Limits:
     """Depth of ``q`` and of marked content (``BMC``/``BDC``) on one page."""
     form_depth: int = attrs.field(default=32, validator=_positive)
     """Form XObjects painted inside each other."""
+    font_stream_mb: float = attrs.field(default=64, validator=_positive)
+    """One stream of a font (its program, a CMap, a CIDToGIDMap), decoded (MB): a larger one
+    is left unread, with a warning, and the font's other sources answer."""
 
     @property
     def page_content_bytes(self) -> int:
         return int(self.page_content_mb * MB)
+
+    @property
+    def font_stream_bytes(self) -> int:
+        return int(self.font_stream_mb * MB)
 
     @property
     def document_content_bytes(self) -> int:

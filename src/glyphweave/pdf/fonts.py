@@ -16,8 +16,10 @@ import pikepdf
 
 from glyphweave.core.decoding import DecodeTable
 from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
+from glyphweave.core.limits import LIMIT, Limits
 from glyphweave.pdf.cmap import CMap, identity_cmap, parse_cmap
 from glyphweave.pdf.lexer import decode_name
+from glyphweave.pdf.streams import read_bounded
 
 log = logging.getLogger(__name__)
 
@@ -144,9 +146,10 @@ class FontLoader:
     chain lives in the pipeline, not here).
     """
 
-    def __init__(self, make_decode_table: Callable[[FontInfo, Callable[[bytes], int | None] | None], DecodeTable]
-                 ) -> None:
+    def __init__(self, make_decode_table: Callable[[FontInfo, Callable[[bytes], int | None] | None], DecodeTable],
+                 limits: Limits | None = None) -> None:
         self._make_decode_table = make_decode_table
+        self.limits = limits if limits is not None else Limits()
         self._fonts: dict[tuple[Any, ...], FontState] = {}
         self.warnings: list[str] = []
         self.measured: dict[Any, Any] = {}
@@ -214,7 +217,7 @@ class FontLoader:
             info_kwargs["encoding_cmap_name"] = cmap_name
             info_kwargs["writing_mode"] = cmap.wmode
             if desc_font is not None:
-                info_kwargs.update(_descendant_info(desc_font))
+                info_kwargs.update(_descendant_info(desc_font, self._stream_loader))
         else:
             base_enc, differences = self._simple_encoding(font.get("/Encoding"))
             info_kwargs["base_encoding"] = base_enc
@@ -229,10 +232,35 @@ class FontLoader:
         state.decode = self._decode_table(state)
         return state
 
+    def _bytes(self, stream: Any) -> bytes:
+        """A font's stream (program, CMap, CIDToGIDMap), decoded within the font stream limit;
+        a larger one is an error (the caller treats the font part as unreadable)."""
+        limit = self.limits.font_stream_bytes
+        data, cut = read_bounded(stream, limit)
+        if cut:
+            raise ValueError(f"{LIMIT}stream larger than the font stream limit of {self.limits.font_stream_mb:g} MB")
+        return bytes(data)
+
+    def _stream_loader(self, stream: Any, what: str) -> Callable[[], bytes | None]:
+        """Read a stream on first use; an unreadable or oversized one reads as None (with a
+        warning when it was too large)."""
+
+        def load() -> bytes | None:
+            try:
+                return self._bytes(stream)
+            except ValueError as exc:
+                if LIMIT in str(exc):
+                    self.warnings.append(f"{what}: {exc}")
+                return None
+            except Exception:
+                return None
+
+        return load
+
     def _cmap_loader(self, stream: Any, key: tuple[Any, ...], what: str) -> Callable[[], CMap | None]:
         def load() -> CMap | None:
             try:
-                return parse_cmap(stream.read_bytes(), usecmap=_predefined_cmap)
+                return parse_cmap(self._bytes(stream), usecmap=_predefined_cmap)
             except Exception as exc:
                 self.warnings.append(f"font {key}: unreadable {what} CMap ({exc})")
                 return None
@@ -249,13 +277,7 @@ class FontLoader:
                 if name == "/FontFile3":
                     kind = _name(stream.get("/Subtype")) or kind
 
-                def load(stream: Any = stream) -> bytes | None:
-                    try:
-                        return bytes(stream.read_bytes())
-                    except Exception:
-                        return None
-
-                return kind, load
+                return kind, self._stream_loader(stream, "font program")
         return None, None
 
     def _encoding_cmap(self, encoding: Any, tounicode: Any) -> tuple[CMap, str | None]:
@@ -269,7 +291,7 @@ class FontLoader:
             fallback = None
             if isinstance(tounicode, pikepdf.Stream):
                 try:
-                    fallback = parse_cmap(tounicode.read_bytes())
+                    fallback = parse_cmap(self._bytes(tounicode))
                 except Exception:
                     fallback = None
             cmap = fallback if fallback is not None and fallback.codespace else identity_cmap(0)
@@ -278,7 +300,7 @@ class FontLoader:
             return cmap, name
         if isinstance(encoding, pikepdf.Stream):
             try:
-                cmap = parse_cmap(encoding.read_bytes(), usecmap=_predefined_cmap)
+                cmap = parse_cmap(self._bytes(encoding), usecmap=_predefined_cmap)
                 wmode = encoding.get("/WMode")
                 if wmode is not None and int(_num(wmode)) == 1:
                     cmap = _with_wmode(cmap, 1)
@@ -384,12 +406,12 @@ class FontLoader:
             state.ascent, state.descent = 0.5, -0.5
 
 
-def _descendant_info(desc_font: Any) -> dict[str, Any]:
+def _descendant_info(desc_font: Any, loader: Callable[[Any, str], Callable[[], bytes | None]]) -> dict[str, Any]:
     """What a Type0 font's descendant adds to its :class:`FontInfo`."""
     info: dict[str, Any] = {"descendant_subtype": _name(desc_font.get("/Subtype")) or ""}
     gid_map = desc_font.get("/CIDToGIDMap")
     if isinstance(gid_map, pikepdf.Stream):
-        info["cid_to_gid_loader"] = _stream_loader(gid_map)
+        info["cid_to_gid_loader"] = loader(gid_map, "CIDToGIDMap")
     csi = desc_font.get("/CIDSystemInfo")
     if isinstance(csi, pikepdf.Dictionary):
         info["cid_system_info"] = (
@@ -471,18 +493,6 @@ def _sane_extent(asc: float | None, desc: float | None, bbox: list[float] | None
     if not 0.3 <= height <= 2.5:
         return DEFAULT_ASCENT, DEFAULT_DESCENT
     return asc, desc
-
-
-def _stream_loader(stream: Any) -> Callable[[], bytes | None]:
-    """Read a stream on first use; an unreadable one reads as None."""
-
-    def load() -> bytes | None:
-        try:
-            return bytes(stream.read_bytes())
-        except Exception:
-            return None
-
-    return load
 
 
 def _with_wmode(cmap: CMap, wmode: int) -> CMap:
