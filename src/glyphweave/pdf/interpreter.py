@@ -46,6 +46,10 @@ ACTUAL_TEXT = "actualtext"
 """``decoded_by`` of glyphs whose text comes from an /ActualText span."""
 
 
+_CHECK_EVERY = 2000
+"""Glyphs between two looks at the clock, when a page has a time limit."""
+
+
 class PageLimitReached(Exception):
     """A page hit one of its :class:`Limits`: the page ends with what was found so far."""
 
@@ -152,6 +156,8 @@ class PageInterpreter:
         self.warnings: list[str] = []
         self._deadline: float | None = None
         self._max_glyphs = self.limits.glyphs_per_page
+        self._glyphs = 0
+        self._next_check = 0
         self._overflow = [0, 0]
         """``q`` and marked-content openings ignored past the nesting limit (their closings
         are ignored too, so the state stays balanced)."""
@@ -192,6 +198,8 @@ class PageInterpreter:
         warning (see :class:`~glyphweave.core.limits.Limits`), keeping what was found."""
         seconds = self.limits.page_seconds
         self._deadline = time.monotonic() + seconds if seconds is not None else None
+        self._glyphs = len(self.table)
+        self._next_check = self._glyphs + _CHECK_EVERY if seconds is not None else self._max_glyphs
         self.budget.start_page(self.limits)
         data = self._page_content(page_obj)
         self._handler_tables = self._handlers()
@@ -322,6 +330,18 @@ class PageInterpreter:
     def _restore(self, snap: tuple[Any, ...]) -> None:
         (self.ctm, self.font, self.font_idx, self.fs, self.tc, self.tw, self.th,
          self.tl, self.tr, self.ts) = snap
+
+    def _check_limits(self, glyphs: int) -> None:
+        """Past the glyph limit or the time limit, end the page; else schedule the next check."""
+        if glyphs > self._max_glyphs:
+            raise PageLimitReached(f"{LIMIT}page cut after {glyphs:,} glyphs: the limit is "
+                                   f"{self._max_glyphs:,} per page")
+        if self._deadline is not None:
+            if time.monotonic() > self._deadline:
+                raise PageLimitReached(f"{LIMIT}page cut after {self.limits.page_seconds:g} s: its time limit")
+            self._next_check = min(glyphs + _CHECK_EVERY, self._max_glyphs)
+        else:
+            self._next_check = self._max_glyphs
 
     def _op_q(self, args: list[Any], res: _Resources) -> None:
         if len(self.gstack) >= self.limits.nesting:
@@ -503,16 +523,16 @@ class PageInterpreter:
             matrix = self.tm if ctm is IDENTITY else multiply(self.tm, ctm)
             lo, hi = state.descent * size, state.ascent * size
             token = -1 if self.in_form else self.token
-            table = self.table
-            table.append(_make_run((
+            self.table.append(_make_run((
                 font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens, lo, hi,
                 render, mcid, tag, actual_text, token, extent,
             )))
-            if len(table) > self._max_glyphs:
-                raise PageLimitReached(f"{LIMIT}page cut after {len(table):,} glyphs: the limit is "
-                                       f"{self._max_glyphs:,} per page")
-            if self._deadline is not None and time.monotonic() > self._deadline:
-                raise PageLimitReached(f"{LIMIT}page cut after {self.limits.page_seconds:g} s: its time limit")
+            # The limits are checked every few thousand glyphs, not every string: one add and
+            # one comparison per shown string.
+            glyphs = self._glyphs + len(codes)
+            self._glyphs = glyphs
+            if glyphs > self._next_check:
+                self._check_limits(glyphs)
         if end:
             a, b, c, d, e, f = self.tm
             if wmode == 0:
