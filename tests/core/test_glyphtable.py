@@ -145,3 +145,15 @@ def test_run_centres_are_the_quad_centres(wmode):
     for i in range(4):
         assert xs[i] == pytest.approx((c["ox"][i] + c["ex"][i] + c["lox"][i] + c["hix"][i]) / 2)
         assert ys[i] == pytest.approx((c["oy"][i] + c["ey"][i] + c["loy"][i] + c["hiy"][i]) / 2)
+
+
+def test_frames_are_each_runs_run_frame():
+    from glyphweave.core.glyphtable import run_frame
+    from glyphweave.testing.factories import add_text
+
+    table = GlyphTable()
+    add_text(table, "ab", 10, 20)
+    add_text(table, "cd", 30, 40, angle=90)
+    add_text(table, "ef", 50, 60, wmode=1)
+    assert table.frames() == [run_frame(run) for run in table.raw_runs()]
+    assert table.frames() is table.frames()  # cached, with runs()

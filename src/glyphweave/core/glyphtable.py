@@ -179,6 +179,7 @@ class GlyphTable:
     _count: int = 0
     _cols: dict[str, list[Any]] | None = None
     _run_geometry: list[RunGeometry] | None = None
+    _frames: list[RunFrame] | None = None
 
     # -- building (interpreter side) -------------------------------------------------
     def font_index(self, ref: FontRef) -> int:
@@ -238,6 +239,7 @@ class GlyphTable:
             self._count += n
             self._cols = None
             self._run_geometry = None
+            self._frames = None
 
     def __len__(self) -> int:
         return self._count
@@ -278,8 +280,15 @@ class GlyphTable:
         box, far from every other run) let a stage skip the per-glyph test for most glyphs.
         """
         if self._run_geometry is None:
-            self._run_geometry = _run_geometry(self._runs)
+            self._run_geometry, self._frames = _run_geometry(self._runs)
         return self._run_geometry
+
+    def frames(self) -> list[RunFrame]:
+        """Each run's :func:`run_frame`, in paint order (cached with :meth:`runs`, which
+        computes them anyway): for a stage that walks every run, no call per run."""
+        if self._frames is None:
+            self._run_geometry, self._frames = _run_geometry(self._runs)
+        return self._frames
 
     def origins_within(self, k: int, box: tuple[float, float, float, float]) -> list[int]:
         """Positions (within run ``k``) of the glyphs whose origin lies in ``box`` (x0, y0,
@@ -482,14 +491,20 @@ _EXPANDERS = {
 }
 
 
-def _run_geometry(runs: list[Run]) -> list[RunGeometry]:
+def _run_geometry(runs: list[Run]) -> tuple[list[RunGeometry], list[RunFrame]]:
+    """Each run's geometry, and its frame (computed for the geometry anyway, so a stage that
+    needs both gets the frame for the price of keeping it)."""
     out: list[RunGeometry] = []
     append = out.append
+    frames: list[RunFrame] = []
+    keep = frames.append
     start = 0
     hypot = math.hypot
     inf = math.inf
     for run in runs:
-        bx, by, ax, ay, nx, ny, ux, uy = _frame(run)
+        frame = _frame(run)
+        keep(_new(RunFrame, frame))
+        bx, by, ax, ay, nx, ny, ux, uy = frame
         starts, lo, hi, extent = run.starts, run.lo, run.hi, run.extent
         n = len(starts)
         if extent is not None and ay == 0.0 and nx == 0.0:
@@ -536,7 +551,7 @@ def _run_geometry(runs: list[Run]) -> list[RunGeometry]:
             min_step_ts * along if min_step_ts != inf else inf,
         ))
         start += n
-    return out
+    return out, frames
 
 
 def _extent(run: Run) -> tuple[float, float, float]:

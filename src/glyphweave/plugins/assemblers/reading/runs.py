@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, compress, repeat
 from operator import gt, itemgetter
 
-from glyphweave.plugin import GlyphTable, Run, RunGeometry, run_frame
+from glyphweave.plugin import GlyphTable, Run, RunFrame, RunGeometry
 
 from .rules import JOIN, Decision, Rules, Side, Verdict, finish_text, may_space
 
@@ -56,13 +56,18 @@ def assemble_runs(table: GlyphTable, indices: Sequence[int], placeholder: str, r
     runs = table.raw_runs()
     out = _Output(runs, placeholder, rules)
     try:
-        _walk(out, _picked(runs, table.runs(), indices, len(table)), rules)
+        _walk(out, _picked(runs, table.runs(), table.frames(), indices, len(table)), rules)
     except _Unwalkable:
         return None
     return out.finish(len(indices))
 
 
-def _walk(out: _Output, picks: Iterable[tuple[Run, RunGeometry, int, list[int] | None]], rules: Rules) -> None:
+_Pick = tuple[Run, RunGeometry, RunFrame, int, "list[int] | None"]
+"""A run taken, its geometry and frame, the position of its first glyph taken, and the
+positions taken (None: from there to the run's end)."""
+
+
+def _walk(out: _Output, picks: Iterable[_Pick], rules: Rules) -> None:
     """Write the separators of the picked runs into ``out``: a run's first glyph taken is
     decided against the glyph taken before it, the rest within the run.
 
@@ -76,8 +81,8 @@ def _walk(out: _Output, picks: Iterable[tuple[Run, RunGeometry, int, list[int] |
     prev = Side(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0)  # the last glyph taken
     cur = Side(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0)
     started = False
-    for run, geo, k0, sel in picks:
-        bx, by, ax, ay, nx, ny, rx, ry = run_frame(run)
+    for run, geo, frame, k0, sel in picks:
+        bx, by, ax, ay, nx, ny, rx, ry = frame
         # Upright and read along +x (the usual case): the box height is |d| (hi - lo), the
         # direction (1, ±0), and every glyph of the run is on the baseline y = by.
         upright = ay == 0.0 and nx == 0.0 and ax > 0.0 and run.wmode == 0
@@ -215,23 +220,22 @@ def _at(bx: float, by: float, ax: float, ay: float, s: float) -> tuple[float, fl
     return bx + ax * s, by + ay * s
 
 
-def _picked(runs: list[Run], geometry: list[RunGeometry], indices: Sequence[int],
-            total: int) -> Iterable[tuple[Run, RunGeometry, int, list[int] | None]]:
-    """The runs that hold glyphs of ``indices``, each with the position of its first glyph
-    taken and the positions taken (None: from there to the run's end)."""
+def _picked(runs: list[Run], geometry: list[RunGeometry], frames: list[RunFrame], indices: Sequence[int],
+            total: int) -> Iterable[_Pick]:
+    """The runs that hold glyphs of ``indices`` (see :data:`_Pick`)."""
     n = len(indices)
     if n == total and indices[0] == 0 and indices[-1] == n - 1:
-        return zip(runs, geometry, repeat(0), repeat(None))
-    return _some(runs, geometry, indices, list(range(total)))
+        return zip(runs, geometry, frames, repeat(0), repeat(None))
+    return _some(runs, geometry, frames, indices, list(range(total)))
 
 
-def _some(runs: list[Run], geometry: list[RunGeometry], indices: Sequence[int],
-          ids: list[int]) -> Iterator[tuple[Run, RunGeometry, int, list[int] | None]]:
+def _some(runs: list[Run], geometry: list[RunGeometry], frames: list[RunFrame], indices: Sequence[int],
+          ids: list[int]) -> Iterator[_Pick]:
     """:func:`_picked` for a selection that leaves glyphs out; raises :class:`_Unwalkable`
     when ``indices`` are not increasing or not all in the table."""
     n = len(indices)
     pos = 0
-    for run, geo in zip(runs, geometry, strict=False):  # one geometry per run
+    for run, geo, frame in zip(runs, geometry, frames, strict=False):  # one geometry per run
         if pos >= n:
             return
         start, end = geo.start, geo.end
@@ -243,10 +247,10 @@ def _some(runs: list[Run], geometry: list[RunGeometry], indices: Sequence[int],
         k = pos + end - start
         if first == start and indices[pos:k] == ids[start:end]:  # all of the run
             pos = k
-            yield run, geo, 0, None
+            yield run, geo, frame, 0, None
         else:
             sel, pos = _positions(indices, pos, start, end)
-            yield run, geo, first - start, sel
+            yield run, geo, frame, first - start, sel
     if pos != n:
         raise _Unwalkable
 
