@@ -222,7 +222,8 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
-    from glyphweave.api import build_pipeline, resource_sources
+    from glyphweave.api import resource_sources
+    from glyphweave.core.pipeline import Pipeline
     from glyphweave.registry.catalog import Catalog
     from glyphweave.registry.profile import load_profile
 
@@ -230,7 +231,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     catalog = Catalog.from_plugin_manager(pm)
     profile = load_profile(args.profile, catalog)  # a bad profile fails before any output
     resolved = profile.instantiate(catalog)
-    sources = resource_sources(build_pipeline(profile, pm))
+    sources = resource_sources(Pipeline(resolved, catalog))
     if args.json:
         report = {
             "components": [info.to_dict() for info in catalog.components()],
