@@ -21,14 +21,32 @@ from __future__ import annotations
 from glyphweave.core.decoding import has_private_use, is_private_use, is_weak
 from glyphweave.core.errors import ComponentError, GlyphweaveError, PluginError, ProfileError
 from glyphweave.core.fontinfo import CodeToText, FontInfo, split_subset_prefix, strip_subset_prefix
+from glyphweave.core.geometry import (
+    WIDE_GAP,
+    Block,
+    Box,
+    Line,
+    PageGeometry,
+    Rules,
+    Word,
+    build_blocks,
+    direction_groups,
+    finish_text,
+    geometric_rows,
+    is_cjk,
+)
+from glyphweave.core.geometry.recovery import Recovery, recover
 from glyphweave.core.glyph import FontRef, Glyph
 from glyphweave.core.glyphtable import GlyphTable, Run, RunFrame, RunGeometry, run_frame, run_page_size
+from glyphweave.core.scripts import expand_ligatures, has_rtl, logical_order, normalize_arabic_forms
 from glyphweave.core.stages import Assembled, Assembler, Component, Decoder, Filter, Option, PageContext
 from glyphweave.registry.markers import hookimpl
 
 __all__ = [
-    "Assembled", "Assembler", "CodeToText", "Component", "ComponentError", "Decoder", "Filter", "FontInfo", "FontRef", "Glyph",
-    "GlyphTable", "GlyphweaveError", "Option", "PageContext", "PluginError", "ProfileError", "Run", "RunFrame",
-    "RunGeometry", "has_private_use", "hookimpl", "is_private_use", "is_weak", "run_frame", "run_page_size",
-    "split_subset_prefix", "strip_subset_prefix",
+    "WIDE_GAP", "Assembled", "Assembler", "Block", "Box", "CodeToText", "Component", "ComponentError", "Decoder",
+    "Filter", "FontInfo", "FontRef", "Glyph", "GlyphTable", "GlyphweaveError", "Line", "Option", "PageContext",
+    "PageGeometry", "PluginError", "ProfileError", "Recovery", "Rules", "Run", "RunFrame", "RunGeometry", "Word",
+    "build_blocks", "direction_groups", "expand_ligatures", "finish_text", "geometric_rows", "has_private_use",
+    "has_rtl", "hookimpl", "is_cjk", "is_private_use", "is_weak", "logical_order", "normalize_arabic_forms",
+    "recover", "run_frame", "run_page_size", "split_subset_prefix", "strip_subset_prefix",
 ]

@@ -50,7 +50,9 @@ def add_glyphs(table: GlyphTable, texts: Sequence[str], x: float, y: float, *, s
 def test_registration():
     assert reading.glyphweave_register_assemblers() == [ReadingAssembler]
     assert ReadingAssembler.NAME == "reading"
-    assert ReadingAssembler.validate_options({}) == {"word_gap": 0.15, "line_gap": 0.5, "back_jump": 3.0}
+    assert ReadingAssembler.validate_options({}) == {
+        "word_gap": 0.15, "line_gap": 0.5, "back_jump": 3.0, "ligatures": False, "recover": True, "gap": 3.0,
+        "min_width": 12.0, "min_lines": 2}
 
 
 def test_empty_page():

@@ -12,11 +12,11 @@ from itertools import accumulate
 
 import pytest
 
+from glyphweave.core.geometry.glyphwalk import walk_glyphs
+from glyphweave.core.geometry.rules import Rules
+from glyphweave.core.geometry.runwalk import walk_runs
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.plugins.assemblers.reading import ReadingAssembler
-from glyphweave.plugins.assemblers.reading.glyphs import assemble_glyphs
-from glyphweave.plugins.assemblers.reading.rules import Rules
-from glyphweave.plugins.assemblers.reading.runs import assemble_runs
 from glyphweave.testing.factories import TEST_FONT, add_text, page_context
 
 
@@ -89,14 +89,27 @@ def add_tj(
 def both(table: GlyphTable, indices: Sequence[int] | None = None, placeholder: str = " ", **options) -> str:
     """The text of both walks, which must agree; the run walk must not give up."""
     page = page_context(table, placeholder=placeholder)
+    options.setdefault("recover", False)  # paint order as the walks give it
     assembler = ReadingAssembler(**ReadingAssembler.validate_options(options))
-    rules = Rules(**ReadingAssembler.validate_options(options))
+    chosen = ReadingAssembler.validate_options(options)
+    rules = Rules(chosen["word_gap"], chosen["line_gap"], chosen["back_jump"])
     indices = range(len(table)) if indices is None else indices
     reference = assemble_glyphs(table, indices, placeholder, rules)
     fast = assemble_runs(table, indices, placeholder, rules)
     assert fast == reference
     assert assembler.assemble(page, indices) == reference
     return reference
+
+
+def assemble_glyphs(table: GlyphTable, indices: Sequence[int], placeholder: str, rules: Rules) -> str:
+    """The reference walk's reading text."""
+    return walk_glyphs(table, indices, placeholder, rules).text()
+
+
+def assemble_runs(table: GlyphTable, indices: Sequence[int], placeholder: str, rules: Rules) -> str | None:
+    """The run walk's reading text, None when it leaves the selection to the reference walk."""
+    walk = walk_runs(table, indices, placeholder, rules)
+    return None if walk is None else walk.text()
 
 
 # -- TJ runs ---------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from glyphweave.core.glyphtable import GlyphTable
 
 if TYPE_CHECKING:
     from glyphweave.core.fontinfo import FontInfo
+    from glyphweave.core.geometry import PageGeometry
 
 
 @attrs.frozen(kw_only=True)
@@ -203,6 +204,37 @@ class PageContext:
     table: GlyphTable
     placeholder: str = " "
     """Text shown for an unresolved glyph (the profile's ``unresolved`` policy)."""
+    _geometries: dict[Any, PageGeometry] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+    _notes: dict[str, str] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    def note(self, key: str, value: str) -> None:
+        """Say something about how the page was assembled (which assembler served it and
+        why, what order recovery did): it shows in the page's statistics (``assembly``)
+        and with ``--stats``. A later note with the same key replaces the earlier one."""
+        self._notes[key] = value
+
+    @property
+    def notes(self) -> dict[str, str]:
+        """The notes made so far (see :meth:`note`)."""
+        return dict(self._notes)
+
+    def geometry(self, indices: Sequence[int], *, word_gap: float = 0.15, line_gap: float = 0.5,
+                 back_jump: float = 3.0, ligatures: bool = False) -> PageGeometry:
+        """The page geometry (lines, words, blocks; :class:`~glyphweave.core.geometry.PageGeometry`)
+        of the glyphs ``indices`` under the word-gap and line-break rules with these options
+        (in box heights; SPEC §5), Latin ligatures kept when ``ligatures``.
+
+        Computed on first use and shared: every assembler asking for the same glyphs and
+        options on this page gets the same object, so nothing is computed twice.
+        """
+        from glyphweave.core.geometry import PageGeometry, Rules
+
+        rules = Rules(word_gap, line_gap, back_jump)
+        key = (tuple(indices), rules, ligatures)
+        found = self._geometries.get(key)
+        if found is None:
+            found = self._geometries[key] = PageGeometry(self, indices, rules, ligatures=ligatures)
+        return found
 
 
 class Filter(Component):

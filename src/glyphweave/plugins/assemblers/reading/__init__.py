@@ -9,26 +9,17 @@ the default for search and indexing: fast and robust to rotation, superscripts a
 sizes, but it keeps content order (multi-column reading order is the ``columns``
 assembler's job).
 
-The package keeps the rules apart from the two walks that apply them:
-
-* :mod:`.rules`: :class:`~.rules.Rules`, the one statement of the decision between two
-  glyphs (each seen as a :class:`~.rules.Side`) and of letter spacing;
-* :mod:`.runs`: the walk used on every page, a run (one shown string) at a time: inside a
-  run only a ``TJ`` adjustment can make a word space, so the few places where one does
-  are found at C speed and put to the rules, and the page's columns are never built;
-* :mod:`.glyphs`: the reference walk, glyph by glyph over the columns. Both walks give
-  the same text; the reference walk serves the rare cases the run walk leaves to it.
+The rules themselves (the decision between two glyphs, letter spacing, the walks that
+apply them) are the shared page-geometry layer's (``PageContext.geometry``): this
+assembler reads the geometry's lines in paint order, and reorders only the regions where
+paint order contradicts the geometry badly (order recovery, SPEC §5).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
-
-from .glyphs import assemble_glyphs
-from .rules import Rules, is_cjk
-from .runs import assemble_runs
+from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl, is_cjk, recover
 
 __all__ = ["ReadingAssembler", "glyphweave_register_assemblers", "is_cjk"]
 
@@ -102,21 +93,53 @@ class ReadingAssembler(Assembler):
             doc="A jump backwards along the writing direction larger than this many box heights "
             "is a new line.",
         ),
+        "ligatures": Option(
+            default=False,
+            doc="Keep the Latin ligature forms U+FB00-FB06 (\"ﬁ\") instead of expanding them to their letters.",
+        ),
+        "recover": Option(
+            default=True,
+            doc="Order recovery: read a region in geometric order where paint order contradicts it badly "
+            "(words painted backwards, lines jumping up mid-column, columns interleaved line by line).",
+        ),
+        "gap": Option(
+            default=3.0, minimum=0.0, maximum=1000.0,
+            doc="Order recovery: a gap along a line of at least this many typical advances may be a column gutter.",
+        ),
+        "min_width": Option(
+            default=12.0, minimum=0.0, maximum=10000.0,
+            doc="Order recovery: interleaved columns need a median piece length of this many typical advances "
+            "on each side (narrower pieces are table cells, read across).",
+        ),
+        "min_lines": Option(
+            default=2, minimum=1, maximum=10000,
+            doc="Order recovery: interleaved columns need at least this many pieces on each side.",
+        ),
     }
 
     word_gap: float
     line_gap: float
     back_jump: float
+    ligatures: bool
+    recover: bool
+    gap: float
+    min_width: float
+    min_lines: int
 
-    def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
+    def assemble(self, page: PageContext, indices: Sequence[int]) -> str | Assembled:
         if not len(indices):
             return ""
-        rules = Rules(self.word_gap, self.line_gap, self.back_jump)
-        if rules.in_range():
-            text = assemble_runs(page.table, indices, page.placeholder, rules)
-            if text is not None:
-                return text
-        return assemble_glyphs(page.table, indices, page.placeholder, rules)
+        geometry = page.geometry(indices, word_gap=self.word_gap, line_gap=self.line_gap,
+                                 back_jump=self.back_jump, ligatures=self.ligatures)
+        if self.recover and len(geometry.walk.breaks) > 1:
+            lines = geometry.lines
+            gap = self.gap * geometry.advance
+            recovered = recover(lines, gap=gap, min_width=self.min_width * geometry.advance,
+                                min_lines=self.min_lines)
+            if recovered.fixes:
+                page.note("order", "recovered: " + ", ".join(f"{kind} {n}" for kind, n in sorted(recovered.fixes.items())))
+                return geometry.text_of_rows(recovered.rows)
+        return geometry.reading_text()
 
 
 @hookimpl

@@ -1,5 +1,5 @@
-"""The run walk of the ``reading`` assembler: the reference walk's text, worked a run
-(one shown string) at a time, without building the page's columns.
+"""The run walk: the reference walk's lines and spaces, worked a run (one shown string)
+at a time, without building the page's columns.
 
 A run's glyphs share one baseline, direction and box height, so between two of them the
 glyphs are on one line (no move across it, no turn) and only the gap along the baseline
@@ -25,9 +25,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, compress, repeat
 from operator import gt, itemgetter
 
-from glyphweave.plugin import GlyphTable, Run, RunFrame, RunGeometry
+from glyphweave.core.glyphtable import GlyphTable, Run, RunFrame, RunGeometry
 
-from .rules import JOIN, Decision, Rules, Side, Verdict, finish_text, may_space
+from .rules import JOIN, WIDE_GAP, Decision, Rules, Side, Verdict, may_space
+from .walk import Walk
 
 # The run walk compares gaps estimated in text space with the thresholds, and computes
 # the reference walk's user-space numbers only where an estimate comes near one. The two
@@ -47,8 +48,9 @@ class _Unwalkable(Exception):
     """The run walk cannot do this selection: the reference walk must."""
 
 
-def assemble_runs(table: GlyphTable, indices: Sequence[int], placeholder: str, rules: Rules) -> str | None:
-    """The reading text of the glyphs ``indices`` of ``table``, a run at a time.
+def walk_runs(table: GlyphTable, indices: Sequence[int], placeholder: str, rules: Rules) -> Walk | None:
+    """The walk of the glyphs ``indices`` of ``table`` (see :class:`~.walk.Walk`), a run
+    at a time.
 
     Returns None when the reference walk must do it: a glyph without a positive, finite
     box height, or indices out of paint order.
@@ -169,9 +171,12 @@ def _spaces_in_run(out: _Output, run: Run, geo: RunGeometry, bx: float, a: float
                 if track > 0:
                     gap -= track
                 g = geo.start + i
-                if gap > wthr and may_space(texts[g - 1] or _back(texts, g - 2), texts[g]):
-                    texts[g] = " " + texts[g]
-                    add_space((g, gap / h))
+                if gap > wthr:
+                    if may_space(texts[g - 1] or _back(texts, g - 2), texts[g]):
+                        texts[g] = " " + texts[g]
+                        add_space((g, gap / h))
+                    if gap >= WIDE_GAP * h:
+                        out.wide.append(g)
     return True
 
 
@@ -298,7 +303,7 @@ class _Output:
     glyph's last character).
     """
 
-    __slots__ = ("cur", "line_first", "rules", "skipped", "spaces", "texts")
+    __slots__ = ("breaks", "cur", "line_first", "rules", "skipped", "spaces", "texts", "wide")
 
     def __init__(self, runs: list[Run], placeholder: str, rules: Rules) -> None:
         decoded = [run.decoded for run in runs]
@@ -311,6 +316,8 @@ class _Output:
         self.texts = texts
         self.rules = rules
         self.spaces: list[tuple[int, float]] = []  # the line's spaces from gaps: (glyph, gap)
+        self.breaks: list[int] = []  # the glyphs a new line starts with
+        self.wide: list[int] = []  # the glyphs after a wide gap (WIDE_GAP)
         self.line_first = 0  # glyphs taken before the current line
         self.skipped = 0  # glyphs left out so far
         self.cur = 0  # one past the last glyph taken or left out
@@ -328,11 +335,16 @@ class _Output:
         if verdict is _SPACE:
             self.texts[g] = " " + self.texts[g]
             self.spaces.append((g, decision.gap))
+            if decision.gap >= WIDE_GAP:
+                self.wide.append(g)
         elif verdict is _NEWLINE:
             taken = g - self.skipped
             self._settle(taken - self.line_first - 1)
             self.texts[g] = "\n" + self.texts[g]
+            self.breaks.append(g)
             self.line_first = taken
+        else:  # a join that notes a wide gap
+            self.wide.append(g)
 
     def _settle(self, pairs: int) -> None:
         """The line of ``pairs`` glyph pairs ends: drop its spaces that are letter spacing."""
@@ -346,8 +358,8 @@ class _Output:
                         texts[g] = texts[g][1:]
             spaces.clear()
 
-    def finish(self, n: int) -> str:
-        """The text, once the ``n`` glyphs taken are written."""
+    def finish(self, n: int) -> Walk:
+        """The walk, once the ``n`` glyphs taken are written."""
         self._settle(n - self.line_first - 1)
         del self.texts[self.cur:]
-        return finish_text("".join(self.texts))
+        return Walk(range(len(self.texts)), self.texts, self.breaks, self.wide)

@@ -154,7 +154,8 @@ class Decision(NamedTuple):
     gap: float
     """For a word space, the gap in box heights (tracking taken out): the spaces of a
     line letter-spaced by positioning are settled on it when the line ends
-    (:func:`settle_limit`). 0 otherwise."""
+    (:func:`settle_limit`). For a join, a wide gap (:data:`WIDE_GAP`) that could not be
+    a space because whitespace is on one side. 0 otherwise."""
 
 
 JOIN = Decision(Verdict.JOIN, 0.0)
@@ -163,6 +164,13 @@ NEWLINE = Decision(Verdict.NEWLINE, 0.0)
 # constructor of a NamedTuple, on a path taken once per word.
 _decision = partial(tuple.__new__, Decision)
 _SPACE = Verdict.SPACE
+_JOIN = Verdict.JOIN
+
+WIDE_GAP = 0.4
+"""A gap along the line of at least this many box heights (and wider than the word gap)
+is *wide*: the walks note where, so that lines can be split at gaps that may be column
+gutters or table cell boundaries without measuring every word space again. A gap is
+noted whether or not a space was written for it (after a painted space glyph, none is)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,8 +229,11 @@ class Rules:
         track = (prev.px - pex) * pux + (prev.py - pey) * puy
         if track > 0:
             gap -= track  # Tc, known exactly: letter spacing is no word gap
-        if gap > limit and may_space(before, text):
-            return _decision((_SPACE, gap / hh))
+        if gap > limit:
+            if may_space(before, text):
+                return _decision((_SPACE, gap / hh))
+            if gap >= WIDE_GAP * hh:
+                return _decision((_JOIN, gap / hh))  # a wide gap after whitespace: noted
         return JOIN
 
     def settle_limit(self, gaps: list[float], pairs: int) -> float | None:

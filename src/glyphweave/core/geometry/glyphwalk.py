@@ -1,5 +1,5 @@
-"""The reference walk of the ``reading`` assembler: one glyph at a time over the table's
-columns, each pair of neighbours put to :meth:`Rules.decide`.
+"""The reference walk: one glyph at a time over the table's columns, each pair of
+neighbours put to :meth:`Rules.decide`.
 
 It is the plain statement of what the run walk (:mod:`.runs`) computes faster, and serves
 the cases the run walk leaves to it: options out of range, glyphs without a box height,
@@ -14,52 +14,62 @@ from itertools import starmap
 from operator import itemgetter
 from typing import Any
 
-from glyphweave.plugin import GlyphTable
+from glyphweave.core.glyphtable import GlyphTable
 
-from .rules import Rules, Side, Verdict, finish_text
+from .rules import WIDE_GAP, Rules, Side, Verdict
+from .walk import Walk
 
 
-def assemble_glyphs(table: GlyphTable, indices: Sequence[int], placeholder: str, rules: Rules) -> str:
-    """The reading text of the glyphs ``indices`` of ``table``, glyph by glyph."""
+def walk_glyphs(table: GlyphTable, indices: Sequence[int], placeholder: str, rules: Rules) -> Walk:
+    """The walk of the glyphs ``indices`` of ``table``, glyph by glyph."""
     if not len(indices):
-        return ""
+        return Walk([], [], [], [])
     get = _selection(indices, len(table))
     texts = get(table.text)
     if None in table.decoded_by:
         texts = [placeholder if by is None else t for t, by in zip(texts, get(table.decoded_by), strict=True)]
     sides = _sides(table, get)
-    out: list[str] = [texts[0]]
-    spaces: list[tuple[int, float]] = []  # the line's spaces from gaps: (place in out, gap)
-    line_start = 0
+    pieces = [texts[0]]
+    breaks: list[int] = []
+    wide: list[int] = []
+    spaces: list[tuple[int, float]] = []  # the line's spaces from gaps: (glyph, gap)
+    line_glyphs = 1
     last = texts[0] or "\n"  # the last non-empty piece of the line
     prev = sides[0]
-    for t, side in zip(texts[1:], sides[1:], strict=True):
+    for g, (t, side) in enumerate(zip(texts[1:], sides[1:], strict=True), 1):
         decision = rules.decide(prev, side, last, t)
         if decision.verdict is Verdict.NEWLINE:
-            _settle(out, line_start, spaces, rules)
-            out.append("\n")
-            line_start = len(out)
-            last = "\n"
+            _settle(pieces, spaces, line_glyphs - 1, rules)
+            breaks.append(g)
+            line_glyphs = 0
+            pieces.append("\n" + t)
+            last = t or "\n"
         elif decision.verdict is Verdict.SPACE:
-            spaces.append((len(out), decision.gap))
-            out.append(" ")
-            last = " "
-        out.append(t)
-        last = t or last
+            spaces.append((g, decision.gap))
+            pieces.append(" " + t)
+            last = t or " "
+            if decision.gap >= WIDE_GAP:
+                wide.append(g)
+        else:
+            if decision.gap:
+                wide.append(g)
+            pieces.append(t)
+            last = t or last
+        line_glyphs += 1
         prev = side
-    _settle(out, line_start, spaces, rules)
-    return finish_text("".join(out))
+    _settle(pieces, spaces, line_glyphs - 1, rules)
+    return Walk(list(indices), pieces, breaks, wide)
 
 
-def _settle(out: list[str], start: int, spaces: list[tuple[int, float]], rules: Rules) -> None:
-    """Drop the spaces of a letter-spaced line (``out[start:]``) that are letter spacing,
-    and forget them: the line has ended."""
+def _settle(pieces: list[str], spaces: list[tuple[int, float]], pairs: int, rules: Rules) -> None:
+    """Drop the spaces of a letter-spaced line of ``pairs`` glyph pairs that are letter
+    spacing, and forget them: the line has ended."""
     if spaces:
-        limit = rules.settle_limit([gap for _, gap in spaces], len(out) - start - len(spaces) - 1)
+        limit = rules.settle_limit([gap for _, gap in spaces], pairs)
         if limit is not None:
-            for j, gap in spaces:
+            for g, gap in spaces:
                 if gap <= limit:
-                    out[j] = ""
+                    pieces[g] = pieces[g][1:]
         spaces.clear()
 
 

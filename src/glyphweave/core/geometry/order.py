@@ -1,0 +1,179 @@
+"""Geometric reading order: columns found from whitespace, rows read across, full-width
+blocks in their place.
+
+The lines are first cut at wide gaps (at least ``gap`` user-space units: a column gutter
+or the space between table cells), giving *pieces*. The pieces of the page's main writing
+direction are ordered by a recursive cut:
+
+1. Look for a *gutter*: an interval along the writing direction, at least ``gap`` wide,
+   that no piece crosses, except a few *spanning* pieces (a title or caption across the
+   columns, a centred page number), at most a quarter of the pieces.
+2. A gutter counts only between two real columns: each side has ``min_lines`` pieces or
+   more, their median length is ``min_width`` or more (text, not the narrow cells of a
+   table, whose rows must be read across), and the two sides sit side by side.
+3. With a gutter, the pieces are cut into bands at the spanning pieces (which keep their
+   place between the bands), and each band into the columns left and right of the gutter;
+   each part is ordered the same way, the columns in reading direction.
+4. Without one, the pieces are read as rows: pieces whose baselines are within half a
+   line height form a row, read along the direction; rows follow the reading progression.
+
+Text in other directions (a rotated label, a diagonal watermark) follows the main text,
+one group per direction in decreasing glyph count, each ordered the same way in its own
+frame: it never interleaves with the main text.
+
+The result is a list of rows; a row is a list of pieces read along the line.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+
+from .blocks import same_direction
+from .lines import Line
+
+MAX_DEPTH = 64
+"""Recursion depth of the cut beyond which a region is read as rows (a page of nested
+gutters that deep is not text layout)."""
+
+SPANNING_SHARE = 0.25
+"""At most this share of a region's pieces may cross a gutter (as spanning pieces)."""
+
+
+class _Item:
+    __slots__ = ("c", "c0", "c1", "h", "line", "s0", "s1")
+
+    def __init__(self, line: Line, ux: float, uy: float) -> None:
+        self.line = line
+        x0, y0, x1, y1 = line.box
+        nx, ny = -uy, ux
+        if line.ux == ux and line.uy == uy:
+            self.s0, self.s1 = line.start, line.end
+        else:
+            proj = (x0 * ux + y0 * uy, x0 * ux + y1 * uy, x1 * ux + y0 * uy, x1 * ux + y1 * uy)
+            self.s0, self.s1 = min(proj), max(proj)
+        cs = (x0 * nx + y0 * ny, x0 * nx + y1 * ny, x1 * nx + y0 * ny, x1 * nx + y1 * ny)
+        self.c0, self.c1 = min(cs), max(cs)
+        self.c = line.across
+        self.h = line.height
+
+
+def direction_groups(lines: Sequence[Line]) -> list[list[Line]]:
+    """``lines`` grouped by writing direction, the group with the most glyphs first (then
+    in paint order of their first line)."""
+    groups: list[list[Line]] = []
+    for line in lines:
+        for group in groups:
+            if same_direction(group[0], line):
+                group.append(line)
+                break
+        else:
+            groups.append([line])
+    groups.sort(key=lambda g: -sum(len(ln.glyphs) for ln in g))
+    return groups
+
+
+def geometric_rows(lines: Sequence[Line], *, gap: float, min_width: float, min_lines: int) -> list[list[Line]]:
+    """The pieces of ``lines`` in geometric reading order, as rows (see the module
+    docstring). ``gap`` and ``min_width`` are in user space units."""
+    rows: list[list[Line]] = []
+    for group in direction_groups(lines):
+        ux, uy = group[0].ux, group[0].uy
+        pieces = [piece for line in group for piece in line.split(gap)] if gap > 0 else list(group)
+        items = [_Item(piece, ux, uy) for piece in pieces]
+        rows.extend([item.line for item in row] for row in _order(items, gap, min_width, min_lines, 0))
+    return rows
+
+
+def _order(items: list[_Item], gap: float, min_width: float, min_lines: int, depth: int) -> list[list[_Item]]:
+    if len(items) <= 1:
+        return [items] if items else []
+    if depth < MAX_DEPTH:
+        gutter = _gutter(items, gap, min_width, min_lines)
+        if gutter is not None:
+            g0, g1 = gutter
+            spanning = [it for it in items if it.s0 < g1 and it.s1 > g0]
+            if spanning:
+                out: list[list[_Item]] = []
+                band: list[_Item] = []
+                for it in sorted(items, key=lambda it: -(it.c0 + it.c1)):
+                    if it.s0 < g1 and it.s1 > g0:
+                        out.extend(_order(band, gap, min_width, min_lines, depth + 1))
+                        band = []
+                        out.append([it])
+                    else:
+                        band.append(it)
+                out.extend(_order(band, gap, min_width, min_lines, depth + 1))
+                return out
+            left = [it for it in items if it.s1 <= g0]
+            right = [it for it in items if it.s0 >= g1]
+            return (_order(left, gap, min_width, min_lines, depth + 1)
+                    + _order(right, gap, min_width, min_lines, depth + 1))
+    return _rows(items)
+
+
+def _gutter(items: list[_Item], gap: float, min_width: float, min_lines: int) -> tuple[float, float] | None:
+    """The best gutter of ``items`` (the interval along the direction), or None."""
+    n = len(items)
+    if n < 2 * min_lines or gap <= 0:
+        return None
+    allowed = int(n * SPANNING_SHARE)
+    events = sorted([(it.s0, 1) for it in items] + [(it.s1, -1) for it in items])
+    # segments between consecutive event positions, with the number of pieces over them
+    segments: list[tuple[float, float, int]] = []
+    count = 0
+    i = 0
+    ne = len(events)
+    while i < ne:
+        pos = events[i][0]
+        while i < ne and events[i][0] == pos:
+            count += events[i][1]
+            i += 1
+        if i < ne:
+            segments.append((pos, events[i][0], count))
+    candidates: list[tuple[int, float, float, float]] = []  # (crossings, -width, start, end)
+    run: list[tuple[float, float, int]] = []
+    for seg in [*segments, (0.0, 0.0, allowed + 1)]:
+        if seg[2] <= allowed:
+            run.append(seg)
+            continue
+        if run:
+            g0, g1 = run[0][0], run[-1][1]
+            if g1 - g0 >= gap:
+                candidates.append((max(c for _a, _b, c in run), g0 - g1, g0, g1))
+            run = []
+    for _crossing, _w, g0, g1 in sorted(candidates):
+        if _columns(items, g0, g1, min_width, min_lines):
+            return g0, g1
+    return None
+
+
+def _columns(items: list[_Item], g0: float, g1: float, min_width: float, min_lines: int) -> bool:
+    """Whether the gutter g0..g1 separates two columns of text (see the module docstring)."""
+    left = [it for it in items if it.s1 <= g0]
+    right = [it for it in items if it.s0 >= g1]
+    if len(left) < min_lines or len(right) < min_lines:
+        return False
+    for side in (left, right):
+        if statistics.median(it.s1 - it.s0 for it in side) < min_width:
+            return False
+    ltop, lbot = max(it.c1 for it in left), min(it.c0 for it in left)
+    rtop, rbot = max(it.c1 for it in right), min(it.c0 for it in right)
+    overlap = min(ltop, rtop) - max(lbot, rbot)
+    return overlap > 0.5 * min(ltop - lbot, rtop - rbot)
+
+
+def _rows(items: list[_Item]) -> list[list[_Item]]:
+    """Pieces read as rows: baselines within half a line height of the row's first piece
+    make a row, read along the direction; rows in reading progression."""
+    rows: list[list[_Item]] = []
+    for it in sorted(items, key=lambda it: -it.c):
+        if rows:
+            first = rows[-1][0]
+            if abs(first.c - it.c) <= 0.5 * max(first.h, it.h):
+                rows[-1].append(it)
+                continue
+        rows.append([it])
+    for row in rows:
+        row.sort(key=lambda it: it.s0)
+    return rows

@@ -1,0 +1,136 @@
+"""A page's geometry: the walk, lines, words and blocks every assembler reads, computed once.
+
+:func:`page_geometry` is the one entry point: an assembler (built in or third party) asks
+the page for its geometry with the rules' options, and the first call for a selection of
+glyphs and options computes it; later calls, by any assembler on the same page, get the
+same object. Everything in it is computed on first use: the reading assembler on a page
+whose paint order is fine reads only the walk's text.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from glyphweave.core.scripts import expand_ligatures, has_rtl, logical_order
+
+from .blocks import Block, build_blocks
+from .glyphwalk import walk_glyphs
+from .lines import Line, LineGeometry, build_lines
+from .rules import Rules, finish_text
+from .runwalk import walk_runs
+from .walk import Walk
+
+if TYPE_CHECKING:
+    from glyphweave.core.stages import PageContext
+
+
+class PageGeometry:
+    """The geometry of the glyphs ``indices`` of a page under one set of rules."""
+
+    def __init__(self, page: PageContext, indices: Sequence[int], rules: Rules, *,
+                 ligatures: bool = False) -> None:
+        self.page = page
+        self.indices = indices
+        self.rules = rules
+        self.ligatures = ligatures
+        """Keep the Latin ligature forms U+FB00-FB06 instead of expanding them."""
+        self._walk: Walk | None = None
+        self._lines: list[Line] | None = None
+        self._blocks: list[Block] | None = None
+        self._advance: float | None = None
+        self._builder: LineGeometry | None = None
+
+    @property
+    def walk(self) -> Walk:
+        """The walk of the glyphs in paint order (:class:`~.walk.Walk`)."""
+        if self._walk is None:
+            self._walk = walk_page(self.page, self.indices, self.rules)
+        return self._walk
+
+    @property
+    def builder(self) -> LineGeometry:
+        if self._builder is None:
+            self._builder = LineGeometry(self.page.table)
+        return self._builder
+
+    @property
+    def lines(self) -> list[Line]:
+        """The lines, in paint order of their first glyph."""
+        if self._lines is None:
+            w = self.walk
+            self._lines = build_lines(self.builder, w.glyphs, w.pieces, w.breaks, w.wide) if w.pieces else []
+        return self._lines
+
+    @property
+    def blocks(self) -> list[Block]:
+        """The lines grouped into blocks (paragraphs, cells, labels), in paint order of their
+        first line (:func:`~.blocks.build_blocks`)."""
+        if self._blocks is None:
+            self._blocks = build_blocks(self.lines)
+        return self._blocks
+
+    @property
+    def advance(self) -> float:
+        """The page's typical glyph advance (user space): the median over its lines of
+        their mean advance per glyph, the unit of column gaps and the layout grid."""
+        if self._advance is None:
+            means = [(line.end - line.start) / len(line.glyphs) for line in self.lines if line.end > line.start]
+            self._advance = statistics.median(means) if means else 0.0
+        return self._advance
+
+    def reading_text(self) -> str:
+        """The page in paint order, lines as the rules cut them, text normalized
+        (:meth:`line_text`): the ``reading`` assembler's output without order recovery."""
+        raw = self.walk.text()
+        if not has_rtl(raw):
+            return raw if self.ligatures else expand_ligatures(raw)
+        return self.text_of(self.lines)
+
+    def line_text(self, line: Line) -> str:
+        """The text of ``line`` as a reader types it: Latin ligatures expanded (unless kept),
+        right-to-left script put in logical order with base letters (SPEC §5)."""
+        text = line.text
+        if has_rtl(text):
+            text = logical_order(self.visual_units(line))
+        return text if self.ligatures else expand_ligatures(text)
+
+    def visual_units(self, line: Line) -> list[str]:
+        """The glyph texts of ``line`` in visual order (along its direction), a word space
+        as a unit of its own."""
+        builder = self.builder
+        placed = []
+        for g, piece in zip(line.glyphs, line.pieces, strict=True):
+            _box, ox, oy, ex, ey = builder.glyph_box(g)
+            placed.append(((ox + ex) / 2 * line.ux + (oy + ey) / 2 * line.uy, piece))
+        placed.sort(key=lambda item: item[0])
+        units: list[str] = []
+        for _at, piece in placed:
+            bare = piece.lstrip(" ")
+            if bare != piece and units and units[-1] != " ":
+                units.append(" ")
+            units.append(bare)
+        return units
+
+    def text_of_rows(self, rows: Sequence[Sequence[Line]]) -> str:
+        """The text of ``rows`` one per line, the pieces of a row joined by a space,
+        finished as the reading text is (:func:`~.rules.finish_text`)."""
+        return finish_text("\n".join(" ".join(self.line_text(line) for line in row) for row in rows))
+
+    def text_of(self, lines: Sequence[Line | None]) -> str:
+        """The text of ``lines`` one per line (None: a blank line), finished as the
+        reading text is (:func:`~.rules.finish_text`)."""
+        return finish_text("\n".join("" if line is None else self.line_text(line) for line in lines))
+
+
+def walk_page(page: PageContext, indices: Sequence[int], rules: Rules) -> Walk:
+    """The walk of the glyphs ``indices``: a run at a time where the run walk can, glyph by
+    glyph otherwise (both give the same walk)."""
+    if not len(indices):
+        return Walk([], [], [], [])
+    if rules.in_range():
+        walk = walk_runs(page.table, indices, page.placeholder, rules)
+        if walk is not None:
+            return walk
+    return walk_glyphs(page.table, indices, page.placeholder, rules)

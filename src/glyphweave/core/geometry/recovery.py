@@ -1,0 +1,139 @@
+"""Order recovery: where paint order contradicts the geometry badly, the region is read in
+geometric order, and everywhere else paint order stands (SPEC §5, reading).
+
+Three contradictions are recognised, each on lines consecutive in paint order:
+
+* **words painted backwards**: lines on one baseline (within half a line height) whose
+  extents follow each other against the writing direction. They become one row, read
+  along the direction;
+* **lines jumping up mid-column**: a stretch of lines of one column (each overlapping the
+  stretch's extent along the direction by half its length) that are dense once sorted
+  (no baseline step above :data:`DENSE_STEP` line heights) but painted out of order. The
+  stretch is read top down;
+* **columns interleaved line by line**: a stretch of at least :data:`MIN_INTERLEAVED`
+  lines that each split at a wide gap, where the geometric order
+  (:func:`~.order.geometric_rows`) finds columns. The stretch is read column by column.
+
+Everything is linear in the number of lines, apart from the geometric order of a stretch
+that needs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .blocks import same_direction
+from .lines import Line
+from .order import geometric_rows
+
+DENSE_STEP = 2.5
+"""Largest baseline step, in line heights, between neighbours of a recovered column
+stretch: one blank line of leading, not a separate region such as a footnote area."""
+
+MIN_INTERLEAVED = 3
+"""Lines in a row that must split at a wide gap before interleaved columns are considered."""
+
+
+class Recovery(NamedTuple):
+    """The rows of a page after recovery, and what was recovered."""
+
+    rows: list[list[Line]]
+    fixes: dict[str, int]
+    """How many regions of each kind (``backwards``, ``jumps``, ``interleaved``) were
+    reordered."""
+
+
+def recover(lines: Sequence[Line], *, gap: float, min_width: float, min_lines: int) -> Recovery:
+    """The rows of ``lines`` (in paint order) with contradicted regions reordered."""
+    fixes = {"backwards": 0, "jumps": 0, "interleaved": 0}
+    rows = _interleaved(list(lines), gap, min_width, min_lines, fixes)
+    rows = _backwards(rows, fixes)
+    rows = _jumps(rows, fixes)
+    return Recovery(rows, {k: v for k, v in fixes.items() if v})
+
+
+def _interleaved(lines: list[Line], gap: float, min_width: float, min_lines: int,
+                 fixes: dict[str, int]) -> list[list[Line]]:
+    rows: list[list[Line]] = []
+    i = 0
+    n = len(lines)
+    while i < n:
+        j = i
+        while j < n and lines[j].wide and len(lines[j].split(gap)) > 1 and same_direction(lines[i], lines[j]):
+            j += 1
+        if j - i >= MIN_INTERLEAVED:
+            stretch = lines[i:j]
+            ordered = geometric_rows(stretch, gap=gap, min_width=min_width, min_lines=min_lines)
+            if len(ordered) > len(stretch):  # columns were found: pieces left their lines
+                rows.extend(ordered)
+                fixes["interleaved"] += 1
+                i = j
+                continue
+        if j == i:
+            rows.append([lines[i]])
+            i += 1
+        else:
+            rows.extend([line] for line in lines[i:j])
+            i = j
+    return rows
+
+
+def _baseline(row: list[Line]) -> float:
+    return row[0].across
+
+
+def _backwards(rows: list[list[Line]], fixes: dict[str, int]) -> list[list[Line]]:
+    out: list[list[Line]] = []
+    for row in rows:
+        if out and len(row) == 1:
+            prev = out[-1]
+            a, b = prev[-1], row[0]
+            h = max(a.height, b.height)
+            if (len(prev) == 1 or prev[0].across == prev[-1].across) and same_direction(a, b) and (
+                    abs(a.across - b.across) <= 0.5 * h and b.end <= a.start + 0.5 * h
+                    and b.end >= a.start - 3 * h):
+                if len(prev) == 1:
+                    fixes["backwards"] += 1
+                out[-1] = sorted([*prev, b], key=lambda ln: ln.start)
+                continue
+        out.append(row)
+    return out
+
+
+def _jumps(rows: list[list[Line]], fixes: dict[str, int]) -> list[list[Line]]:
+    out: list[list[Line]] = []
+    i = 0
+    n = len(rows)
+    while i < n:
+        first = rows[i][0]
+        lo, hi = first.start, rows[i][-1].end
+        j = i + 1
+        while j < n:
+            line = rows[j][0]
+            end = rows[j][-1].end
+            if not same_direction(first, line):
+                break
+            overlap = min(hi, end) - max(lo, line.start)
+            if overlap < 0.5 * min(hi - lo, end - line.start):
+                break
+            j += 1
+        stretch = rows[i:j]
+        if len(stretch) > 2:
+            ordered = sorted(stretch, key=lambda row: -_baseline(row))
+            if ordered != stretch and _dense(ordered):
+                out.extend(ordered)
+                fixes["jumps"] += 1
+                i = j
+                continue
+        out.extend(stretch)
+        i = j
+    return out
+
+
+def _dense(rows: list[list[Line]]) -> bool:
+    for a, b in zip(rows, rows[1:], strict=False):
+        h = max(a[0].height, b[0].height)
+        if _baseline(a) - _baseline(b) > DENSE_STEP * h:
+            return False
+    return True

@@ -1,0 +1,34 @@
+"""What a walk of a page's glyphs produces: every glyph's text with the separator the rules
+put in front of it, and where the lines start.
+
+Both walks (:mod:`.runwalk`, a run at a time, and :mod:`.glyphwalk`, glyph by glyph) give
+the same :class:`Walk`; lines, words and the reading text are read off it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .rules import finish_text
+
+
+class Walk(NamedTuple):
+    """The separators of a page's glyphs, in paint order."""
+
+    glyphs: Sequence[int]
+    """The table indices the pieces belong to, in the order walked. The run walk lists
+    every glyph up to the last one taken (a glyph not taken has the piece "")."""
+    pieces: list[str]
+    """The glyph's text (its placeholder when unresolved), with " " in front for a word
+    space and "\\n" for a new line."""
+    breaks: list[int]
+    """The positions in :attr:`pieces` (increasing) where a new line starts: every line
+    but the first."""
+    wide: list[int]
+    """The positions in :attr:`pieces` (increasing) of the glyphs after a wide gap
+    (:data:`~.rules.WIDE_GAP`): where a line may split into pieces set apart."""
+
+    def text(self) -> str:
+        """The reading text: the pieces joined, lines finished (:func:`~.rules.finish_text`)."""
+        return finish_text("".join(self.pieces))
