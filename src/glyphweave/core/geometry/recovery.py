@@ -88,7 +88,7 @@ def _backwards(rows: list[list[Line]], fixes: dict[str, int]) -> list[list[Line]
     for row in rows:
         if out and len(row) == 1:
             prev = out[-1]
-            a, b = prev[-1], row[0]
+            a, b = prev[0], row[0]  # the row is sorted along the line: its first piece is the last painted
             h = max(a.height, b.height)
             if (len(prev) == 1 or prev[0].across == prev[-1].across) and same_direction(a, b) and (
                     abs(a.across - b.across) <= 0.5 * h and b.end <= a.start + 0.5 * h

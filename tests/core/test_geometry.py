@@ -1,0 +1,491 @@
+"""The page-geometry layer (core/geometry): lines, words, blocks, geometric order and order
+recovery, as an assembler reads them through ``PageContext.geometry`` (SPEC §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from glyphweave.core.geometry import Line, PageGeometry, build_blocks, geometric_rows
+from glyphweave.core.geometry.recovery import recover
+from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.stages import PageContext
+from glyphweave.plugins.assemblers.reading import ReadingAssembler
+from glyphweave.testing.factories import add_text, page_context
+
+# add_text defaults: 10 pt, advance 0.5 em (5 units per glyph), ascent 0.75, descent -0.25:
+# a glyph's box is 10 units high, 2.5 below the baseline and 7.5 above it.
+SIZE = 10.0
+STEP = 5.0
+LEADING = 12.0
+
+
+def geometry(table: GlyphTable, **options) -> tuple[PageContext, PageGeometry]:
+    page = page_context(table)
+    return page, page.geometry(range(len(table)), **options)
+
+
+def reading(page: PageContext, **options) -> str:
+    assembler = ReadingAssembler(**ReadingAssembler.validate_options(options))
+    result = assembler.assemble(page, range(len(page.table)))
+    assert isinstance(result, str)
+    return result
+
+
+def paragraph(table: GlyphTable, lines: Sequence[str], x: float, y: float, *, leading: float = LEADING) -> float:
+    """Paint ``lines`` top down from baseline ``y``; the baseline after the last one."""
+    for text in lines:
+        add_text(table, text, x, y)
+        y -= leading
+    return y
+
+
+def texts(rows: Sequence[Sequence[Line]]) -> list[str]:
+    return [" | ".join(line.text for line in row) for row in rows]
+
+
+def order_options(g: PageGeometry) -> dict[str, float]:
+    """The reading assembler's default recovery options, in user space."""
+    return {"gap": 3.0 * g.advance, "min_width": 12.0 * g.advance, "min_lines": 2}
+
+
+LEFT = [f"left column line {i} of text" for i in range(1, 7)]
+RIGHT = [f"right column line {i} text" for i in range(1, 7)]
+
+
+# -- lines -------------------------------------------------------------------------------------
+
+def test_a_horizontal_line():
+    t = GlyphTable()
+    add_text(t, "Hello world", 72, 700)
+    _, g = geometry(t)
+    [line] = g.lines
+    assert line.text == "Hello world"
+    assert (line.ux, line.uy) == (1.0, 0.0)
+    assert line.across == pytest.approx(700)  # the baseline's y
+    assert (line.start, line.end) == pytest.approx((72, 72 + 11 * STEP))
+    assert line.box == pytest.approx((72, 697.5, 127, 707.5))
+    assert line.height == pytest.approx(SIZE)
+    assert line.wmode == 0
+    assert line.glyphs == list(range(11))
+
+
+def test_a_line_turned_a_quarter_left_reads_bottom_to_top():
+    t = GlyphTable()
+    add_text(t, "Label", 300, 100, angle=90)
+    _, g = geometry(t)
+    [line] = g.lines
+    assert line.text == "Label"
+    assert (line.ux, line.uy) == pytest.approx((0, 1))
+    # across is the normal (-uy, ux) = (-1, 0): minus the baseline's x
+    assert line.across == pytest.approx(-300)
+    assert (line.start, line.end) == pytest.approx((100, 125))  # along is y, upwards
+    # the glyphs' ascent lies to the left of the baseline (x < 300)
+    assert line.box == pytest.approx((292.5, 100, 302.5, 125))
+    assert line.height == pytest.approx(SIZE)
+
+
+def test_an_upside_down_line():
+    t = GlyphTable()
+    add_text(t, "Down", 400, 400, angle=180)
+    _, g = geometry(t)
+    [line] = g.lines
+    assert line.text == "Down"
+    assert (line.ux, line.uy) == pytest.approx((-1, 0))
+    assert line.across == pytest.approx(-400)  # normal (0, -1): minus the baseline's y
+    assert (line.start, line.end) == pytest.approx((-400, -380))  # along is -x
+    assert line.box == pytest.approx((380, 392.5, 400, 402.5))
+    assert line.height == pytest.approx(SIZE)
+
+
+def test_vertical_text_makes_one_line_per_column_read_right_to_left():
+    t = GlyphTable()
+    add_text(t, "\u7e26\u66f8\u304d", 500, 700, wmode=1)  # 縦書き
+    add_text(t, "\u306e\u6587", 480, 700, wmode=1)  # の文, the next column to the left
+    _, g = geometry(t)
+    first, second = g.lines
+    assert (first.text, second.text) == ("\u7e26\u66f8\u304d", "\u306e\u6587")
+    assert first.wmode == second.wmode == 1
+    assert (first.ux, first.uy) == pytest.approx((0, -1))  # down the column
+    # across is the normal (1, 0): the column's x, so the next column (to the left) is lower
+    assert first.across == pytest.approx(500)
+    assert second.across == pytest.approx(480)
+    assert (first.start, first.end) == pytest.approx((-700, -670))
+    assert first.box == pytest.approx((495, 670, 505, 700))
+    assert first.height == pytest.approx(SIZE)  # the column width
+    assert g.walk.text() == "\u7e26\u66f8\u304d\n\u306e\u6587\n"
+
+
+def test_mixed_directions_are_separate_lines():
+    t = GlyphTable()
+    add_text(t, "Body", 72, 700)
+    add_text(t, "Side", 30, 400, angle=90)
+    add_text(t, "More", 72, 688)
+    _, g = geometry(t)
+    assert [line.text for line in g.lines] == ["Body", "Side", "More"]
+    assert g.walk.breaks == [4, 8]
+
+
+def test_a_superscript_stays_on_its_line_and_does_not_move_the_baseline():
+    t = GlyphTable()
+    add_text(t, "E=mc", 72, 700)
+    add_text(t, "2", 92, 704, size=6)
+    _, g = geometry(t)
+    [line] = g.lines
+    assert line.text == "E=mc2"
+    assert line.across == pytest.approx(700)
+    assert line.height == pytest.approx(SIZE)  # the larger box
+
+
+# -- words ----------------------------------------------------------------------------------------
+
+def test_words_and_their_boxes():
+    t = GlyphTable()
+    add_text(t, "Hello world", 72, 700)
+    add_text(t, "again", 72 + 11 * STEP + 4, 700)  # a positioned word gap, no space glyph
+    _, g = geometry(t)
+    [line] = g.lines
+    assert line.text == "Hello world again"
+    hello, world, again = line.words
+    assert [w.text for w in line.words] == ["Hello", "world", "again"]
+    assert hello.glyphs == [0, 1, 2, 3, 4]
+    assert world.glyphs == [6, 7, 8, 9, 10]  # the space glyph belongs to no word
+    assert again.glyphs == [11, 12, 13, 14, 15]
+    assert hello.box == pytest.approx((72, 697.5, 97, 707.5))
+    assert world.box == pytest.approx((102, 697.5, 127, 707.5))
+    assert again.box == pytest.approx((131, 697.5, 156, 707.5))
+    assert (again.start, again.end) == pytest.approx((131, 156))
+    assert line.words is line.words  # computed once
+
+
+def test_words_of_a_rotated_line_are_measured_along_it():
+    t = GlyphTable()
+    add_text(t, "up here", 300, 100, angle=90)
+    _, g = geometry(t)
+    [line] = g.lines
+    up, here = line.words
+    assert (up.text, here.text) == ("up", "here")
+    assert (up.start, up.end) == pytest.approx((100, 110))
+    assert (here.start, here.end) == pytest.approx((115, 135))
+    assert here.box == pytest.approx((292.5, 115, 302.5, 135))
+
+
+def test_a_line_without_words():
+    t = GlyphTable()
+    add_text(t, "   ", 72, 700)
+    _, g = geometry(t)
+    assert [line.words for line in g.lines] == [[]]
+
+
+# -- Line.split ------------------------------------------------------------------------------------
+
+def test_a_two_column_line_splits_at_the_gutter():
+    t = GlyphTable()
+    add_text(t, "Left column text", 72, 700)
+    add_text(t, "Right column", 300, 700)
+    _, g = geometry(t)
+    [line] = g.lines
+    assert line.text == "Left column text Right column"
+    left, right = line.split(3 * g.advance)
+    assert (left.text, right.text) == ("Left column text", "Right column")
+    assert (left.start, left.end) == pytest.approx((72, 152))
+    assert (right.start, right.end) == pytest.approx((300, 360))
+    assert left.box == pytest.approx((72, 697.5, 152, 707.5))
+    assert right.across == pytest.approx(700)
+    assert right.glyphs == list(range(16, 28))
+    assert [w.text for w in right.words] == ["Right", "column"]
+    # a gap narrower than the gutter asked for does not split
+    assert line.split(1000) == [line]
+
+
+def test_a_word_space_does_not_split_a_line():
+    t = GlyphTable()
+    add_text(t, "Hello world", 72, 680)  # a space glyph
+    add_text(t, "Hello", 72, 660)
+    add_text(t, "world", 72 + 5 * STEP + 8, 660)  # a positioned space, a little wide
+    _, g = geometry(t)
+    for line in g.lines:
+        assert line.split(3 * g.advance) == [line]
+
+
+def test_a_line_splits_into_three_at_two_gutters():
+    t = GlyphTable()
+    add_text(t, "one", 72, 700)
+    add_text(t, "two", 200, 700)
+    add_text(t, "three", 320, 700)
+    _, g = geometry(t)
+    [line] = g.lines
+    assert [piece.text for piece in line.split(30)] == ["one", "two", "three"]
+
+
+# -- blocks -----------------------------------------------------------------------------------------
+
+def test_two_paragraphs_separated_by_a_blank_line_are_two_blocks():
+    t = GlyphTable()
+    y = paragraph(t, ["The first paragraph has", "three lines of text", "in a column."], 72, 700)
+    paragraph(t, ["The second one has", "two lines."], 72, y - LEADING)
+    _, g = geometry(t)
+    first, second = g.blocks
+    assert [line.text for line in first.lines] == ["The first paragraph has", "three lines of text",
+                                                   "in a column."]
+    assert [line.text for line in second.lines] == ["The second one has", "two lines."]
+    assert first.box == pytest.approx((72, 700 - 2 * LEADING - 2.5, 72 + 23 * STEP, 707.5))
+    assert (first.ux, first.uy) == (1.0, 0.0)
+
+
+def test_a_paragraph_is_one_block_in_reading_order_whatever_the_paint_order():
+    t = GlyphTable()
+    lines = ["A paragraph of four", "lines set at single", "spacing in one", "column."]
+    for k in (2, 0, 3, 1):
+        add_text(t, lines[k], 72, 700 - k * LEADING)
+    _, g = geometry(t)
+    [block] = g.blocks
+    assert [line.text for line in block.lines] == lines
+
+
+def test_side_by_side_columns_are_separate_blocks():
+    t = GlyphTable()
+    paragraph(t, LEFT[:3], 72, 700)
+    paragraph(t, RIGHT[:3], 320, 700)
+    _, g = geometry(t)
+    assert [[line.text for line in b.lines] for b in g.blocks] == [LEFT[:3], RIGHT[:3]]
+
+
+def test_a_rotated_label_is_not_in_the_paragraphs_block():
+    t = GlyphTable()
+    paragraph(t, ["Text beside", "a label"], 72, 700)
+    add_text(t, "label", 60, 680, angle=90)
+    _, g = geometry(t)
+    assert [[line.text for line in b.lines] for b in g.blocks] == [["Text beside", "a label"], ["label"]]
+
+
+def test_no_lines_no_blocks():
+    assert build_blocks([]) == []
+
+
+# -- geometric_rows ---------------------------------------------------------------------------------
+
+def test_two_columns_read_column_by_column():
+    t = GlyphTable()
+    for left, right, k in zip(LEFT, RIGHT, range(6), strict=True):  # painted row by row
+        add_text(t, left, 72, 700 - k * LEADING)
+        add_text(t, right, 320, 700 - k * LEADING)
+    _, g = geometry(t)
+    rows = geometric_rows(g.lines, **order_options(g))
+    assert texts(rows) == LEFT + RIGHT
+
+
+def test_a_full_width_title_stays_first_and_a_footer_last():
+    t = GlyphTable()
+    paragraph(t, LEFT, 72, 700)
+    paragraph(t, RIGHT, 320, 700)
+    add_text(t, "A title set across both of the columns of the page", 100, 730)  # painted after them
+    add_text(t, "The footer of the page also runs across both columns", 90, 600)
+    _, g = geometry(t)
+    rows = geometric_rows(g.lines, **order_options(g))
+    assert texts(rows) == ["A title set across both of the columns of the page", *LEFT, *RIGHT,
+                           "The footer of the page also runs across both columns"]
+
+
+def test_a_table_of_short_cells_is_read_row_by_row():
+    t = GlyphTable()
+    cells = [["Name", "Qty", "Price"], ["apple", "3", "1.20"], ["pear", "12", "0.80"], ["plum", "7", "2.05"]]
+    for col in range(3):  # painted column by column
+        for k, row in enumerate(cells):
+            add_text(t, row[col], 72 + 120 * col, 700 - k * LEADING)
+    _, g = geometry(t)
+    rows = geometric_rows(g.lines, **order_options(g))
+    assert texts(rows) == [" | ".join(row) for row in cells]
+
+
+def test_rotated_text_follows_the_main_text_and_never_joins_its_rows():
+    t = GlyphTable()
+    paragraph(t, ["The main text of the page", "goes on for three lines", "and ends here."], 72, 700)
+    add_text(t, "A sideways margin label", 40, 640, angle=90)  # beside the main text's lines
+    add_text(t, "upside down", 300, 300, angle=180)
+    _, g = geometry(t)
+    rows = geometric_rows(g.lines, **order_options(g))
+    assert texts(rows) == ["The main text of the page", "goes on for three lines", "and ends here.",
+                           "A sideways margin label", "upside down"]
+    for row in rows:
+        assert len({(round(line.ux, 6), round(line.uy, 6)) for line in row}) == 1
+
+
+def test_vertical_columns_are_read_right_to_left():
+    t = GlyphTable()
+    for x in (440, 480, 460, 500):
+        add_text(t, f"{x}", x, 700, wmode=1)
+    _, g = geometry(t)
+    rows = geometric_rows(g.lines, gap=0, min_width=0, min_lines=2)
+    assert texts(rows) == ["500", "480", "460", "440"]
+
+
+def test_geometric_rows_of_nothing():
+    assert geometric_rows([], gap=15, min_width=60, min_lines=2) == []
+
+
+# -- order recovery ---------------------------------------------------------------------------------
+
+def test_words_painted_backwards_come_out_in_order():
+    t = GlyphTable()
+    x = {"Backwards": 72.0, "painted": 72 + 10 * STEP, "words": 72 + 18 * STEP}
+    for word in ("words", "painted", "Backwards"):
+        add_text(t, word, x[word], 700)
+    add_text(t, "and a normal line below", 72, 700 - LEADING)
+    page, g = geometry(t)
+    assert [line.text for line in g.lines] == ["words", "painted", "Backwards", "and a normal line below"]
+    result = recover(g.lines, **order_options(g))
+    assert result.fixes == {"backwards": 1}
+    assert texts(result.rows) == ["Backwards | painted | words", "and a normal line below"]
+    assert reading(page) == "Backwards painted words\nand a normal line below\n"
+    assert page.notes["order"] == "recovered: backwards 1"  # the page says that it reordered
+
+
+def test_lines_painted_bottom_up_in_a_column_come_out_top_down():
+    t = GlyphTable()
+    lines = ["The first line of a column", "the second line of it", "the third line", "and the last one."]
+    for k in reversed(range(4)):
+        add_text(t, lines[k], 72, 700 - k * LEADING)
+    page, g = geometry(t)
+    result = recover(g.lines, **order_options(g))
+    assert result.fixes == {"jumps": 1}
+    assert texts(result.rows) == lines
+    assert reading(page) == "\n".join(lines) + "\n"
+
+
+def test_two_columns_interleaved_line_by_line_come_out_column_by_column():
+    t = GlyphTable()
+    for left, right, k in zip(LEFT, RIGHT, range(6), strict=True):
+        add_text(t, left, 72, 700 - k * LEADING)
+        add_text(t, right, 320, 700 - k * LEADING)
+    page, g = geometry(t)
+    assert len(g.lines) == 6  # each row is one line, split at the gutter
+    result = recover(g.lines, **order_options(g))
+    assert result.fixes == {"interleaved": 1}
+    assert texts(result.rows) == LEFT + RIGHT
+    assert reading(page) == "\n".join(LEFT + RIGHT) + "\n"
+    assert reading(page_context(t), recover=False).startswith(f"{LEFT[0]} {RIGHT[0]}\n")
+
+
+def test_ordinary_paint_order_is_left_alone():
+    t = GlyphTable()
+    y = paragraph(t, ["A title", ""], 72, 740)
+    y = paragraph(t, ["An ordinary paragraph painted", "top down, line after line,", "as most producers do."],
+                  72, y)
+    add_text(t, "a note", 400, 200)
+    add_text(t, "side", 30, 400, angle=90)
+    page, g = geometry(t)
+    result = recover(g.lines, **order_options(g))
+    assert result.fixes == {}
+    assert result.rows == [[line] for line in g.lines]
+
+
+def test_ordinary_columns_painted_column_by_column_are_left_alone():
+    t = GlyphTable()
+    paragraph(t, LEFT, 72, 700)
+    paragraph(t, RIGHT, 320, 700)
+    _, g = geometry(t)
+    result = recover(g.lines, **order_options(g))
+    assert result.fixes == {}
+    assert texts(result.rows) == LEFT + RIGHT
+
+
+def test_recover_of_nothing():
+    assert recover([], gap=15, min_width=60, min_lines=2).rows == []
+
+
+# -- the reading assembler reads the geometry ------------------------------------------------------------
+
+def test_reading_text_is_the_walks_text_when_nothing_is_recovered():
+    t = GlyphTable()
+    paragraph(t, ["Ordinary text, painted in", "reading order, with a", "few lines."], 72, 700)
+    add_text(t, "Tracked", 72, 600, char_spacing=4)
+    add_text(t, "side", 30, 400, angle=90)
+    add_text(t, "\u7e26\u66f8\u304d", 500, 700, wmode=1)
+    page, g = geometry(t)
+    text = reading(page)
+    assert text == g.walk.text() == g.reading_text()
+    assert "Tracked\n" in text
+    assert page.notes == {}
+
+
+def test_ligatures_are_expanded_by_default_and_kept_on_request():
+    t = GlyphTable()
+    add_text(t, "the o\ufb03ce \ufb01les", 72, 700)
+    page, g = geometry(t)
+    assert g.walk.text() == "the o\ufb03ce \ufb01les\n"  # the walk keeps what was decoded
+    assert g.reading_text() == "the office files\n"
+    assert g.line_text(g.lines[0]) == "the office files"
+    assert reading(page) == "the office files\n"
+    kept = page.geometry(range(len(t)), ligatures=True)
+    assert kept.reading_text() == "the o\ufb03ce \ufb01les\n"
+    assert reading(page, ligatures=True) == "the o\ufb03ce \ufb01les\n"
+
+
+# سلام (seen, lam, alef, meem) as a producer paints it: presentation forms, left to right on the page,
+# so the last letter comes first.
+SALAM_VISUAL = "\ufee1\ufe8e\ufee0\ufeb3"  # meem isolated, alef final, lam medial, seen initial
+SALAM = "\u0633\u0644\u0627\u0645"
+
+
+def test_a_right_to_left_line_in_visual_order_comes_out_logical_with_base_letters():
+    t = GlyphTable()
+    add_text(t, SALAM_VISUAL, 72, 700)
+    page, g = geometry(t)
+    [line] = g.lines
+    assert line.text == SALAM_VISUAL  # paint order
+    assert g.line_text(line) == SALAM
+    assert g.reading_text() == SALAM + "\n"
+    assert reading(page) == SALAM + "\n"
+
+
+def test_a_mixed_line_follows_the_bidi_algorithm():
+    t = GlyphTable()
+    # on the page, left to right: "say [salam] here", the Arabic painted visually
+    add_text(t, f"say {SALAM_VISUAL} here", 72, 700)
+    page, g = geometry(t)
+    # Latin at both ends: a left-to-right line, the Arabic word reversed in its place
+    assert reading(page) == f"say {SALAM} here\n"
+    # Arabic at both ends: a right-to-left line, whose first word is the rightmost
+    t = GlyphTable()
+    add_text(t, f"{SALAM_VISUAL} and {SALAM_VISUAL}", 72, 700)
+    assert reading(page_context(t)) == f"{SALAM} and {SALAM}\n"
+    t = GlyphTable()
+    add_text(t, f"{SALAM_VISUAL} 2024", 72, 700)
+    assert reading(page_context(t)) == f"2024 {SALAM}\n"
+
+
+# -- PageContext.geometry ---------------------------------------------------------------------------------
+
+def test_page_geometry_is_shared_for_the_same_glyphs_and_options():
+    t = GlyphTable()
+    add_text(t, "Hello world", 72, 700)
+    page = page_context(t)
+    g = page.geometry(range(len(t)))
+    assert page.geometry(list(range(len(t)))) is g
+    assert page.geometry(range(len(t)), word_gap=0.15, line_gap=0.5, back_jump=3.0, ligatures=False) is g
+    others = [page.geometry(range(len(t)), word_gap=0.3), page.geometry(range(len(t)), line_gap=0.4),
+              page.geometry(range(len(t)), back_jump=2.0), page.geometry(range(len(t)), ligatures=True),
+              page.geometry(range(5))]
+    assert all(other is not g for other in others)
+    assert len({id(other) for other in others}) == len(others)
+    assert page.geometry(range(5)).walk.text() == "Hello\n"
+
+
+def test_the_geometry_is_computed_on_first_use_only():
+    t = GlyphTable()
+    paragraph(t, ["one line", "and another"], 72, 700)
+    _, g = geometry(t)
+    assert g.lines is g.lines
+    assert g.blocks is g.blocks
+    assert g.walk is g.walk
+
+
+def test_an_empty_selection_has_no_geometry():
+    t = GlyphTable()
+    add_text(t, "unused", 72, 700)
+    page = page_context(t)
+    g = page.geometry([])
+    assert (g.walk.text(), g.lines, g.blocks, g.advance) == ("", [], [], 0.0)
+    assert g.reading_text() == ""
