@@ -219,6 +219,41 @@ def test_a_line_splits_into_three_at_two_gutters():
     assert [piece.text for piece in line.split(30)] == ["one", "two", "three"]
 
 
+class _CountingList(list):
+    """A list that counts how many times it is iterated over whole."""
+
+    walks = 0
+
+    def __iter__(self):
+        type(self).walks += 1
+        return super().__iter__()
+
+
+def test_splitting_a_line_of_many_pieces_does_not_rescan_its_wide_gaps_per_piece():
+    # A line of 2,000 three-letter cells, each after a wide gap, and narrower wide gaps inside
+    # the cells of every tenth: splitting it used to scan all the line's wide gaps once per
+    # piece (quadratic: seconds for a 100k-glyph line of cells).
+    t = GlyphTable()
+    for k in range(2000):
+        x = 72 + k * 40.0
+        if k % 10:
+            add_text(t, "abc", x, 700)
+        else:
+            add_text(t, "a", x, 700)
+            add_text(t, "bc", x + 10, 700)  # a wide gap (5 units: 0.5 box heights), but no gutter
+    _, g = geometry(t)
+    [line] = g.lines
+    assert len(line.wide) == 2199
+    line.wide = _CountingList(line.wide)
+    _CountingList.walks = 0
+    pieces = line.split(20)
+    assert _CountingList.walks <= 1
+    assert [piece.text for piece in pieces[:2]] == ["a bc", "abc"]
+    assert len(pieces) == 2000
+    assert pieces[0].wide == [1] and pieces[1].wide == [] and pieces[10].wide == [1]
+    assert [piece.text for piece in pieces[0].split(2)] == ["a", "bc"]
+
+
 # -- blocks -----------------------------------------------------------------------------------------
 
 def test_two_paragraphs_separated_by_a_blank_line_are_two_blocks():

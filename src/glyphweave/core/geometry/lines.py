@@ -14,7 +14,7 @@ direction points down the column), which is the order both scripts read in.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate, compress
 
@@ -236,7 +236,8 @@ class LineGeometry:
         for a, b in zip(bounds, bounds[1:], strict=False):
             pieces = line.pieces[a:b]
             pieces[0] = pieces[0].lstrip(" ")
-            wide = [p - a for p in line.wide if a < p < b]
+            # line.wide is increasing: slice it rather than scan it whole for every piece
+            wide = [p - a for p in line.wide[bisect_right(line.wide, a):bisect_left(line.wide, b)]]
             out.append(self.line(line.glyphs[a:b], pieces, wide))
         return out
 
