@@ -356,6 +356,31 @@ def test_vertical_columns_are_read_right_to_left():
     assert texts(rows) == ["500", "480", "460", "440"]
 
 
+def test_a_wide_table_checks_a_bounded_number_of_gutters(monkeypatch: pytest.MonkeyPatch):
+    # Rows of 500 short cells: every gap between two cells is a gutter candidate, and none
+    # has text columns on its sides. Each check is a pass over all the pieces: checking every
+    # candidate made such a page quadratic (seconds for 100k glyphs, in columns, auto and the
+    # reading assembler's recovery of interleaved lines).
+    from glyphweave.core.geometry import order
+
+    calls = []
+    check = order._columns
+
+    def counted(*args, **kwargs):
+        calls.append(args[1:3])
+        return check(*args, **kwargs)
+
+    monkeypatch.setattr(order, "_columns", counted)
+    t = GlyphTable()
+    for row in range(3):
+        for k in range(500):
+            add_text(t, "abc", 72 + k * 40.0 + row, 700 - row * LEADING)
+    _, g = geometry(t)
+    rows = geometric_rows(g.lines, gap=3 * STEP, min_width=12 * STEP, min_lines=2)
+    assert len(rows) == 3 and all(len(row) == 500 for row in rows)  # read row by row
+    assert 0 < len(calls) <= order.MAX_GUTTERS * getattr(order, "MAX_LIMITS", 1)
+
+
 def test_geometric_rows_of_nothing():
     assert geometric_rows([], gap=15, min_width=60, min_lines=2) == []
 

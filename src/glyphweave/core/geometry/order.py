@@ -39,6 +39,12 @@ gutters that deep is not text layout)."""
 SPANNING_SHARE = 0.25
 """At most this share of a region's pieces may cross a gutter (as spanning pieces)."""
 
+MAX_GUTTERS = 16
+"""How many gutter candidates are checked for columns at a time (the fewest crossed and the
+widest first): each check is a pass over the region's pieces, so without a bound a row of
+thousands of table cells, every gap between them a candidate, costs candidates x pieces.
+A real gutter is among its region's widest gaps; past these, the region is read as rows."""
+
 
 class _Item:
     __slots__ = ("c", "c0", "c1", "h", "line", "s0", "s1")
@@ -142,7 +148,7 @@ def _gutter(items: list[_Item], gap: float, min_width: float, min_lines: int) ->
             if g1 - g0 >= gap:
                 candidates.append((max(c for _a, _b, c in run), g0 - g1, g0, g1))
             run = []
-    for _crossing, _w, g0, g1 in sorted(candidates):
+    for _crossing, _w, g0, g1 in sorted(candidates)[:MAX_GUTTERS]:
         if _columns(items, g0, g1, min_width, min_lines):
             return g0, g1
     return None
