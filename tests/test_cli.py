@@ -330,18 +330,18 @@ def test_plugins_lists_options_with_types_and_defaults(capsys: pytest.CaptureFix
     assert code == 0
     assert "plugin 'symbol-fonts'" in out  # the entry-point name behind the symbol decoder
     assert "    word_gap = 0.15  (float" in out
-    assert "reading.word_gap = 0.15  (default)" in out
+    assert "auto.word_gap = 0.15  (default)" in out
 
 
 def test_plugins_json(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     profile = tmp_path / "wide.toml"
-    profile.write_text('[profile]\nextends = "default"\n[options.reading]\nword_gap = 0.3\n')
+    profile.write_text('[profile]\nextends = "default"\n[options.auto]\nword_gap = 0.3\n')
     code, out, _ = run(capsys, "plugins", "--json", "--profile", str(profile))
     assert code == 0
     data = json.loads(out)
     reading = next(c for c in data["components"] if c["name"] == "reading")
     assert reading["options"]["word_gap"]["type"] == "float"
-    assert data["profile"]["options"] == {"reading": {"word_gap": 0.3}}
+    assert data["profile"]["options"] == {"auto": {"word_gap": 0.3}}
     assert data["resolved"]["assembler"]["options"]["word_gap"] == 0.3
     assert data["resolved"]["assembler"]["options"]["line_gap"] == 0.5
     assert data["broken_plugins"] == {} and data["data_tables"]["base-encodings"] == "mirror"

@@ -83,6 +83,7 @@ class Page:
         self._warnings: list[str] = []
         self._visible: list[int] | None = None
         self._dropped: dict[str, int] = {}
+        self._assembly: dict[str, str] = {}
         self.mediabox: Box = _box(resolve_inherited(obj, "/MediaBox")) or LETTER
         """The page's MediaBox (normalised x0, y0, x1, y1)."""
         self.cropbox: Box = _box(resolve_inherited(obj, "/CropBox")) or self.mediabox
@@ -152,15 +153,19 @@ class Page:
 
     def _assemble(self, mode: str | None) -> str | Assembled:
         assembler = self.document.pipeline.assembler_for(mode)
+        ctx = self.context()
         # With pause_gc, one pause over all three stages: each resumption costs a collection
         # of the page's young objects.
         with self.document._collector_paused():
-            return self.document.pipeline.assemble(assembler, self.context(), self.visible_indices())
+            result = self.document.pipeline.assemble(assembler, ctx, self.visible_indices())
+        self._assembly = {"assembler": assembler.NAME, **ctx.notes}
+        return result
 
     @property
     def stats(self) -> PageStats:
         indices = self.visible_indices()
-        return Pipeline.page_stats(self.number, self.table, indices, self._dropped, self._warnings)
+        return Pipeline.page_stats(self.number, self.table, indices, self._dropped, self._warnings,
+                                   self._assembly)
 
 
 class PageList(Sequence[Page]):

@@ -38,6 +38,9 @@ BUILTIN_MODULES = (
     "glyphweave.plugins.filters.visible_box",
     "glyphweave.plugins.filters.dedup",
     "glyphweave.plugins.assemblers.reading",
+    "glyphweave.plugins.assemblers.columns",
+    "glyphweave.plugins.assemblers.auto",
+    "glyphweave.plugins.assemblers.layout",
 )
 
 
@@ -51,7 +54,7 @@ def stand_in_builtins():
         name="stand-ins",
         decoders=[_stand_in(Decoder, n, "decode") for n in ("tounicode", "symbol", "zapfdingbats", "wingdings", "cid-collection", "encoding", "embedded-font", "standard-fallback")],
         filters=[_stand_in(Filter, n, "apply") for n in ("visible-box", "dedup")],
-        assemblers=[_stand_in(Assembler, "reading", "assemble")],
+        assemblers=[_stand_in(Assembler, name, "assemble") for name in ("reading", "auto", "columns", "layout")],
     )
 
 

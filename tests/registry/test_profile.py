@@ -61,6 +61,7 @@ def stand_in_plugin():
         ],
         assemblers=[
             _component(Assembler, "reading", "assemble"),
+            _component(Assembler, "auto", "assemble"),
             _component(Assembler, "columns", "assemble", COLUMNS_OPTIONS),
             Exploding,
         ],
@@ -97,7 +98,7 @@ def test_builtin_default_profile(catalog):
     assert profile.name == "default"
     assert profile.decoders == BUILTIN_DECODERS
     assert profile.filters == ("visible-box", "dedup")
-    assert profile.assembler == "reading"
+    assert profile.assembler == "auto"
     assert profile.unresolved == "space" and profile.placeholder == " "
     assert profile.options == {}
     assert "built-in profile 'default'" in profile.source
@@ -183,7 +184,7 @@ def test_unknown_profile_name_lists_the_available_ones(catalog):
     with pytest.raises(ProfileError) as info:
         load_profile("fastest", catalog)
     assert str(info.value) == (
-        "unknown profile 'fastest' (available: default, raw; or give the path of a .toml file)"
+        "unknown profile 'fastest' (available: default, raw, reading; or give the path of a .toml file)"
     )
 
 
@@ -320,7 +321,7 @@ def test_options_for_an_assembler_the_profile_does_not_use(catalog, write):
     # --mode may switch to it, so its options are accepted (and validated) anyway.
     path = write('[profile]\nextends = "default"\n[options.columns]\nk = 4\n')
     profile = load_profile(path, catalog)
-    assert profile.assembler == "reading"
+    assert profile.assembler == "auto"
     assert profile.options == {"columns": {"k": 4}}
     assert Pipeline(profile.instantiate(catalog), catalog).assembler_for("columns").k == 4
     path = write('[profile]\nextends = "default"\n[options.columns]\nk = "four"\n')
@@ -424,7 +425,7 @@ def test_inherited_assembler_options_are_kept(write):
 def test_extends_unknown_profile(catalog, write):
     path = write('[profile]\nextends = "defualt"\n')
     with pytest.raises(
-        ProfileError, match=rf"^{path}: extends unknown profile 'defualt' \(available: default, raw\)"
+        ProfileError, match=rf"^{path}: extends unknown profile 'defualt' \(available: default, raw, reading\)"
     ):
         load_profile(path, catalog)
 
@@ -493,7 +494,7 @@ def test_instantiate_builds_components_with_their_options(catalog, write):
     visible_box, dedup = pipeline.filters
     assert isinstance(dedup, catalog.get("filter", "dedup"))
     assert (dedup.along, dedup.across) == (0.25, 0.2)
-    assert isinstance(pipeline.assembler, Assembler) and type(pipeline.assembler).NAME == "reading"
+    assert isinstance(pipeline.assembler, Assembler) and type(pipeline.assembler).NAME == "auto"
     assert pipeline.placeholder == " "
     data = pipeline.to_dict()
     assert data["filters"][1] == {
@@ -526,7 +527,7 @@ def test_mode_switches_to_another_assembler_with_the_profiles_options(catalog, w
     assert pipeline.assembler_for("columns") is pipeline.assembler
     assert pipeline.assembler.k == 5  # the profile's [options.columns] apply
     with pytest.raises(
-        ProfileError, match=r"unknown assembler 'tabular' \(available: columns, exploding, reading\)"
+        ProfileError, match=r"unknown assembler 'tabular' \(available: auto, columns, exploding, reading\)"
     ):
         pipeline.assembler_for("tabular")
 
@@ -542,7 +543,7 @@ def test_profile_to_dict(catalog, write):
         "unresolved": "space",
         "decoders": list(BUILTIN_DECODERS),
         "filters": ["visible-box", "dedup"],
-        "assembler": "reading",
+        "assembler": "auto",
         "options": {"dedup": {"along": 0.25}},
         "limits": {},
     }
@@ -580,6 +581,6 @@ def test_profile_built_in_code_is_validated():
 def test_available_profiles_lists_descriptions_and_unusable_ones():
     catalog = make_catalog({"broken": '[profile]\nextends = "default"\nassembler = "gone"\n'})
     listing = available_profiles(catalog)
-    assert list(listing) == ["broken", "default", "raw"]
+    assert list(listing) == ["broken", "default", "raw", "reading"]
     assert listing["raw"] == load_profile("raw", catalog).description
     assert listing["broken"].startswith("(unusable: ") and "unknown assembler 'gone'" in listing["broken"]

@@ -47,6 +47,10 @@ class PageStats:
     untagged: int = 0
     """Visible glyphs outside any marked-content sequence with an MCID."""
     warnings: tuple[str, ...] = ()
+    assembly: dict[str, str] = attrs.field(factory=dict)
+    """What the assembler said about the page (:meth:`PageContext.note`): ``assembler``
+    (its name), ``served`` (the assembler whose order the text follows, for ``auto``),
+    ``reason``, ``order`` (order recovery). Empty before the page's text is assembled."""
 
     def to_dict(self) -> dict[str, Any]:
         return attrs.asdict(self)
@@ -64,12 +68,20 @@ class DocumentStats:
     decoded_by: dict[str, int] = attrs.field(factory=dict)
     untagged: int = 0
     warnings: int = 0
+    served: dict[str, int] = attrs.field(factory=dict)
+    """Pages by the assembler that served them (``assembly["served"]``, or the assembler)."""
+    recovered: int = 0
+    """Pages where order recovery reordered a region."""
 
     def add(self, page: PageStats) -> DocumentStats:
         dropped = Counter(self.dropped)
         dropped.update(page.dropped)
         decoded = Counter(self.decoded_by)
         decoded.update(page.decoded_by)
+        served = Counter(self.served)
+        by = page.assembly.get("served") or page.assembly.get("assembler")
+        if by:
+            served[by] += 1
         return DocumentStats(
             pages=self.pages + 1,
             glyphs=self.glyphs + page.glyphs,
@@ -79,6 +91,8 @@ class DocumentStats:
             decoded_by=dict(decoded),
             untagged=self.untagged + page.untagged,
             warnings=self.warnings + len(page.warnings),
+            served=dict(served),
+            recovered=self.recovered + ("order" in page.assembly),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -197,7 +211,7 @@ class Pipeline:
 
     @staticmethod
     def page_stats(number: int, table: GlyphTable, visible: Sequence[int], dropped: dict[str, int],
-                   warnings: Sequence[str]) -> PageStats:
+                   warnings: Sequence[str], assembly: dict[str, str] | None = None) -> PageStats:
         counts, untagged = _count_visible(table, visible)
         unresolved = counts.pop(None, 0)
         by = {name: n for name, n in counts.items() if name is not None}
@@ -210,6 +224,7 @@ class Pipeline:
             decoded_by=by,
             untagged=untagged,
             warnings=tuple(warnings),
+            assembly=dict(assembly or {}),
         )
 
 

@@ -135,6 +135,15 @@ class LineGeometry:
         across = -(bx + ax * s) * uy + (by + ay * s) * ux
         box, height = self._extent(glyphs)
         x0, y0, x1, y1 = box
+        if uy == 0.0 and len(glyphs) > 1 and y1 - y0 > 2 * height:
+            # Upright glyphs stacked down a column (vertical text set glyph by glyph in
+            # writing mode 0, which the rules keep as one line): the line reads downwards,
+            # and is as wide as its widest glyph.
+            _b, lox, loy, _ex, _ey = self.glyph_box(glyphs[-1])
+            if -(loy - (by + ay * s)) > abs(lox - (bx + ax * s)):
+                ux, uy = 0.0, -1.0
+                across = bx + ax * s
+                height = x1 - x0
         if uy == 0.0:  # horizontal: along is ±x
             start, end = (x0, x1) if ux > 0 else (-x1, -x0)
         elif ux == 0.0:

@@ -14,12 +14,15 @@ direction are ordered by a recursive cut:
 3. With a gutter, the pieces are cut into bands at the spanning pieces (which keep their
    place between the bands), and each band into the columns left and right of the gutter;
    each part is ordered the same way, the columns in reading direction.
-4. Without one, the pieces are read as rows: pieces whose baselines are within half a
-   line height form a row, read along the direction; rows follow the reading progression.
+4. Without one, the pieces are read as rows: pieces of comparable height (within a factor
+   of two) whose baselines are within half a line height form a row, read along the
+   direction; rows follow the reading progression.
 
-Text in other directions (a rotated label, a diagonal watermark) follows the main text,
-one group per direction in decreasing glyph count, each ordered the same way in its own
-frame: it never interleaves with the main text.
+Text in other directions (a rotated label, a diagonal watermark) keeps its place in paint
+order relative to the main text: each such line follows the row that ends the
+main-direction line painted just before it (or comes first, when none was), one line per
+row. It never interleaves with the main text, and a label painted beside a paragraph stays
+next to it.
 
 The result is a list of rows; a row is a list of pieces read along the line.
 """
@@ -35,6 +38,11 @@ from .lines import Line
 MAX_DEPTH = 64
 """Recursion depth of the cut beyond which a region is read as rows (a page of nested
 gutters that deep is not text layout)."""
+
+MAX_LIMITS = 6
+"""How many crossing counts (0, then the next fewest, ...) a gutter is looked for at: each
+try is a pass over the region's pieces, and a gutter crossed by more distinct counts of
+pieces than this is not a gutter anyway."""
 
 SPANNING_SHARE = 0.25
 """At most this share of a region's pieces may cross a gutter (as spanning pieces)."""
@@ -80,15 +88,42 @@ def direction_groups(lines: Sequence[Line]) -> list[list[Line]]:
 
 
 def geometric_rows(lines: Sequence[Line], *, gap: float, min_width: float, min_lines: int) -> list[list[Line]]:
-    """The pieces of ``lines`` in geometric reading order, as rows (see the module
-    docstring). ``gap`` and ``min_width`` are in user space units."""
-    rows: list[list[Line]] = []
-    for group in direction_groups(lines):
-        ux, uy = group[0].ux, group[0].uy
-        pieces = [piece for line in group for piece in line.split(gap)] if gap > 0 else list(group)
-        items = [_Item(piece, ux, uy) for piece in pieces]
-        rows.extend([item.line for item in row] for row in _order(items, gap, min_width, min_lines, 0))
-    return rows
+    """The pieces of ``lines`` (in paint order) in geometric reading order, as rows (see
+    the module docstring). ``gap`` and ``min_width`` are in user space units."""
+    groups = direction_groups(lines)
+    if not groups:
+        return []
+    main = groups[0]
+    ux, uy = main[0].ux, main[0].uy
+    pieces = [piece for line in main for piece in line.split(gap)] if gap > 0 else list(main)
+    items = [_Item(piece, ux, uy) for piece in pieces]
+    rows = [[item.line for item in row] for row in _order(items, gap, min_width, min_lines, 0)]
+    if len(groups) == 1:
+        return rows
+    return _attach_others(lines, main, rows)
+
+
+def _attach_others(lines: Sequence[Line], main: list[Line], rows: list[list[Line]]) -> list[list[Line]]:
+    """Put each line of another direction after the row that holds the end of the
+    main-direction line painted just before it (first, when none was): where paint order
+    put it relative to the main text, one row per line, never inside a main row."""
+    in_main = {id(line) for line in main}
+    row_of: dict[int, int] = {}  # first glyph of a main line's piece -> its row
+    for r, row in enumerate(rows):
+        for piece in row:
+            row_of[piece.glyphs[-1]] = r
+    after: dict[int, list[Line]] = {}  # row (-1: before all) -> other lines, in paint order
+    anchor = -1
+    for line in lines:
+        if id(line) in in_main:
+            anchor = row_of.get(line.glyphs[-1], anchor)
+        else:
+            after.setdefault(anchor, []).append(line)
+    out = [[line] for line in after.get(-1, [])]
+    for r, row in enumerate(rows):
+        out.append(row)
+        out.extend([line] for line in after.get(r, []))
+    return out
 
 
 def _order(items: list[_Item], gap: float, min_width: float, min_lines: int, depth: int) -> list[list[_Item]]:
@@ -137,20 +172,23 @@ def _gutter(items: list[_Item], gap: float, min_width: float, min_lines: int) ->
             i += 1
         if i < ne:
             segments.append((pos, events[i][0], count))
-    candidates: list[tuple[int, float, float, float]] = []  # (crossings, -width, start, end)
-    run: list[tuple[float, float, int]] = []
-    for seg in [*segments, (0.0, 0.0, allowed + 1)]:
-        if seg[2] <= allowed:
-            run.append(seg)
-            continue
-        if run:
-            g0, g1 = run[0][0], run[-1][1]
-            if g1 - g0 >= gap:
-                candidates.append((max(c for _a, _b, c in run), g0 - g1, g0, g1))
-            run = []
-    for _crossing, _w, g0, g1 in sorted(candidates)[:MAX_GUTTERS]:
-        if _columns(items, g0, g1, min_width, min_lines):
-            return g0, g1
+    # The fewest crossings first: a clean gutter beats one that a few spanning pieces cross,
+    # and the pieces that merely end a hair inside it (justified lines) do not widen it.
+    for limit in sorted({c for _a, _b, c in segments if c <= allowed})[:MAX_LIMITS]:
+        candidates: list[tuple[float, float, float]] = []  # (-width, start, end)
+        run: list[tuple[float, float, int]] = []
+        for seg in [*segments, (0.0, 0.0, limit + 1)]:
+            if seg[2] <= limit:
+                run.append(seg)
+                continue
+            if run:
+                g0, g1 = run[0][0], run[-1][1]
+                if g1 - g0 >= gap:
+                    candidates.append((g0 - g1, g0, g1))
+                run = []
+        for _w, g0, g1 in sorted(candidates)[:MAX_GUTTERS]:
+            if _columns(items, g0, g1, min_width, min_lines):
+                return g0, g1
     return None
 
 
@@ -176,7 +214,7 @@ def _rows(items: list[_Item]) -> list[list[_Item]]:
     for it in sorted(items, key=lambda it: -it.c):
         if rows:
             first = rows[-1][0]
-            if abs(first.c - it.c) <= 0.5 * max(first.h, it.h):
+            if abs(first.c - it.c) <= 0.5 * max(first.h, it.h) and max(first.h, it.h) <= 2 * min(first.h, it.h):
                 rows[-1].append(it)
                 continue
         rows.append([it])
