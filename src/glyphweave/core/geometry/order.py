@@ -87,9 +87,12 @@ def direction_groups(lines: Sequence[Line]) -> list[list[Line]]:
     return groups
 
 
-def geometric_rows(lines: Sequence[Line], *, gap: float, min_width: float, min_lines: int) -> list[list[Line]]:
+def geometric_rows(lines: Sequence[Line], *, gap: float, min_width: float, min_lines: int,
+                   gutters: list[tuple[float, float]] | None = None) -> list[list[Line]]:
     """The pieces of ``lines`` (in paint order) in geometric reading order, as rows (see
-    the module docstring). ``gap`` and ``min_width`` are in user space units."""
+    the module docstring). ``gap`` and ``min_width`` are in user space units. The gutters
+    found between columns (intervals along the main direction) are appended to
+    ``gutters`` when given: none means the page was read as rows."""
     groups = direction_groups(lines)
     if not groups:
         return []
@@ -97,7 +100,8 @@ def geometric_rows(lines: Sequence[Line], *, gap: float, min_width: float, min_l
     ux, uy = main[0].ux, main[0].uy
     pieces = [piece for line in main for piece in line.split(gap)] if gap > 0 else list(main)
     items = [_Item(piece, ux, uy) for piece in pieces]
-    rows = [[item.line for item in row] for row in _order(items, gap, min_width, min_lines, 0)]
+    rows = [[item.line for item in row] for row in _order(items, gap, min_width, min_lines, 0,
+                                                          [] if gutters is None else gutters)]
     if len(groups) == 1:
         return rows
     return _attach_others(lines, main, rows)
@@ -126,12 +130,14 @@ def _attach_others(lines: Sequence[Line], main: list[Line], rows: list[list[Line
     return out
 
 
-def _order(items: list[_Item], gap: float, min_width: float, min_lines: int, depth: int) -> list[list[_Item]]:
+def _order(items: list[_Item], gap: float, min_width: float, min_lines: int, depth: int,
+           found: list[tuple[float, float]]) -> list[list[_Item]]:
     if len(items) <= 1:
         return [items] if items else []
     if depth < MAX_DEPTH:
         gutter = _gutter(items, gap, min_width, min_lines)
         if gutter is not None:
+            found.append(gutter)
             g0, g1 = gutter
             spanning = [it for it in items if it.s0 < g1 and it.s1 > g0]
             if spanning:
@@ -139,17 +145,17 @@ def _order(items: list[_Item], gap: float, min_width: float, min_lines: int, dep
                 band: list[_Item] = []
                 for it in sorted(items, key=lambda it: -(it.c0 + it.c1)):
                     if it.s0 < g1 and it.s1 > g0:
-                        out.extend(_order(band, gap, min_width, min_lines, depth + 1))
+                        out.extend(_order(band, gap, min_width, min_lines, depth + 1, found))
                         band = []
                         out.append([it])
                     else:
                         band.append(it)
-                out.extend(_order(band, gap, min_width, min_lines, depth + 1))
+                out.extend(_order(band, gap, min_width, min_lines, depth + 1, found))
                 return out
             left = [it for it in items if it.s1 <= g0]
             right = [it for it in items if it.s0 >= g1]
-            return (_order(left, gap, min_width, min_lines, depth + 1)
-                    + _order(right, gap, min_width, min_lines, depth + 1))
+            return (_order(left, gap, min_width, min_lines, depth + 1, found)
+                    + _order(right, gap, min_width, min_lines, depth + 1, found))
     return _rows(items)
 
 

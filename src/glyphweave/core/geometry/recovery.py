@@ -5,7 +5,8 @@ Three contradictions are recognised, each on lines consecutive in paint order:
 
 * **words painted backwards**: lines on one baseline (within half a line height) whose
   extents follow each other against the writing direction. They become one row, read
-  along the direction;
+  along the direction (not for right-to-left script, which is painted that way and put
+  in logical order line by line);
 * **lines jumping up mid-column**: a stretch of lines of one column (each overlapping the
   stretch's extent along the direction by half its length) that are dense once sorted
   (no baseline step above :data:`DENSE_STEP` line heights) but painted out of order. The
@@ -23,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from glyphweave.core.scripts import has_rtl
+
 from .blocks import same_direction
 from .lines import Line
 from .order import geometric_rows
@@ -30,6 +33,11 @@ from .order import geometric_rows
 DENSE_STEP = 2.5
 """Largest baseline step, in line heights, between neighbours of a recovered column
 stretch: one blank line of leading, not a separate region such as a footnote area."""
+
+BACKWARDS_GAP = 0.8
+"""Largest gap, in line heights, between two pieces of a baseline painted backwards that
+recovery joins: a word space (a quarter to half an em), not the margin between a margin
+note and the body text beside it."""
 
 MIN_INTERLEAVED = 3
 """Lines in a row that must split at a wide gap before interleaved columns are considered."""
@@ -64,8 +72,9 @@ def _interleaved(lines: list[Line], gap: float, min_width: float, min_lines: int
             j += 1
         if j - i >= MIN_INTERLEAVED:
             stretch = lines[i:j]
-            ordered = geometric_rows(stretch, gap=gap, min_width=min_width, min_lines=min_lines)
-            if len(ordered) > len(stretch):  # columns were found: pieces left their lines
+            gutters: list[tuple[float, float]] = []
+            ordered = geometric_rows(stretch, gap=gap, min_width=min_width, min_lines=min_lines, gutters=gutters)
+            if gutters:  # columns were found: the pieces leave their lines
                 rows.extend(ordered)
                 fixes["interleaved"] += 1
                 i = j
@@ -90,9 +99,10 @@ def _backwards(rows: list[list[Line]], fixes: dict[str, int]) -> list[list[Line]
             prev = out[-1]
             a, b = prev[0], row[0]  # the row is sorted along the line: its first piece is the last painted
             h = max(a.height, b.height)
-            if (len(prev) == 1 or prev[0].across == prev[-1].across) and same_direction(a, b) and (
+            if (len(prev) == 1 or prev[0].across == prev[-1].across) and same_direction(a, b) and not (
+                    has_rtl(a.text) or has_rtl(b.text)) and (
                     abs(a.across - b.across) <= 0.5 * h and b.end <= a.start + 0.5 * h
-                    and b.end >= a.start - 3 * h):
+                    and b.end >= a.start - BACKWARDS_GAP * h):
                 if len(prev) == 1:
                     fixes["backwards"] += 1
                 out[-1] = sorted([*prev, b], key=lambda ln: ln.start)

@@ -1,11 +1,13 @@
 """``auto``: per page, the assembler the geometry calls for (SPEC §5); the default profile's.
 
 On each page the lines of the reading rules are put in geometric reading order
-(``geometric_rows``, as the ``columns`` assembler does). Where that order is the paint
-order glyph for glyph, the page is read as ``reading`` reads it (with its order recovery);
-where they differ, paint order is not reading order on that page (columns painted side by
-side, a stamp painted first and placed last, lines painted out of order) and the
-geometric order serves. The page's statistics say which served and why
+(``geometric_rows``, as the ``columns`` assembler does). The geometric order serves
+(``columns``) where it differs from paint order and either found columns (a gutter
+between two columns of text) or only moved whole lines (a stamp painted first and placed
+last, lines painted out of order). Everywhere else the page is read as ``reading`` reads
+it, with its order recovery: where the two orders differ only in how pieces of a
+baseline are grouped (margin notes beside body text, table cells), paint order is the
+safer guess. The page's statistics say which served and why
 (``assembly``: ``served`` and ``reason``).
 
 Tagged PDFs (their structure tree) are not read here yet: the structure assembler will
@@ -57,17 +59,25 @@ class AutoAssembler(Assembler):
             return geometry.reading_text()
         lines = geometry.lines
         advance = geometry.advance
+        gutters: list[tuple[float, float]] = []
         rows = geometric_rows(lines, gap=self.gap * advance, min_width=self.min_width * advance,
-                              min_lines=self.min_lines)
+                              min_lines=self.min_lines, gutters=gutters)
         painted = list(chain.from_iterable(line.glyphs for line in lines))
         ordered = list(chain.from_iterable(piece.glyphs for row in rows for piece in row))
         if ordered != painted:
-            moved = sum(1 for a, b in zip(painted, ordered, strict=False) if a != b)
-            page.note("served", "columns")
-            page.note("reason", f"paint order differs from geometric order ({moved} of {len(painted)} glyphs moved)")
-            return geometry.text_of_rows(rows)
+            whole = {id(line) for line in lines}
+            if gutters:
+                page.note("served", "columns")
+                page.note("reason", f"columns: {len(gutters)} gutter(s) found")
+                return geometry.text_of_rows(rows)
+            if all(len(row) == 1 and id(row[0]) in whole for row in rows):
+                page.note("served", "columns")
+                page.note("reason", "whole lines painted out of geometric order")
+                return geometry.text_of_rows(rows)
+            page.note("reason", "paint and geometric order differ only within rows: paint order kept")
+        else:
+            page.note("reason", "paint order agrees with geometric order")
         page.note("served", "reading")
-        page.note("reason", "paint order agrees with geometric order")
         if self.recover:
             recovered = recover(lines, gap=self.gap * advance, min_width=self.min_width * advance,
                                 min_lines=self.min_lines)
