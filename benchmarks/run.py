@@ -53,6 +53,12 @@ def _glyphweave_pause_gc(path: str, profile: str) -> tuple[int, int]:
     return _glyphweave(path, profile, pause_gc=True)
 
 
+def _glyphweave_reading(path: str, profile: str) -> tuple[int, int]:
+    """The ``reading`` profile (paint order on every page), the reference the default
+    profile's ``auto`` assembler is measured against."""
+    return _glyphweave(path, "reading")
+
+
 def _pypdfium2(path: str, profile: str) -> tuple[int, int]:
     import pypdfium2 as pdfium
 
@@ -127,6 +133,7 @@ def _glyphweave_modules() -> tuple[str, ...]:
 IN_PROCESS: dict[str, tuple[str, Callable[[str, str], tuple[int, int]], tuple[str, ...]]] = {
     "glyphweave": ("glyphweave", _glyphweave, _glyphweave_modules()),
     "glyphweave-pause-gc": ("glyphweave", _glyphweave_pause_gc, _glyphweave_modules()),
+    "glyphweave-reading": ("glyphweave", _glyphweave_reading, _glyphweave_modules()),
     "pymupdf": ("pymupdf", _pymupdf, ("pymupdf",)),
     "pypdfium2": ("pypdfium2", _pypdfium2, ("pypdfium2",)),
     "playa": ("playa", _playa, ("playa",)),
@@ -134,7 +141,7 @@ IN_PROCESS: dict[str, tuple[str, Callable[[str, str], tuple[int, int]], tuple[st
     "pdfminer": ("pdfminer", _pdfminer, ("pdfminer.high_level",)),
 }
 SUBPROCESS = ("pdftotext", "glyphweave-cli")
-ALL = ("glyphweave", "glyphweave-pause-gc", "glyphweave-cli", "pdftotext", "pymupdf", "pypdfium2", "playa", "pypdf", "pdfminer")
+ALL = ("glyphweave", "glyphweave-pause-gc", "glyphweave-reading", "glyphweave-cli", "pdftotext", "pymupdf", "pypdfium2", "playa", "pypdf", "pdfminer")
 BASELINE = "pdftotext"
 
 

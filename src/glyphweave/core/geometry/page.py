@@ -116,7 +116,23 @@ class PageGeometry:
     def text_of_rows(self, rows: Sequence[Sequence[Line]]) -> str:
         """The text of ``rows`` one per line, the pieces of a row joined by a space,
         finished as the reading text is (:func:`~.rules.finish_text`)."""
-        return finish_text("\n".join(" ".join(self.line_text(line) for line in row) for row in rows))
+        return finish_text("\n".join(self.row_text(row) for row in rows))
+
+    def row_text(self, row: Sequence[Line]) -> str:
+        """The text of the pieces of one row: joined by a space, or, where right-to-left
+        script is in it, put in logical order together (a Latin word inside an Arabic
+        line is a piece of its own when it was painted apart)."""
+        if len(row) == 1:
+            return self.line_text(row[0])
+        if not any(has_rtl(line.text) for line in row):
+            return " ".join(self.line_text(line) for line in row)
+        units: list[str] = []
+        for line in sorted(row, key=lambda ln: ln.start):
+            if units and units[-1] != " ":
+                units.append(" ")
+            units.extend(self.visual_units(line))
+        text = logical_order(units)
+        return text if self.ligatures else expand_ligatures(text)
 
     def text_of(self, lines: Sequence[Line | None]) -> str:
         """The text of ``lines`` one per line (None: a blank line), finished as the

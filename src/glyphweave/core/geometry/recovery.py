@@ -5,8 +5,8 @@ Three contradictions are recognised, each on lines consecutive in paint order:
 
 * **words painted backwards**: lines on one baseline (within half a line height) whose
   extents follow each other against the writing direction. They become one row, read
-  along the direction (not for right-to-left script, which is painted that way and put
-  in logical order line by line);
+  along the direction (a row with right-to-left script is then put in logical order as
+  a whole: Word paints the Latin words of an Arabic line apart from it);
 * **lines jumping up mid-column**: a stretch of lines of one column (each overlapping the
   stretch's extent along the direction by half its length) that are dense once sorted
   (no baseline step above :data:`DENSE_STEP` line heights) but painted out of order. The
@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import NamedTuple
-
-from glyphweave.core.scripts import has_rtl
 
 from .blocks import same_direction
 from .lines import Line
@@ -99,8 +97,7 @@ def _backwards(rows: list[list[Line]], fixes: dict[str, int]) -> list[list[Line]
             prev = out[-1]
             a, b = prev[0], row[0]  # the row is sorted along the line: its first piece is the last painted
             h = max(a.height, b.height)
-            if (len(prev) == 1 or prev[0].across == prev[-1].across) and same_direction(a, b) and not (
-                    has_rtl(a.text) or has_rtl(b.text)) and (
+            if (len(prev) == 1 or prev[0].across == prev[-1].across) and same_direction(a, b) and (
                     abs(a.across - b.across) <= 0.5 * h and b.end <= a.start + 0.5 * h
                     and b.end >= a.start - BACKWARDS_GAP * h):
                 if len(prev) == 1:
