@@ -116,7 +116,9 @@ class PageGeometry:
     def text_of_rows(self, rows: Sequence[Sequence[Line]]) -> str:
         """The text of ``rows`` one per line, the pieces of a row joined by a space,
         finished as the reading text is (:func:`~.rules.finish_text`)."""
-        return finish_text("\n".join(self.row_text(row) for row in rows))
+        texts = (self.row_text(row) for row in rows)
+        # A row of whitespace alone (a space glyph cut off at a gutter) is no line of text.
+        return finish_text("\n".join(text for text in texts if not text.isspace()))
 
     def row_text(self, row: Sequence[Line]) -> str:
         """The text of the pieces of one row: joined by a space, or, where right-to-left

@@ -12,8 +12,9 @@ Three contradictions are recognised, each on lines consecutive in paint order:
   (no baseline step above :data:`DENSE_STEP` line heights) but painted out of order. The
   stretch is read top down;
 * **columns interleaved line by line**: a stretch of at least :data:`MIN_INTERLEAVED`
-  lines that each split at a wide gap, where the geometric order
-  (:func:`~.order.geometric_rows`) finds columns. The stretch is read column by column.
+  lines that split at a common wide gap, extended by the lines painted around them that
+  lie wholly on one side of it, where the geometric order (:func:`~.order.geometric_rows`)
+  finds columns. The region is read column by column.
 
 Everything is linear in the number of lines, apart from the geometric order of a stretch
 that needs it.
@@ -37,8 +38,10 @@ BACKWARDS_GAP = 0.8
 recovery joins: a word space (a quarter to half an em), not the margin between a margin
 note and the body text beside it."""
 
-MIN_INTERLEAVED = 3
-"""Lines in a row that must split at a wide gap before interleaved columns are considered."""
+MIN_INTERLEAVED = 2
+"""Lines in a row that must split at a common wide gap before interleaved columns are
+considered; the region then takes in the lines painted around them that lie on one side
+of that gap, and the columns must pass the geometric order's test (text on both sides)."""
 
 
 class Recovery(NamedTuple):
@@ -61,7 +64,8 @@ def recover(lines: Sequence[Line], *, gap: float, min_width: float, min_lines: i
 
 def _interleaved(lines: list[Line], gap: float, min_width: float, min_lines: int,
                  fixes: dict[str, int]) -> list[list[Line]]:
-    rows: list[list[Line]] = []
+    rows: list[list[Line]] = []  # one row per line of lines[:len(rows)] until a region is recovered
+    floor = 0  # lines before this index belong to a recovered region: never taken back
     i = 0
     n = len(lines)
     while i < n:
@@ -69,14 +73,25 @@ def _interleaved(lines: list[Line], gap: float, min_width: float, min_lines: int
         while j < n and lines[j].wide and len(lines[j].split(gap)) > 1 and same_direction(lines[i], lines[j]):
             j += 1
         if j - i >= MIN_INTERLEAVED:
-            stretch = lines[i:j]
-            gutters: list[tuple[float, float]] = []
-            ordered = geometric_rows(stretch, gap=gap, min_width=min_width, min_lines=min_lines, gutters=gutters)
-            if gutters:  # columns were found: the pieces leave their lines
-                rows.extend(ordered)
-                fixes["interleaved"] += 1
-                i = j
-                continue
+            gutter = _common_gap(lines[i:j], gap)
+            if gutter is not None:
+                # The region: the interleaved lines and the neighbours painted with them that
+                # lie wholly on one side of the gutter or split across it (the rest of the
+                # two columns).
+                a, b = i, j
+                while a > floor and _fits(lines[a - 1], lines[i], gutter, gap):
+                    a -= 1
+                while b < n and _fits(lines[b], lines[i], gutter, gap):
+                    b += 1
+                gutters: list[tuple[float, float]] = []
+                ordered = geometric_rows(lines[a:b], gap=gap, min_width=min_width, min_lines=min_lines,
+                                         gutters=gutters)
+                if gutters:  # columns were found: the pieces leave their lines
+                    del rows[len(rows) - (i - a):]
+                    rows.extend(ordered)
+                    fixes["interleaved"] += 1
+                    i = floor = b
+                    continue
         if j == i:
             rows.append([lines[i]])
             i += 1
@@ -84,6 +99,38 @@ def _interleaved(lines: list[Line], gap: float, min_width: float, min_lines: int
             rows.extend([line] for line in lines[i:j])
             i = j
     return rows
+
+
+def _common_gap(stretch: list[Line], gap: float) -> tuple[float, float] | None:
+    """An interval along the direction that is a gap of at least ``gap`` in every line of
+    ``stretch`` (the gutter the interleaved lines share), or None."""
+    common: list[tuple[float, float]] | None = None
+    for line in stretch:
+        pieces = line.split(gap)
+        gaps = [(p.end, q.start) for p, q in zip(pieces, pieces[1:], strict=False) if q.start > p.end]
+        if common is None:
+            common = gaps
+        else:
+            common = [(max(c0, g0), min(c1, g1)) for c0, c1 in common for g0, g1 in gaps
+                      if min(c1, g1) > max(c0, g0)]
+        if not common:
+            return None
+    return max(common, key=lambda c: c[1] - c[0]) if common else None
+
+
+def _fits(line: Line, first: Line, gutter: tuple[float, float], gap: float) -> bool:
+    """Whether ``line`` belongs to the interleaved region of ``gutter``: it reads like
+    ``first`` and lies on one side of the gutter's middle, or splits at a gap across it."""
+    if not same_direction(line, first):
+        return False
+    g0, g1 = gutter
+    middle = (g0 + g1) / 2  # a ragged line end (trailing spaces) may reach into the gutter
+    if line.end <= middle or line.start >= middle:
+        return True
+    if not line.wide:
+        return False
+    pieces = line.split(gap)
+    return any(min(q.start, g1) > max(p.end, g0) for p, q in zip(pieces, pieces[1:], strict=False))
 
 
 def _baseline(row: list[Line]) -> float:
