@@ -22,8 +22,10 @@ from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.limits import Budget, Limits
 from glyphweave.core.pipeline import DocumentStats, PageStats, Pipeline
 from glyphweave.core.stages import Assembled, PageContext
+from glyphweave.core.structure import Coverage, PageStructure, content_keys, coverage
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
+from glyphweave.pdf.structure import DocumentStructure, read_structure
 from glyphweave.registry.catalog import Catalog
 from glyphweave.registry.manager import create_plugin_manager
 from glyphweave.registry.profile import Profile, load_profile
@@ -124,7 +126,12 @@ class Page:
             rotate=self.rotate,
             table=self.table,
             placeholder=self.document.pipeline.placeholder,
+            structure_source=self._structure,
         )
+
+    def _structure(self) -> PageStructure | None:
+        tree = self.document._structure()
+        return None if tree is None else tree.page(self.number)
 
     def visible_indices(self) -> list[int]:
         """Indices (paint order) of the glyphs the profile's filters keep."""
@@ -159,7 +166,20 @@ class Page:
         with self.document._collector_paused():
             result = self.document.pipeline.assemble(assembler, ctx, self.visible_indices())
         self._assembly = {"assembler": assembler.NAME, **ctx.notes}
+        tree = self.document._structure_tree
+        if tree is not None and tree.warnings and not self.document._structure_warned and (
+                self._assembly.get("served") == "structure"):
+            # What was wrong with the tree, once per document, in the first page it served.
+            self.document._structure_warned = True
+            self._warnings = [*self._warnings, *(f"structure tree: {w}" for w in tree.warnings)]
         return result
+
+    def structure(self, minimum: float = 0.5) -> Coverage:
+        """Whether the page is tagged usably: the share of its visible glyphs (artifacts
+        left out) that the structure tree covers, and the reason it is or is not usable
+        (the structure assembler's test, with ``minimum`` as its ``coverage`` option)."""
+        by_key, artifacts, loose = content_keys(self.table, self.visible_indices())
+        return coverage(self._structure(), by_key, artifacts, loose, minimum)
 
     @property
     def stats(self) -> PageStats:
@@ -211,6 +231,16 @@ class Document:
         self._fonts = FontLoader(pipeline.chain.table_for, self.limits)
         self._page_stats: dict[int, PageStats] = {}
         self._component_warnings: list[str] = []
+        self._structure_tree: DocumentStructure | None = None
+        self._structure_read = False
+        self._structure_warned = False
+
+    def _structure(self) -> DocumentStructure | None:
+        """The structure tree, walked on first need and once per document."""
+        if not self._structure_read:
+            self._structure_read = True
+            self._structure_tree = read_structure(self._pdf, self.limits)
+        return self._structure_tree
 
     @property
     def component_warnings(self) -> list[str]:

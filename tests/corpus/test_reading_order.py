@@ -27,9 +27,10 @@ def _text(path: Path, mode: str | None = None) -> str:
         return "".join(page.text(mode) for page in doc.pages)
 
 
-@pytest.mark.parametrize("mode", ["reading", "columns", "auto"])
+@pytest.mark.parametrize("mode", ["reading", "columns"])
 def test_interleaved_columns_read_column_by_column(mode):
     # The PDF Association's failure example: both columns painted line by line across the page.
+    # (Its structure tree is in the same wrong order, and auto follows a usable tree.)
     text = _text(_file(CORPUS, "tagged-columns-wrong-order-pdfua.pdf"), mode)
     lines = [line for line in text.splitlines() if line.strip()]
     second = lines.index("This is the second paragraph.")

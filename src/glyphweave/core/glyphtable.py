@@ -180,6 +180,11 @@ class GlyphTable:
     _cols: dict[str, list[Any]] | None = None
     _run_geometry: list[RunGeometry] | None = None
     _frames: list[RunFrame] | None = None
+    mcid_streams: dict[int, Any] = attrs.field(factory=dict)
+    """Run index -> the form XObject (its object number and generation) whose content
+    stream the run's MCID belongs to, for the runs whose marked content was opened inside
+    a form; every other MCID belongs to the page's content (PDF §14.7.5.1: a structure
+    element reaches such content through a marked-content reference with /Stm)."""
 
     # -- building (interpreter side) -------------------------------------------------
     def font_index(self, ref: FontRef) -> int:

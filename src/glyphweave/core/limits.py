@@ -50,6 +50,11 @@ class Limits:
     """Depth of ``q`` and of marked content (``BMC``/``BDC``) on one page."""
     form_depth: int = attrs.field(default=32, validator=_positive)
     """Form XObjects painted inside each other."""
+    structure_elements: int = attrs.field(default=2_000_000, validator=_positive)
+    """Structure elements and content references walked in a document's structure tree:
+    past it the rest of the tree is ignored, with a warning (its content is untagged)."""
+    structure_depth: int = attrs.field(default=128, validator=_positive)
+    """Nesting of the structure tree: deeper elements are skipped, with a warning."""
     font_stream_mb: float = attrs.field(default=64, validator=_positive)
     """One stream of a font (its program, a CMap, a CIDToGIDMap), decoded (MB): a larger one
     is left unread, with a warning, and the font's other sources answer."""

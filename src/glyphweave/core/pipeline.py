@@ -45,7 +45,9 @@ class PageStats:
     decoded_by: dict[str, int] = attrs.field(factory=dict)
     """Visible glyphs by the decoder that answered."""
     untagged: int = 0
-    """Visible glyphs outside any marked-content sequence with an MCID."""
+    """Visible glyphs outside any marked-content sequence with an MCID; on a page the
+    structure assembler served, visible glyphs outside every structure element (artifacts
+    not counted)."""
     warnings: tuple[str, ...] = ()
     assembly: dict[str, str] = attrs.field(factory=dict)
     """What the assembler said about the page (:meth:`PageContext.note`): ``assembler``
@@ -213,6 +215,8 @@ class Pipeline:
     def page_stats(number: int, table: GlyphTable, visible: Sequence[int], dropped: dict[str, int],
                    warnings: Sequence[str], assembly: dict[str, str] | None = None) -> PageStats:
         counts, untagged = _count_visible(table, visible)
+        if assembly and "untagged" in assembly:  # the structure assembler counted them
+            untagged = int(assembly["untagged"])
         unresolved = counts.pop(None, 0)
         by = {name: n for name, n in counts.items() if name is not None}
         return PageStats(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import builtins
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -23,6 +23,7 @@ from glyphweave.core.glyphtable import GlyphTable
 if TYPE_CHECKING:
     from glyphweave.core.fontinfo import FontInfo
     from glyphweave.core.geometry import PageGeometry
+    from glyphweave.core.structure import PageStructure
 
 
 @attrs.frozen(kw_only=True)
@@ -204,8 +205,22 @@ class PageContext:
     table: GlyphTable
     placeholder: str = " "
     """Text shown for an unresolved glyph (the profile's ``unresolved`` policy)."""
+    structure_source: Callable[[], PageStructure | None] | None = attrs.field(default=None, eq=False, repr=False)
+    """Where :attr:`structure` comes from (the document's structure tree, read once per
+    document and only when an assembler asks)."""
     _geometries: dict[Any, PageGeometry] = attrs.field(factory=dict, init=False, eq=False, repr=False)
     _notes: dict[str, str] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+    _notes_cache: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+
+    @property
+    def structure(self) -> PageStructure | None:
+        """The page's logical structure (tagged PDF): its content in the author's order
+        (:class:`~glyphweave.core.structure.PageStructure`), or None when the document has
+        no structure tree."""
+        if "structure" not in self._notes_cache:
+            source = self.structure_source
+            self._notes_cache["structure"] = source() if source is not None else None
+        return self._notes_cache["structure"]  # type: ignore[no-any-return]
 
     def note(self, key: str, value: str) -> None:
         """Say something about how the page was assembled (which assembler served it and

@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-_NO_MARK: tuple[None, None, None, int] = (None, None, None, 0)
+_NO_MARK: tuple[None, None, None, int, None] = (None, None, None, 0, None)
 _MEASURED_LIMIT = 8192
 """Operands a document remembers measured (FontLoader.measured) before it starts afresh."""
 _MEASURED_LONGEST = 48
@@ -183,7 +183,9 @@ class PageInterpreter:
         self.gstack: list[tuple[Any, ...]] = []
         # (tag, MCID, ActualText, ActualText span id): innermost last; MCID and
         # ActualText are inherited from enclosing sequences.
-        self.mc_stack: list[tuple[str | None, int | None, str | None, int]] = []
+        # (tag, mcid, ActualText, span id, the form XObject whose stream the MCID belongs to:
+        # None for the page's own content, which is where almost every MCID lives)
+        self.mc_stack: list[tuple[str | None, int | None, str | None, int, Any]] = []
         self._spans_shown: set[int] = set()
         self._span_ids = 0
         self.token = 0
@@ -515,9 +517,11 @@ class PageInterpreter:
         wmode = state.info.writing_mode
         if codes:
             mark = self.mc_stack[-1] if self.mc_stack else _NO_MARK
-            tag, mcid, actual_text, _span = mark
+            tag, mcid, actual_text, _span, owner = mark
             if actual_text is not None:
                 decoded = self._actual_text(mark, len(codes))
+            if owner is not None:
+                self.table.mcid_streams[len(self.table.raw_runs())] = owner
             font, size, rise, render = self.font_idx, self.fs, self.ts, self.tr
             ctm = self.ctm
             matrix = self.tm if ctm is IDENTITY else multiply(self.tm, ctm)
@@ -604,7 +608,7 @@ class PageInterpreter:
             return
         tag = args[-1] if args and isinstance(args[-1], str) else None
         outer = self.mc_stack[-1] if self.mc_stack else _NO_MARK
-        self.mc_stack.append((tag, outer[1], outer[2], outer[3]))
+        self.mc_stack.append((tag, outer[1], outer[2], outer[3], outer[4]))
 
     def _op_BDC(self, args: list[Any], res: _Resources) -> None:
         if len(self.mc_stack) >= self.limits.nesting:
@@ -613,7 +617,8 @@ class PageInterpreter:
         tag = args[0] if args and isinstance(args[0], str) else None
         props: Any = args[1] if len(args) > 1 else None
         outer = self.mc_stack[-1] if self.mc_stack else _NO_MARK
-        mcid, actual, span = outer[1], outer[2], outer[3]
+        mcid, actual, span, owner = outer[1], outer[2], outer[3], outer[4]
+        here = self._active_forms[-1] if self._active_forms else None
         if isinstance(props, str):
             cached = res.properties.get(props)
             if cached is None:
@@ -623,18 +628,18 @@ class PageInterpreter:
         if isinstance(props, dict):
             if "MCID" in props:
                 with contextlib.suppress(TypeError, ValueError):
-                    mcid = int(props["MCID"])
+                    mcid, owner = int(props["MCID"]), here
             if "ActualText" in props:
                 actual, span = self._new_span(_text_string(props["ActualText"]), actual, span)
         elif isinstance(props, pikepdf.Dictionary):
             value = props.get("/MCID")
             if value is not None:
                 with contextlib.suppress(TypeError, ValueError):
-                    mcid = int(value)
+                    mcid, owner = int(value), here
             at = props.get("/ActualText")
             if at is not None:
                 actual, span = self._new_span(_text_string(at), actual, span)
-        self.mc_stack.append((tag, mcid, actual, span))
+        self.mc_stack.append((tag, mcid, actual, span, owner))
 
     def _new_span(self, text: str | None, outer: str | None, outer_span: int) -> tuple[str | None, int]:
         """Open an ActualText span; text that says nothing (only U+FFFD, private-use or

@@ -23,6 +23,7 @@ from .runwalk import walk_runs
 from .walk import Walk
 
 if TYPE_CHECKING:
+    from glyphweave.core.glyphtable import GlyphTable
     from glyphweave.core.stages import PageContext
 
 
@@ -30,13 +31,18 @@ class PageGeometry:
     """The geometry of the glyphs ``indices`` of a page under one set of rules."""
 
     def __init__(self, page: PageContext, indices: Sequence[int], rules: Rules, *,
-                 ligatures: bool = False) -> None:
-        self.page = page
+                 ligatures: bool = False, walk: Walk | None = None) -> None:
+        # The page's table and placeholder, not the page: the page caches this object, and
+        # a reference back would make a cycle that only the cyclic collector frees.
+        self.table = page.table
+        self.placeholder = page.placeholder
         self.indices = indices
         self.rules = rules
         self.ligatures = ligatures
         """Keep the Latin ligature forms U+FB00-FB06 instead of expanding them."""
-        self._walk: Walk | None = None
+        self._walk: Walk | None = walk
+        """Given when the caller settled the separators itself (the structure assembler
+        forces line ends between blocks); else the rules' walk, computed on first use."""
         self._lines: list[Line] | None = None
         self._blocks: list[Block] | None = None
         self._advance: float | None = None
@@ -46,13 +52,13 @@ class PageGeometry:
     def walk(self) -> Walk:
         """The walk of the glyphs in paint order (:class:`~.walk.Walk`)."""
         if self._walk is None:
-            self._walk = walk_page(self.page, self.indices, self.rules)
+            self._walk = walk_table(self.table, self.indices, self.placeholder, self.rules)
         return self._walk
 
     @property
     def builder(self) -> LineGeometry:
         if self._builder is None:
-            self._builder = LineGeometry(self.page.table)
+            self._builder = LineGeometry(self.table)
         return self._builder
 
     @property
@@ -142,13 +148,13 @@ class PageGeometry:
         return finish_text("\n".join("" if line is None else self.line_text(line) for line in lines))
 
 
-def walk_page(page: PageContext, indices: Sequence[int], rules: Rules) -> Walk:
+def walk_table(table: GlyphTable, indices: Sequence[int], placeholder: str, rules: Rules) -> Walk:
     """The walk of the glyphs ``indices``: a run at a time where the run walk can, glyph by
     glyph otherwise (both give the same walk)."""
     if not len(indices):
         return Walk([], [], [], [])
     if rules.in_range():
-        walk = walk_runs(page.table, indices, page.placeholder, rules)
+        walk = walk_runs(table, indices, placeholder, rules)
         if walk is not None:
             return walk
-    return walk_glyphs(page.table, indices, page.placeholder, rules)
+    return walk_glyphs(table, indices, placeholder, rules)

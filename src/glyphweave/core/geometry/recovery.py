@@ -133,6 +133,13 @@ def _fits(line: Line, first: Line, gutter: tuple[float, float], gap: float) -> b
     return any(min(q.start, g1) > max(p.end, g0) for p, q in zip(pieces, pieces[1:], strict=False))
 
 
+def join_backwards(lines: Sequence[Line]) -> list[list[Line]]:
+    """The rows of ``lines`` (in reading order) with pieces of one baseline painted
+    backwards joined, and nothing else moved: for an order that is right apart from that
+    (the structure tree's, where a Latin word inside an Arabic line is a span of its own)."""
+    return _backwards([[line] for line in lines], {"backwards": 0})
+
+
 def _baseline(row: list[Line]) -> float:
     return row[0].across
 

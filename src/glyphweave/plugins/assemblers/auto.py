@@ -10,26 +10,35 @@ baseline are grouped (margin notes beside body text, table cells), paint order i
 safer guess. The page's statistics say which served and why
 (``assembly``: ``served`` and ``reason``).
 
-Tagged PDFs (their structure tree) are not read here yet: the structure assembler will
-come first where the tree is usable.
+On a tagged page whose structure tree is usable (see the ``structure`` assembler), the
+tree's order serves first; the statistics then say ``served: structure``, and otherwise
+why the tree was not used before the geometric reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
+from typing import Any
 
 from glyphweave.plugin import Assembler, Option, PageContext, geometric_rows, hookimpl, recover
 
 from .columns import GEOMETRY_OPTIONS
+from .structure import STRUCTURE_OPTIONS, play_structure
 
 
 class AutoAssembler(Assembler):
-    """Per page: geometric reading order where paint order contradicts it, else reading."""
+    """Per page: the structure tree where usable, else geometric order where paint order
+    contradicts it, else reading."""
 
     NAME = "auto"
     OPTIONS = {
         **GEOMETRY_OPTIONS,
+        **STRUCTURE_OPTIONS,
+        "structure": Option(
+            default=True,
+            doc="Read tagged pages in the structure tree's order where the tree is usable.",
+        ),
         "recover": Option(
             default=True,
             doc="On pages served by reading: order recovery where paint order contradicts the geometry.",
@@ -43,48 +52,65 @@ class AutoAssembler(Assembler):
     gap: float
     min_width: float
     min_lines: int
+    coverage: float
+    artifacts: str
+    alt: bool
+    structure: bool
     recover: bool
 
     def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
-        page.note("assembler", "auto")
-        if not len(indices):
-            page.note("served", "reading")
-            page.note("reason", "no glyphs")
-            return ""
-        geometry = page.geometry(indices, word_gap=self.word_gap, line_gap=self.line_gap,
-                                 back_jump=self.back_jump, ligatures=self.ligatures)
-        if not geometry.walk.breaks:
-            page.note("served", "reading")
-            page.note("reason", "one line")
-            return geometry.reading_text()
-        lines = geometry.lines
-        advance = geometry.advance
-        gutters: list[tuple[float, float]] = []
-        rows = geometric_rows(lines, gap=self.gap * advance, min_width=self.min_width * advance,
-                              min_lines=self.min_lines, gutters=gutters)
-        painted = list(chain.from_iterable(line.glyphs for line in lines))
-        ordered = list(chain.from_iterable(piece.glyphs for row in rows for piece in row))
-        if ordered != painted:
-            whole = {id(line) for line in lines}
-            if gutters:
-                page.note("served", "columns")
-                page.note("reason", f"columns: {len(gutters)} gutter(s) found")
-                return geometry.text_of_rows(rows)
-            if all(len(row) == 1 and id(row[0]) in whole for row in rows):
-                page.note("served", "columns")
-                page.note("reason", "whole lines painted out of geometric order")
-                return geometry.text_of_rows(rows)
-            page.note("reason", "paint and geometric order differ only within rows: paint order kept")
-        else:
-            page.note("reason", "paint order agrees with geometric order")
-        page.note("served", "reading")
-        if self.recover:
-            recovered = recover(lines, gap=self.gap * advance, min_width=self.min_width * advance,
-                                min_lines=self.min_lines)
-            if recovered.fixes:
-                page.note("order", "recovered: " + ", ".join(f"{k} {n}" for k, n in sorted(recovered.fixes.items())))
-                return geometry.text_of_rows(recovered.rows)
+        page.note("assembler", self.NAME)
+        if self.structure and len(indices):
+            text = play_structure(self, page, indices)
+            if text is not None:
+                return text
+        return geometric_choice(self, page, indices)
+
+
+def geometric_choice(options: Assembler, page: PageContext, indices: Sequence[int]) -> str:
+    """What auto serves on a page without usable structure: the geometric order where it
+    found columns or moved whole lines, else reading (with order recovery when the
+    component has ``recover`` on). ``options`` is a component with the geometry options."""
+    o: Any = options
+    no_structure = page.notes.get("reason")
+    if not len(indices):
+        _served(page, "reading", "no glyphs", no_structure)
+        return ""
+    geometry = page.geometry(indices, word_gap=o.word_gap, line_gap=o.line_gap, back_jump=o.back_jump,
+                             ligatures=o.ligatures)
+    if not geometry.walk.breaks:
+        _served(page, "reading", "one line", no_structure)
         return geometry.reading_text()
+    lines = geometry.lines
+    advance = geometry.advance
+    gutters: list[tuple[float, float]] = []
+    rows = geometric_rows(lines, gap=o.gap * advance, min_width=o.min_width * advance, min_lines=o.min_lines,
+                          gutters=gutters)
+    painted = list(chain.from_iterable(line.glyphs for line in lines))
+    ordered = list(chain.from_iterable(piece.glyphs for row in rows for piece in row))
+    if ordered != painted:
+        whole = {id(line) for line in lines}
+        if gutters:
+            _served(page, "columns", f"columns: {len(gutters)} gutter(s) found", no_structure)
+            return geometry.text_of_rows(rows)
+        if all(len(row) == 1 and id(row[0]) in whole for row in rows):
+            _served(page, "columns", "whole lines painted out of geometric order", no_structure)
+            return geometry.text_of_rows(rows)
+        reason = "paint and geometric order differ only within rows: paint order kept"
+    else:
+        reason = "paint order agrees with geometric order"
+    _served(page, "reading", reason, no_structure)
+    if getattr(o, "recover", True):
+        recovered = recover(lines, gap=o.gap * advance, min_width=o.min_width * advance, min_lines=o.min_lines)
+        if recovered.fixes:
+            page.note("order", "recovered: " + ", ".join(f"{k} {n}" for k, n in sorted(recovered.fixes.items())))
+            return geometry.text_of_rows(recovered.rows)
+    return geometry.reading_text()
+
+
+def _served(page: PageContext, served: str, reason: str, no_structure: str | None) -> None:
+    page.note("served", served)
+    page.note("reason", f"{no_structure}; {reason}" if no_structure else reason)
 
 
 @hookimpl

@@ -205,7 +205,7 @@ class LayoutAssembler(Assembler):
         split = self.run_gap * cell
         pieces: list[_Piece] = []
         stray: list[str] = []  # pieces whose place in this frame is not finite
-        sizes = geo.page.table.page_size
+        sizes = geo.table.page_size
         for line in lines:
             height = line.height if _finite(line.height) and line.height > 0 else typical_height
             size = sizes[line.glyphs[0]]

@@ -1,0 +1,303 @@
+"""The structure tree of a tagged PDF (§14.7), walked once per document.
+
+:func:`read_structure` visits ``/StructTreeRoot`` in the author's order and sorts the
+content its elements reference by page: each marked-content reference becomes a
+:class:`~glyphweave.core.structure.StructItem` on its page, with the block, table row and
+cell around it and the element's replacement text. The walk is iterative (a tree 10,000
+levels deep does not touch Python's recursion limit), stops at ``structure_depth`` levels
+and after ``structure_elements`` elements, and visits each element once (a cycle, or an
+element shared by two parents, is cut with a warning). Nothing here raises on a bad tree.
+
+What a kid of ``/K`` may be (§14.7.2): an integer (an MCID on the element's page), a
+marked-content reference (``/MCR``: ``/MCID``, optional ``/Pg`` and ``/Stm`` when the
+content is in a form XObject), an object reference (``/OBJR``: an annotation, not page
+text, skipped) or another element; or an array of those. ``/Pg`` is inherited from the
+nearest ancestor that has it; where no ancestor has one, the page comes from the
+``/ParentTree``, which maps each page's marked content back to its elements.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import pikepdf
+
+from glyphweave.core.limits import LIMIT, Limits
+from glyphweave.core.structure import ContentKey, PageStructure, StructItem
+
+from .interpreter import _text_string
+
+# Standard structure types (§14.8.4) that are blocks: where one ends, a line ends. Lbl and
+# LBody belong to their list item's block, so a bullet and its text share a line.
+BLOCKS = frozenset({
+    "Document", "DocumentFragment", "Part", "Art", "Sect", "Div", "BlockQuote", "Caption", "TOC", "TOCI",
+    "Index", "P", "H", "H1", "H2", "H3", "H4", "H5", "H6", "Title", "L", "LI", "Table", "THead", "TBody",
+    "TFoot", "TR", "TH", "TD", "Figure", "Formula", "Form", "Aside", "FENote", "Note",
+})
+_IN_ITEM = frozenset({"Lbl", "LBody"})
+_CELLS = frozenset({"TD", "TH"})
+
+_ROLE_HOPS = 32  # role map chains longer than this are a loop
+
+
+class DocumentStructure:
+    """The structure of a whole document, by page (see :func:`read_structure`)."""
+
+    def __init__(self, pages: dict[int, list[StructItem]], in_tree: set[int], warnings: list[str],
+                 elements: int) -> None:
+        self._pages = pages
+        self._in_tree = in_tree
+        self.warnings = warnings
+        self.elements = elements
+        """Structure elements visited."""
+
+    def page(self, index: int) -> PageStructure:
+        items = self._pages.get(index, [])
+        return PageStructure(tuple(items), bool(items) or index in self._in_tree, tuple(self.warnings))
+
+
+def read_structure(pdf: pikepdf.Pdf, limits: Limits) -> DocumentStructure | None:
+    """The document's structure, or None when it has no structure tree."""
+    try:
+        root = pdf.Root.get("/StructTreeRoot")
+    except Exception:  # a damaged catalog: treat the document as untagged
+        return None
+    if not isinstance(root, pikepdf.Dictionary):
+        return None
+    return _Walk(pdf, root, limits).run()
+
+
+class _Walk:
+    def __init__(self, pdf: pikepdf.Pdf, root: pikepdf.Dictionary, limits: Limits) -> None:
+        self.root = root
+        self.limits = limits
+        self.warnings: list[str] = []
+        self.page_of: dict[Any, int] = {}
+        self.in_tree: set[int] = set()
+        self.struct_parents: dict[int, int] = {}  # a page's /StructParents -> the page
+        for index, page in enumerate(pdf.pages):
+            obj = page.obj
+            self.page_of[obj.objgen] = index
+            key = obj.get("/StructParents")
+            if isinstance(key, int):
+                self.in_tree.add(index)
+                self.struct_parents.setdefault(int(key), index)
+        self.roles = self._role_map()
+        self.pages: dict[int, list[StructItem]] = defaultdict(list)
+        self.visited: set[Any] = set()
+        self.elements = 0
+        self.ids = 0
+        self._parent_pages: dict[Any, int] | None = None
+        self._warned: set[str] = set()
+
+    def warn(self, message: str) -> None:
+        if message not in self._warned and len(self.warnings) < 20:
+            self._warned.add(message)
+            self.warnings.append(message)
+
+    def run(self) -> DocumentStructure:
+        try:
+            self._walk()
+        except Exception as exc:  # a tree pikepdf cannot even read: keep what was found
+            self.warn(f"structure tree damaged ({type(exc).__name__}); the rest of it is ignored")
+        return DocumentStructure(dict(self.pages), self.in_tree, self.warnings, self.elements)
+
+    # -- role map and pages -------------------------------------------------------------------------
+    def _role_map(self) -> dict[str, str]:
+        roles: dict[str, str] = {}
+        rolemap = self.root.get("/RoleMap")
+        if isinstance(rolemap, pikepdf.Dictionary):
+            for key, value in rolemap.items():
+                if isinstance(value, pikepdf.Name):
+                    roles[str(key)[1:]] = str(value)[1:]
+        return roles
+
+    def standard(self, name: str) -> str:
+        seen = 0
+        while name in self.roles and name not in BLOCKS and seen < _ROLE_HOPS:
+            name = self.roles[name]
+            seen += 1
+        return name
+
+    def page_index(self, pg: Any) -> int | None:
+        if isinstance(pg, pikepdf.Dictionary):
+            index = self.page_of.get(pg.objgen)
+            if index is None:
+                self.warn("a structure element points to a page that is not in the document")
+            return index
+        return None
+
+    def parent_page(self, elem: Any) -> int | None:
+        """The page of ``elem`` from the /ParentTree (each page's marked content mapped back
+        to its elements), for elements without /Pg: built once, on first need."""
+        if self._parent_pages is None:
+            self._parent_pages = {}
+            for key, value in _number_tree(self.root.get("/ParentTree"), self.limits.structure_depth):
+                page = self.struct_parents.get(key)
+                if page is None or not isinstance(value, pikepdf.Array):
+                    continue
+                for item in value:
+                    if isinstance(item, pikepdf.Dictionary) and item.objgen != (0, 0):
+                        self._parent_pages.setdefault(item.objgen, page)
+        return self._parent_pages.get(getattr(elem, "objgen", None))
+
+    # -- the walk -----------------------------------------------------------------------------------
+    def new_id(self) -> int:
+        self.ids += 1
+        return self.ids
+
+    def _walk(self) -> None:
+        budget = self.limits.structure_elements
+        max_depth = self.limits.structure_depth
+        # (object, depth, page, block, row, cell, kind); children are pushed reversed so the
+        # stack pops them in the author's order.
+        stack: list[tuple[Any, int, int | None, int, int | None, int | None, str]] = [
+            (self.root.get("/K"), 0, None, 0, None, None, "Document")]
+        while stack:
+            obj, depth, page, block, row, cell, kind = stack.pop()
+            if isinstance(obj, pikepdf.Array):
+                for kid in reversed(list(obj)):
+                    stack.append((kid, depth, page, block, row, cell, kind))
+                continue
+            if isinstance(obj, int) and not isinstance(obj, bool):
+                self._content(page, (None, int(obj)), kind, block, row, cell)
+                continue
+            if not isinstance(obj, pikepdf.Dictionary):
+                continue
+            self.elements += 1
+            if self.elements > budget:
+                self.warn(f"{LIMIT}structure tree larger than {budget} elements; the rest is ignored")
+                return
+            type_ = obj.get("/Type")
+            if type_ == pikepdf.Name.OBJR:
+                continue  # an annotation or other object: not page text
+            if type_ == pikepdf.Name.MCR or ("/MCID" in obj and "/S" not in obj):
+                self._reference(obj, page, kind, block, row, cell)
+                continue
+            if depth >= max_depth:
+                self.warn(f"{LIMIT}structure tree nested deeper than {max_depth}; deeper elements skipped")
+                continue
+            objgen = obj.objgen
+            if objgen != (0, 0):
+                if objgen in self.visited:
+                    self.warn("the structure tree refers to an element twice (a cycle or a shared element); "
+                              "the second reference is skipped")
+                    continue
+                self.visited.add(objgen)
+            self._element(obj, depth, page, block, row, cell, stack)
+
+    def _element(self, elem: pikepdf.Dictionary, depth: int, page: int | None, block: int, row: int | None,
+                 cell: int | None, stack: list[Any]) -> None:
+        name = elem.get("/S")
+        kind = self.standard(str(name)[1:]) if isinstance(name, pikepdf.Name) else "NonStruct"
+        if "/Pg" in elem:
+            page = self.page_index(elem.get("/Pg"))
+        elif page is None:
+            page = self.parent_page(elem)
+        if kind in BLOCKS and kind not in _IN_ITEM:
+            block = self.new_id()
+        if kind == "TR":
+            row = self.new_id()
+        if kind in _CELLS:
+            cell = self.new_id()
+        alt = elem.get("/Alt") if kind == "Figure" else None
+        if alt is not None and page is not None:
+            text = _text_string(alt)
+            if text:
+                self.pages[page].append(StructItem((), kind, block, row, cell, alt=text))
+        actual = elem.get("/ActualText")
+        if actual is not None:
+            text = _text_string(actual)
+            if text is not None:
+                self._replaced(elem, depth, page, kind, block, row, cell, text)
+                return
+        stack.append((elem.get("/K"), depth + 1, page, block, row, cell, kind))
+
+    def _reference(self, mcr: pikepdf.Dictionary, page: int | None, kind: str, block: int, row: int | None,
+                   cell: int | None) -> None:
+        mcid = mcr.get("/MCID")
+        if not isinstance(mcid, int):
+            self.warn("a marked-content reference without an MCID; skipped")
+            return
+        if "/Pg" in mcr:
+            page = self.page_index(mcr.get("/Pg"))
+        stm = mcr.get("/Stm")
+        owner = stm.objgen if isinstance(stm, pikepdf.Stream) and stm.objgen != (0, 0) else None
+        self._content(page, (owner, int(mcid)), kind, block, row, cell)
+
+    def _content(self, page: int | None, key: ContentKey, kind: str, block: int, row: int | None,
+                 cell: int | None) -> None:
+        if page is None:
+            self.warn("marked content referenced without a page (no /Pg, no /ParentTree entry); skipped")
+            return
+        self.pages[page].append(StructItem((key,), kind, block, row, cell))
+
+    def _replaced(self, elem: pikepdf.Dictionary, depth: int, page: int | None, kind: str, block: int,
+                  row: int | None, cell: int | None, text: str) -> None:
+        """An element whose /ActualText replaces its content: its content keys are
+        collected (bounded like the main walk) and stand behind one item per page, the
+        text on the first."""
+        keys: dict[int, list[ContentKey]] = defaultdict(list)
+        order: list[int] = []
+        stack: list[tuple[Any, int, int | None]] = [(elem.get("/K"), depth + 1, page)]
+        while stack:
+            obj, d, pg = stack.pop()
+            if isinstance(obj, pikepdf.Array):
+                stack.extend((kid, d, pg) for kid in reversed(list(obj)))
+                continue
+            key: ContentKey | None = None
+            if isinstance(obj, int) and not isinstance(obj, bool):
+                key = (None, int(obj))
+            elif isinstance(obj, pikepdf.Dictionary):
+                self.elements += 1
+                if self.elements > self.limits.structure_elements or d >= self.limits.structure_depth:
+                    continue
+                if obj.get("/Type") == pikepdf.Name.OBJR:
+                    continue
+                if "/Pg" in obj:
+                    pg = self.page_index(obj.get("/Pg"))
+                if obj.get("/Type") == pikepdf.Name.MCR or ("/MCID" in obj and "/S" not in obj):
+                    mcid = obj.get("/MCID")
+                    stm = obj.get("/Stm")
+                    if isinstance(mcid, int):
+                        owner = stm.objgen if isinstance(stm, pikepdf.Stream) else None
+                        key = (owner, int(mcid))
+                else:
+                    if obj.objgen != (0, 0):
+                        if obj.objgen in self.visited:
+                            continue
+                        self.visited.add(obj.objgen)
+                    stack.append((obj.get("/K"), d + 1, pg))
+                    continue
+            if key is not None and pg is not None:
+                if pg not in keys:
+                    order.append(pg)
+                keys[pg].append(key)
+        for n, pg in enumerate(order):
+            self.pages[pg].append(StructItem(tuple(keys[pg]), kind, block, row, cell, text=text if n == 0 else ""))
+
+
+def _number_tree(node: Any, max_depth: int) -> list[tuple[int, Any]]:
+    """The (key, value) pairs of a number tree (§7.9.7), iteratively, each node once."""
+    out: list[tuple[int, Any]] = []
+    stack = [(node, 0)]
+    seen: set[Any] = set()
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, pikepdf.Dictionary) or depth > max_depth:
+            continue
+        if node.objgen != (0, 0):
+            if node.objgen in seen:
+                continue
+            seen.add(node.objgen)
+        nums = node.get("/Nums")
+        if isinstance(nums, pikepdf.Array):
+            items = list(nums)
+            for i in range(0, len(items) - 1, 2):
+                if isinstance(items[i], int):
+                    out.append((int(items[i]), items[i + 1]))
+        kids = node.get("/Kids")
+        if isinstance(kids, pikepdf.Array):
+            stack.extend((kid, depth + 1) for kid in kids)
+    return out

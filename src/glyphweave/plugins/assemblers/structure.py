@@ -1,0 +1,255 @@
+"""``structure``: tagged PDFs read in the author's order, from the structure tree (SPEC §5).
+
+In a tagged PDF the reading order is the structure tree's, whatever order the producer
+painted in (Chrome, Word and LibreOffice each paint headers, sidebars, table cells or
+footnotes in an order of their own). The page's content arrives from the engine as
+``page.structure``: marked-content references in the author's order, each with the block,
+table row and cell around it. This assembler:
+
+* plays the visible glyphs of each reference in that order, with word spaces and line
+  breaks from the shared reading rules, and a line end wherever the block changes (P, H1,
+  LI, TD, Caption, ...; a list item's label and body share a line);
+* keeps the cells of a table row on one line, separated by a space (the reading
+  assembler separates them so too, and a search for a row's words finds them together);
+* replaces an element's content with its /ActualText, and adds a figure's /Alt as a line
+  of its own when ``alt`` is on (off by default: it describes an image, it is not text
+  on the page);
+* handles artifacts (/Artifact marked content: running headers, footers, page numbers)
+  by ``artifacts``: ``keep`` (the default) puts those above the tagged content before it
+  and the rest after it, as a reader sees them; ``append`` puts them all after the
+  content; ``drop`` leaves them out (an index that wants no repeated headers);
+* appends the glyphs outside every structure element in geometric order and counts them
+  (``untagged`` in the page's statistics): never dropped silently.
+
+When the structure is not usable (no tree, the page not in it, marked content the tree
+never references, or coverage below ``coverage`` of the page's glyphs) it says why
+(``reason`` in the page's statistics) and reads the page as ``auto`` would without a tree.
+A content reference met twice is played once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from glyphweave.plugin import (
+    Assembler,
+    Coverage,
+    Line,
+    Option,
+    PageContext,
+    PageGeometry,
+    StructItem,
+    Walk,
+    content_keys,
+    coverage,
+    geometric_rows,
+    hookimpl,
+    join_backwards,
+)
+
+from .columns import GEOMETRY_OPTIONS
+
+STRUCTURE_OPTIONS = {
+    "coverage": Option(
+        default=0.5, minimum=0.0, maximum=1.0,
+        doc="The structure is used only where it covers at least this share of the page's glyphs "
+        "(artifacts left out); below it the page is read geometrically.",
+    ),
+    "artifacts": Option(
+        default="keep", choices=("keep", "append", "drop"),
+        doc="Artifacts (running headers, footers, page numbers): keep them where a reader sees them "
+        "(above the content first, the rest after it), append them after the content, or drop them.",
+    ),
+    "alt": Option(
+        default=False,
+        doc="Add a figure's /Alt description as a line of its own.",
+    ),
+}
+
+
+class StructureAssembler(Assembler):
+    """Tagged PDFs in the author's order (the structure tree), geometric order elsewhere."""
+
+    NAME = "structure"
+    OPTIONS = {**GEOMETRY_OPTIONS, **STRUCTURE_OPTIONS}
+
+    word_gap: float
+    line_gap: float
+    back_jump: float
+    ligatures: bool
+    gap: float
+    min_width: float
+    min_lines: int
+    coverage: float
+    artifacts: str
+    alt: bool
+
+    def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
+        page.note("assembler", self.NAME)
+        text = play_structure(self, page, indices)
+        if text is not None:
+            return text
+        from .auto import geometric_choice  # the fallback: auto's geometric choice
+
+        return geometric_choice(self, page, indices)
+
+
+def play_structure(options: Any, page: PageContext, indices: Sequence[int]) -> str | None:
+    """The page's text in structure order, or None (with ``reason`` noted) when the page's
+    structure is not usable. ``options`` is a component with the structure and geometry
+    options (the structure or the auto assembler)."""
+    structure = page.structure
+    if structure is None:
+        page.note("reason", "no structure tree")
+        return None
+    by_key, artifacts, loose = content_keys(page.table, indices)
+    found: Coverage = coverage(structure, by_key, artifacts, loose, options.coverage)
+    page.note("coverage", f"{found.share:.3f}")
+    if not found.usable:
+        page.note("reason", f"no usable structure: {found.reason}")
+        return None
+    page.note("served", "structure")
+    page.note("reason", found.reason)
+    order, starts = _author_order(structure.items, by_key, options.alt)
+    played = set(order)
+    tail = [i for i in indices if i not in played]
+    artifact_set = set(artifacts)
+    untagged = [i for i in tail if i not in artifact_set]
+    page.note("untagged", str(len(untagged)))
+    body = _body_text(options, page, order, starts)
+    lines_before, lines_after = _artifact_text(options, page, artifacts, order)
+    tail_text = _geometric_text(options, page, untagged)
+    parts = [*lines_before, body, *lines_after, tail_text]
+    return "".join(part if part.endswith("\n") or not part else part + "\n" for part in parts if part)
+
+
+_Start = tuple[int, StructItem]
+"""(position in the author-ordered glyphs where an item starts, the item)."""
+
+
+def _author_order(items: Sequence[StructItem], by_key: dict[Any, list[int]], alt: bool) -> tuple[list[int], list[_Start]]:
+    """The glyphs of the page in the author's order, and where each item starts in it.
+    Replacement and alternate texts ride on the items (an item with no glyph left is kept
+    only for its text)."""
+    order: list[int] = []
+    starts: list[_Start] = []
+    used: set[Any] = set()
+    for item in items:
+        glyphs: list[int] = []
+        for key in item.keys:
+            if key in used:
+                continue  # a content reference met twice is played once
+            used.add(key)
+            glyphs.extend(by_key.get(key, ()))
+        if item.alt is not None and not alt:
+            continue
+        if not glyphs and item.text is None and item.alt is None:
+            continue
+        starts.append((len(order), item))
+        order.extend(sorted(glyphs))
+    return order, starts
+
+
+def _body_text(options: Any, page: PageContext, order: list[int], starts: list[_Start]) -> str:
+    """The tagged content's text: the reading rules between glyphs, forced line ends
+    between blocks, cells of a row joined, replacement texts in place of their glyphs."""
+    if not order and not any(item.text or item.alt for _, item in starts):
+        return ""
+    kw = dict(word_gap=options.word_gap, line_gap=options.line_gap, back_jump=options.back_jump,
+              ligatures=options.ligatures)
+    walked = page.geometry(order, **kw).walk if order else Walk([], [], [], [])
+    glyphs = order
+    if list(walked.glyphs) == order:
+        pieces = list(walked.pieces)
+    else:  # the run walk lists every glyph up to the last taken: pick the ones played
+        piece_of = dict(zip(walked.glyphs, walked.pieces, strict=True))
+        pieces = [piece_of.get(g, "") for g in order]
+    # Items whose text stands without glyphs (a figure's Alt, an ActualText over invisible
+    # content) get a glyph-less piece of their own: -1 in the glyph list, text in the piece.
+    out_glyphs: list[int] = []
+    out_pieces: list[str] = []
+    bounds = [pos for pos, _ in starts] + [len(glyphs)]
+    prev: StructItem | None = None
+    for (pos, item), end in zip(starts, bounds[1:], strict=True):
+        sep = _separator(prev, item)
+        prev = item
+        replacement = item.alt if item.alt is not None else item.text
+        if replacement is not None:
+            out_glyphs.append(glyphs[pos] if pos < end else -1)
+            out_pieces.append(sep + replacement if replacement else sep)
+            out_glyphs.extend(glyphs[pos + 1:end])
+            out_pieces.extend([""] * (end - pos - 1))
+            continue
+        for k in range(pos, end):
+            piece = pieces[k]
+            if k == pos and out_pieces:
+                bare = piece.lstrip("\n ")
+                piece = (sep or piece[: len(piece) - len(bare)]) + bare
+            out_glyphs.append(glyphs[k])
+            out_pieces.append(piece)
+    breaks = [k for k, piece in enumerate(out_pieces) if piece.startswith("\n")]
+    if -1 in out_glyphs:  # text without glyphs: no geometry for it, so no line records
+        return _plain(out_pieces, options)
+    walk = Walk(out_glyphs, out_pieces, breaks, [])
+    geometry = PageGeometry(page, out_glyphs, page.geometry(order, **kw).rules, ligatures=options.ligatures,
+                            walk=walk)
+    # Lines of one baseline cut apart by the rules (a Latin span inside an Arabic line,
+    # painted to its left) are joined; the tree's order is otherwise kept as it is.
+    return geometry.text_of_rows(join_backwards(geometry.lines))
+
+
+def _plain(pieces: list[str], options: Any) -> str:
+    from glyphweave.plugin import expand_ligatures, finish_text
+
+    text = finish_text("".join(pieces))
+    return text if options.ligatures else expand_ligatures(text)
+
+
+def _separator(prev: StructItem | None, item: StructItem) -> str:
+    """What goes between two items: nothing to force inside one block (the rules decide),
+    a space between the cells of a row, a line end between blocks."""
+    if prev is None:
+        return ""
+    if item.row is not None and item.row == prev.row:
+        return "" if item.cell == prev.cell and item.block == prev.block else " "
+    return "" if item.block == prev.block else "\n"
+
+
+def _geometric_text(options: Any, page: PageContext, indices: list[int]) -> str:
+    """Glyphs outside the tree, in geometric order (the columns assembler's)."""
+    if not indices:
+        return ""
+    geometry = page.geometry(indices, word_gap=options.word_gap, line_gap=options.line_gap,
+                             back_jump=options.back_jump, ligatures=options.ligatures)
+    advance = geometry.advance
+    rows = geometric_rows(geometry.lines, gap=options.gap * advance,
+                          min_width=options.min_width * advance, min_lines=options.min_lines)
+    return geometry.text_of_rows(rows)
+
+
+def _artifact_text(options: Any, page: PageContext, artifacts: list[int], order: list[int]) -> tuple[list[str], list[str]]:
+    """The artifacts' text before and after the content, as the ``artifacts`` option says."""
+    mode = options.artifacts
+    if mode == "drop" or not artifacts:
+        return [], []
+    if mode == "append" or not order:
+        return [], [_geometric_text(options, page, artifacts)]
+    geometry = page.geometry(artifacts, word_gap=options.word_gap, line_gap=options.line_gap,
+                             back_jump=options.back_jump, ligatures=options.ligatures)
+    top = _top(page, order)
+    above = [i for line in geometry.lines if line.box[1] >= top for i in line.glyphs]
+    below = [i for line in geometry.lines if line.box[1] < top for i in line.glyphs]
+    return [_geometric_text(options, page, sorted(above))], [_geometric_text(options, page, sorted(below))]
+
+
+def _top(page: PageContext, order: list[int]) -> float:
+    """The highest point of the tagged content (its glyphs' tops, in user space)."""
+    geometry = page.geometry(sorted(order))
+    lines: list[Line] = geometry.lines
+    return max((line.box[3] for line in lines), default=float("inf"))
+
+
+@hookimpl
+def glyphweave_register_assemblers() -> list[type[Assembler]]:
+    return [StructureAssembler]
