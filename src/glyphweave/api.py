@@ -284,6 +284,11 @@ class Document:
         return [f"page {number + 1}: {warning}" if not warning.startswith("page ") else warning
                 for number, stats in sorted(self._page_stats.items()) for warning in stats.warnings]
 
+    def assembly(self) -> dict[int, dict[str, str]]:
+        """How each page extracted so far was assembled (1-based page number → the page's
+        ``assembly`` statistics: the assembler, which one served, why)."""
+        return {number + 1: stats.assembly for number, stats in sorted(self._page_stats.items())}
+
     @property
     def stats(self) -> DocumentStats:
         """Totals over the pages extracted so far through :meth:`text`, :meth:`write_text`

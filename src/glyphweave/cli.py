@@ -181,7 +181,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
                         record["data"] = result.data
                     out.write(_json_line(record, args.mode or doc.pipeline.assembler.NAME))
         if args.stats:
-            report = {**doc.stats.to_dict(), "warning_messages": doc.warnings(), "sources": doc.resource_sources()}
+            report = {**doc.stats.to_dict(), "warning_messages": doc.warnings(), "sources": doc.resource_sources(),
+                      "pages_assembly": doc.assembly()}
             print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
         return _finish(args, doc)
 

@@ -137,9 +137,12 @@ class _Walk:
                 page = self.struct_parents.get(key)
                 if page is None or not isinstance(value, pikepdf.Array):
                     continue
-                for item in value:
-                    if isinstance(item, pikepdf.Dictionary) and item.objgen != (0, 0):
-                        self._parent_pages.setdefault(item.objgen, page)
+                found = self._parent_pages
+                # One entry per MCID, so elements repeat; entries may be null or direct.
+                for objgen in {getattr(item, "objgen", (0, 0)) for item in value}:
+                    if objgen not in found:
+                        found[objgen] = page
+                found.pop((0, 0), None)
         return self._parent_pages.get(getattr(elem, "objgen", None))
 
     # -- the walk -----------------------------------------------------------------------------------
@@ -147,20 +150,37 @@ class _Walk:
         self.ids += 1
         return self.ids
 
+    def first_visit(self, array: pikepdf.Array) -> bool:
+        """False (with a warning) for an indirect array met before: a /K array that contains
+        itself would otherwise be walked for ever (arrays count as no element)."""
+        objgen = array.objgen
+        if objgen == (0, 0):
+            return True
+        if objgen in self.visited:
+            self.warn("the structure tree refers to an array of kids twice (a cycle or a shared array); "
+                      "the second reference is skipped")
+            return False
+        self.visited.add(objgen)
+        return True
+
     def _walk(self) -> None:
         budget = self.limits.structure_elements
         max_depth = self.limits.structure_depth
-        # (object, depth, page, block, row, cell, kind); children are pushed reversed so the
-        # stack pops them in the author's order.
-        stack: list[tuple[Any, int, int | None, int, int | None, int | None, str]] = [
-            (self.root.get("/K"), 0, None, 0, None, None, "Document")]
+        # (object, depth, page, block, row, cell, kind, parent element); children are pushed
+        # reversed so the stack pops them in the author's order.
+        stack: list[tuple[Any, int, int | None, int, int | None, int | None, str, Any]] = [
+            (self.root.get("/K"), 0, None, 0, None, None, "Document", None)]
         while stack:
-            obj, depth, page, block, row, cell, kind = stack.pop()
+            obj, depth, page, block, row, cell, kind, parent = stack.pop()
             if isinstance(obj, pikepdf.Array):
+                if not self.first_visit(obj):
+                    continue
                 for kid in reversed(list(obj)):
-                    stack.append((kid, depth, page, block, row, cell, kind))
+                    stack.append((kid, depth, page, block, row, cell, kind, parent))
                 continue
             if isinstance(obj, int) and not isinstance(obj, bool):
+                if page is None:
+                    page = self.parent_page(parent)
                 self._content(page, (None, int(obj)), kind, block, row, cell)
                 continue
             if not isinstance(obj, pikepdf.Dictionary):
@@ -173,6 +193,8 @@ class _Walk:
             if type_ == pikepdf.Name.OBJR:
                 continue  # an annotation or other object: not page text
             if type_ == pikepdf.Name.MCR or ("/MCID" in obj and "/S" not in obj):
+                if page is None and "/Pg" not in obj:
+                    page = self.parent_page(parent)
                 self._reference(obj, page, kind, block, row, cell)
                 continue
             if depth >= max_depth:
@@ -193,8 +215,6 @@ class _Walk:
         kind = self.standard(str(name)[1:]) if isinstance(name, pikepdf.Name) else "NonStruct"
         if "/Pg" in elem:
             page = self.page_index(elem.get("/Pg"))
-        elif page is None:
-            page = self.parent_page(elem)
         if kind in BLOCKS and kind not in _IN_ITEM:
             block = self.new_id()
         if kind == "TR":
@@ -202,6 +222,8 @@ class _Walk:
         if kind in _CELLS:
             cell = self.new_id()
         alt = elem.get("/Alt") if kind == "Figure" else None
+        if alt is not None and page is None:
+            page = self.parent_page(elem)
         if alt is not None and page is not None:
             text = _text_string(alt)
             if text:
@@ -212,7 +234,7 @@ class _Walk:
             if text is not None:
                 self._replaced(elem, depth, page, kind, block, row, cell, text)
                 return
-        stack.append((elem.get("/K"), depth + 1, page, block, row, cell, kind))
+        stack.append((elem.get("/K"), depth + 1, page, block, row, cell, kind, elem))
 
     def _reference(self, mcr: pikepdf.Dictionary, page: int | None, kind: str, block: int, row: int | None,
                    cell: int | None) -> None:
@@ -244,7 +266,8 @@ class _Walk:
         while stack:
             obj, d, pg = stack.pop()
             if isinstance(obj, pikepdf.Array):
-                stack.extend((kid, d, pg) for kid in reversed(list(obj)))
+                if self.first_visit(obj):
+                    stack.extend((kid, d, pg) for kid in reversed(list(obj)))
                 continue
             key: ContentKey | None = None
             if isinstance(obj, int) and not isinstance(obj, bool):
@@ -270,6 +293,8 @@ class _Walk:
                         self.visited.add(obj.objgen)
                     stack.append((obj.get("/K"), d + 1, pg))
                     continue
+            if key is not None and pg is None:
+                pg = self.parent_page(elem)
             if key is not None and pg is not None:
                 if pg not in keys:
                     order.append(pg)
