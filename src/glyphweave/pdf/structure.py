@@ -179,6 +179,10 @@ class _Walk:
                     stack.append((kid, depth, page, block, row, cell, kind, parent))
                 continue
             if isinstance(obj, int) and not isinstance(obj, bool):
+                self.elements += 1  # a content reference counts against the limit too
+                if self.elements > budget:
+                    self.warn(f"{LIMIT}structure tree larger than {budget} elements; the rest is ignored")
+                    return
                 if page is None:
                     page = self.parent_page(parent)
                 self._content(page, (None, int(obj)), kind, block, row, cell)

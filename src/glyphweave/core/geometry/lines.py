@@ -17,6 +17,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate, compress
+from operator import add
 
 from glyphweave.core.glyphtable import GlyphTable, Run, RunFrame, RunGeometry
 
@@ -46,7 +47,7 @@ class Word:
 class Line:
     """One line of a page (see the module docstring)."""
 
-    __slots__ = ("_words", "across", "box", "end", "geometry", "glyphs", "height", "pieces", "start",
+    __slots__ = ("_split", "_words", "across", "box", "end", "geometry", "glyphs", "height", "pieces", "start",
                  "text", "ux", "uy", "wide", "wmode")
 
     def __init__(self, glyphs: list[int], pieces: list[str], wide: list[int], ux: float, uy: float,
@@ -75,6 +76,7 @@ class Line:
         self.text = "".join(pieces)
         """The line's text in paint order (normalized text: :meth:`PageGeometry.line_text`)."""
         self._words: list[Word] | None = None
+        self._split: tuple[float, list[Line]] | None = None
 
     @property
     def words(self) -> list[Word]:
@@ -89,7 +91,9 @@ class Line:
         there is none."""
         if not self.wide:
             return [self]
-        return self.geometry.split(self, gap)
+        if self._split is None or self._split[0] != gap:  # asked again by each stage of the order
+            self._split = (gap, self.geometry.split(self, gap))
+        return self._split[1]
 
     def __repr__(self) -> str:
         return (f"Line({self.text!r}, across={self.across:.2f}, start={self.start:.2f}, end={self.end:.2f}, "
@@ -123,6 +127,17 @@ class LineGeometry:
         xs = (ox + nx * lo, ox + nx * hi, ex + nx * lo, ex + nx * hi)
         ys = (oy + ny * lo, oy + ny * hi, ey + ny * lo, ey + ny * hi)
         return (min(xs), min(ys), max(xs), max(ys)), ox, oy, ex, ey
+
+    def start_of(self, g: int) -> tuple[float, float, float, float, float]:
+        """Where a line starting with glyph ``g`` starts, from its run alone: (ux, uy) its
+        unit direction, its across and along positions, its box height."""
+        r = self.run_of(g)
+        geo = self.geo[r]
+        bx, by, ax, ay, _nx, _ny, _fx, _fy = self.frames[r]
+        s = self.runs[r].starts[g - geo.start]
+        x, y = bx + ax * s, by + ay * s
+        ux, uy = geo.dx, geo.dy
+        return ux, uy, -x * uy + y * ux, x * ux + y * uy, geo.height
 
     def line(self, glyphs: list[int], pieces: list[str], wide: list[int]) -> Line:
         """The line of the glyphs ``glyphs`` (taken, in paint order) with their pieces."""
@@ -173,6 +188,8 @@ class LineGeometry:
                 j += 1
             if g == rg.start and j - i == end - rg.start:
                 bx0, by0, bx1, by1 = rg.box
+            elif glyphs[j - 1] - g == j - i - 1:
+                bx0, by0, bx1, by1 = self._run_slice_box(r, g - rg.start, glyphs[j - 1] - rg.start + 1)
             else:
                 bx0 = by0 = float("inf")
                 bx1 = by1 = float("-inf")
@@ -192,6 +209,21 @@ class LineGeometry:
                 height = rg.height
             i = j
         return (x0, y0, x1, y1), height
+
+    def _run_slice_box(self, r: int, a: int, b: int) -> Box:
+        """The box of the glyphs ``a`` to ``b`` (positions) of run ``r``, consecutive: their
+        offsets' extremes at C speed, then the four corners (what boxing them one by one
+        gives)."""
+        run = self.runs[r]
+        bx, by, ax, ay, nx, ny, _ux, _uy = self.frames[r]
+        starts = run.starts[a:b]
+        ends = list(map(add, starts, run.advances[a:b]))
+        s0 = min(min(starts), min(ends))
+        s1 = max(max(starts), max(ends))
+        lo, hi = run.lo, run.hi
+        xs = (bx + ax * s0 + nx * lo, bx + ax * s0 + nx * hi, bx + ax * s1 + nx * lo, bx + ax * s1 + nx * hi)
+        ys = (by + ay * s0 + ny * lo, by + ay * s0 + ny * hi, by + ay * s1 + ny * lo, by + ay * s1 + ny * hi)
+        return min(xs), min(ys), max(xs), max(ys)
 
     def words(self, line: Line) -> list[Word]:
         """The words of ``line``: cut before each piece that starts with a space, each

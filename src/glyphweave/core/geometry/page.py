@@ -10,6 +10,7 @@ whose paint order is fine reads only the walk's text.
 from __future__ import annotations
 
 import statistics
+from bisect import bisect_right
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,8 @@ class PageGeometry:
         # a reference back would make a cycle that only the cyclic collector frees.
         self.table = page.table
         self.placeholder = page.placeholder
+        x0, y0, x1, y1 = page.mediabox
+        self._page_span = max(abs(x1 - x0), abs(y1 - y0))
         self.indices = indices
         self.rules = rules
         self.ligatures = ligatures
@@ -85,6 +88,39 @@ class PageGeometry:
             means = [(line.end - line.start) / len(line.glyphs) for line in self.lines if line.end > line.start]
             self._advance = statistics.median(means) if means else 0.0
         return self._advance
+
+    def plain_order(self) -> bool:
+        """Whether paint order is plainly reading order, judged from where each line starts
+        without building the lines: one writing direction, every line starting below the
+        one before (by more than half a line height: no two pieces of one baseline, no jump
+        up), no line start moved sideways by more than a third of the page, and no two
+        consecutive lines with a wide gap (interleaved columns). On such a page neither
+        order recovery nor the geometric order can change anything, and both are skipped.
+        False only means "look closer"."""
+        walk = self.walk
+        breaks = walk.breaks
+        if not walk.pieces:
+            return True
+        wide = walk.wide
+        if len(wide) > 1:
+            line_of = [bisect_right(breaks, p) for p in wide]
+            if any(b - a == 1 for a, b in zip(line_of, line_of[1:], strict=False)):
+                return False
+        builder = self.builder
+        glyphs = walk.glyphs
+        span = self._page_span / 3
+        prev: tuple[float, float, float, float, float] | None = None
+        for p in (0, *breaks):
+            cur = builder.start_of(glyphs[p])
+            if prev is not None:
+                ux, uy, across, along, h = cur
+                pux, puy, pacross, palong, ph = prev
+                if ux != pux or uy != puy:
+                    return False
+                if not across - pacross < -0.5 * (h if h > ph else ph) or abs(along - palong) > span:
+                    return False
+            prev = cur
+        return True
 
     def reading_text(self) -> str:
         """The page in paint order, lines as the rules cut them, text normalized

@@ -81,6 +81,9 @@ def geometric_choice(options: Assembler, page: PageContext, indices: Sequence[in
     if not geometry.walk.breaks:
         _served(page, "reading", "one line", no_structure)
         return geometry.reading_text()
+    if geometry.plain_order():
+        _served(page, "reading", "paint order plainly agrees with geometric order", no_structure)
+        return geometry.reading_text()
     lines = geometry.lines
     advance = geometry.advance
     gutters: list[tuple[float, float]] = []

@@ -29,6 +29,7 @@ A content reference met twice is played once.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any
 
@@ -111,7 +112,9 @@ def play_structure(options: Any, page: PageContext, indices: Sequence[int]) -> s
         return None
     page.note("served", "structure")
     page.note("reason", found.reason)
-    order, starts = _author_order(structure.items, by_key, options.alt)
+    order, starts, repeated = _author_order(structure.items, by_key, options.alt)
+    if repeated:
+        page.note("repeated", f"{repeated} marked-content reference(s) met twice in the tree; played once")
     played = set(order)
     tail = [i for i in indices if i not in played]
     artifact_set = set(artifacts)
@@ -128,18 +131,21 @@ _Start = tuple[int, StructItem]
 """(position in the author-ordered glyphs where an item starts, the item)."""
 
 
-def _author_order(items: Sequence[StructItem], by_key: dict[Any, list[int]], alt: bool) -> tuple[list[int], list[_Start]]:
-    """The glyphs of the page in the author's order, and where each item starts in it.
-    Replacement and alternate texts ride on the items (an item with no glyph left is kept
-    only for its text)."""
+def _author_order(items: Sequence[StructItem], by_key: dict[Any, list[int]],
+                  alt: bool) -> tuple[list[int], list[_Start], int]:
+    """The glyphs of the page in the author's order, where each item starts in it, and how
+    many references were met again (played once). Replacement and alternate texts ride on
+    the items (an item with no glyph left is kept only for its text)."""
     order: list[int] = []
     starts: list[_Start] = []
     used: set[Any] = set()
+    repeated = 0
     for item in items:
         glyphs: list[int] = []
         for key in item.keys:
             if key in used:
-                continue  # a content reference met twice is played once
+                repeated += 1  # a content reference met twice is played once
+                continue
             used.add(key)
             glyphs.extend(by_key.get(key, ()))
         if item.alt is not None and not alt:
@@ -148,7 +154,7 @@ def _author_order(items: Sequence[StructItem], by_key: dict[Any, list[int]], alt
             continue
         starts.append((len(order), item))
         order.extend(sorted(glyphs))
-    return order, starts
+    return order, starts, repeated
 
 
 def _body_text(options: Any, page: PageContext, order: list[int], starts: list[_Start]) -> str:
@@ -160,10 +166,14 @@ def _body_text(options: Any, page: PageContext, order: list[int], starts: list[_
               ligatures=options.ligatures)
     walked = page.geometry(order, **kw).walk if order else Walk([], [], [], [])
     glyphs = order
-    if list(walked.glyphs) == order:
+    listed = walked.glyphs
+    if isinstance(listed, range) and listed.start == 0:
+        # the run walk lists every glyph up to the last taken: pick the ones played
+        pieces = list(map(walked.pieces.__getitem__, order))
+    elif list(listed) == order:
         pieces = list(walked.pieces)
-    else:  # the run walk lists every glyph up to the last taken: pick the ones played
-        piece_of = dict(zip(walked.glyphs, walked.pieces, strict=True))
+    else:
+        piece_of = dict(zip(listed, walked.pieces, strict=True))
         pieces = [piece_of.get(g, "") for g in order]
     # Items whose text stands without glyphs (a figure's Alt, an ActualText over invisible
     # content) get a glyph-less piece of their own: -1 in the glyph list, text in the piece.
@@ -176,6 +186,8 @@ def _body_text(options: Any, page: PageContext, order: list[int], starts: list[_
         prev = item
         replacement = item.alt if item.alt is not None else item.text
         if replacement is not None:
+            if not sep and pos < end and out_pieces:  # the rules' word space or line end before it
+                sep = pieces[pos][: len(pieces[pos]) - len(pieces[pos].lstrip("\n "))]
             out_glyphs.append(glyphs[pos] if pos < end else -1)
             out_pieces.append(sep + replacement if replacement else sep)
             out_glyphs.extend(glyphs[pos + 1:end])
@@ -194,6 +206,8 @@ def _body_text(options: Any, page: PageContext, order: list[int], starts: list[_
     walk = Walk(out_glyphs, out_pieces, breaks, [])
     geometry = PageGeometry(page, out_glyphs, page.geometry(order, **kw).rules, ligatures=options.ligatures,
                             walk=walk)
+    if geometry.plain_order():
+        return geometry.reading_text()
     # Lines of one baseline cut apart by the rules (a Latin span inside an Arabic line,
     # painted to its left) are joined; the tree's order is otherwise kept as it is.
     return geometry.text_of_rows(join_backwards(geometry.lines))
@@ -220,12 +234,19 @@ def _geometric_text(options: Any, page: PageContext, indices: list[int]) -> str:
     """Glyphs outside the tree, in geometric order (the columns assembler's)."""
     if not indices:
         return ""
-    geometry = page.geometry(indices, word_gap=options.word_gap, line_gap=options.line_gap,
-                             back_jump=options.back_jump, ligatures=options.ligatures)
+    geometry = _geometry(options, page, indices)
+    return geometry.text_of_rows(_rows(options, geometry, geometry.lines))
+
+
+def _geometry(options: Any, page: PageContext, indices: list[int]) -> PageGeometry:
+    return page.geometry(indices, word_gap=options.word_gap, line_gap=options.line_gap,
+                         back_jump=options.back_jump, ligatures=options.ligatures)
+
+
+def _rows(options: Any, geometry: PageGeometry, lines: list[Line]) -> list[list[Line]]:
     advance = geometry.advance
-    rows = geometric_rows(geometry.lines, gap=options.gap * advance,
-                          min_width=options.min_width * advance, min_lines=options.min_lines)
-    return geometry.text_of_rows(rows)
+    return geometric_rows(lines, gap=options.gap * advance, min_width=options.min_width * advance,
+                          min_lines=options.min_lines)
 
 
 def _artifact_text(options: Any, page: PageContext, artifacts: list[int], order: list[int]) -> tuple[list[str], list[str]]:
@@ -235,19 +256,24 @@ def _artifact_text(options: Any, page: PageContext, artifacts: list[int], order:
         return [], []
     if mode == "append" or not order:
         return [], [_geometric_text(options, page, artifacts)]
-    geometry = page.geometry(artifacts, word_gap=options.word_gap, line_gap=options.line_gap,
-                             back_jump=options.back_jump, ligatures=options.ligatures)
+    geometry = _geometry(options, page, artifacts)
     top = _top(page, order)
-    above = [i for line in geometry.lines if line.box[1] >= top for i in line.glyphs]
-    below = [i for line in geometry.lines if line.box[1] < top for i in line.glyphs]
-    return [_geometric_text(options, page, sorted(above))], [_geometric_text(options, page, sorted(below))]
+    above = [line for line in geometry.lines if line.box[1] >= top]
+    below = [line for line in geometry.lines if line.box[1] < top]
+    return ([geometry.text_of_rows(_rows(options, geometry, above))] if above else [],
+            [geometry.text_of_rows(_rows(options, geometry, below))] if below else [])
 
 
 def _top(page: PageContext, order: list[int]) -> float:
-    """The highest point of the tagged content (its glyphs' tops, in user space)."""
-    geometry = page.geometry(sorted(order))
-    lines: list[Line] = geometry.lines
-    return max((line.box[3] for line in lines), default=float("inf"))
+    """The highest point of the tagged content: the top of the highest run holding one of
+    its glyphs (user space, y up)."""
+    played = sorted(order)
+    top = float("-inf")
+    for geo in page.table.runs():
+        k = bisect_left(played, geo.start)
+        if k < len(played) and played[k] < geo.end and geo.box[3] > top:
+            top = geo.box[3]
+    return top if top > float("-inf") else float("inf")
 
 
 @hookimpl

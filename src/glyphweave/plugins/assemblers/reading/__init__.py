@@ -131,7 +131,7 @@ class ReadingAssembler(Assembler):
             return ""
         geometry = page.geometry(indices, word_gap=self.word_gap, line_gap=self.line_gap,
                                  back_jump=self.back_jump, ligatures=self.ligatures)
-        if self.recover and len(geometry.walk.breaks) > 1:
+        if self.recover and len(geometry.walk.breaks) > 1 and not geometry.plain_order():
             lines = geometry.lines
             gap = self.gap * geometry.advance
             recovered = recover(lines, gap=gap, min_width=self.min_width * geometry.advance,
