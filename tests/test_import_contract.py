@@ -31,7 +31,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "plugins": frozenset({"plugin", "tables", "plugins"}),
     "testing": frozenset({"core", "registry", "plugin", "testing", "api"}),
     "api": frozenset({"core", "pdf", "tables", "registry"}),
-    "cli": frozenset({"glyphweave", "api", "core", "registry", "scaffold"}),
+    "cli": frozenset({"glyphweave", "api", "core", "registry", "scaffold", "batch"}),
+    "batch": frozenset({"api", "core", "registry", "batch"}),
     "scaffold": frozenset(),
     "glyphweave": frozenset({"api", "core", "registry"}),
 }
@@ -46,6 +47,9 @@ THIRD_PARTY: dict[str, frozenset[str]] = {
     "fontTools": frozenset({"pdf", "tables", "plugins"}),
     "pluggy": frozenset({"registry", "testing"}),
     "pytest": frozenset({"testing"}),
+    "tqdm": frozenset({"batch"}),
+    "dask": frozenset({"batch"}),
+    "distributed": frozenset({"batch"}),
 }
 
 # Modules that only forward an old import path to its new home (core/_moved.py): they import

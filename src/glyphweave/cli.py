@@ -16,20 +16,16 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
-EXIT_ERROR = 1
-"""Any other error: an output that cannot be written, or a bug of ours (reported as one line)."""
-EXIT_USAGE = 2
-"""The command line itself is wrong (argparse's status)."""
-EXIT_WARNINGS = 3
-"""``--strict``: the extraction finished, but with warnings."""
-EXIT_UNREADABLE = 4
-"""The file cannot be opened as a PDF: not a PDF, truncated or damaged beyond recovery."""
-EXIT_PASSWORD = 5
-"""The file is encrypted and the password is missing or wrong."""
-EXIT_PLUGIN = 6
-"""A plugin, a profile or a component failed (the message names it)."""
-EXIT_LIMIT = 7
-"""``--strict``: a resource limit cut a page short (the text found before it was written)."""
+from glyphweave.core.errors import (  # noqa: F401 (the documented exit statuses, re-exported: docs/usage.rst)
+    EXIT_ERROR,
+    EXIT_LIMIT,
+    EXIT_PASSWORD,
+    EXIT_PLUGIN,
+    EXIT_UNREADABLE,
+    EXIT_USAGE,
+    EXIT_WARNINGS,
+    exit_status,
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -86,6 +82,10 @@ def _parser() -> argparse.ArgumentParser:
 
     pr = sub.add_parser("profiles", help="list the profiles available by name")
     plugin_options(pr)
+
+    from glyphweave.batch.command import add_parser as add_batch_parser
+
+    add_batch_parser(sub, plugin_options)
 
     np = sub.add_parser("new-plugin", help="write a new plugin package, with tests and a tox matrix")
     np.add_argument("name", help="the plugin's name: lower-case letters, digits, hyphens")
@@ -317,16 +317,7 @@ def cmd_new_plugin(args: argparse.Namespace) -> int:
 
 
 def _exit_status(exc: Exception) -> int:
-    """The documented exit status of an error (see the EXIT_* constants and docs/usage.rst)."""
-    from glyphweave.core.errors import ComponentError, PasswordError, PDFOpenError, PluginError, ProfileError
-
-    if isinstance(exc, PasswordError):
-        return EXIT_PASSWORD
-    if isinstance(exc, PDFOpenError):
-        return EXIT_UNREADABLE
-    if isinstance(exc, (PluginError, ProfileError, ComponentError)):
-        return EXIT_PLUGIN
-    return EXIT_ERROR
+    return exit_status(exc)
 
 
 COMMANDS = {"extract": cmd_extract, "glyphs": cmd_glyphs, "plugins": cmd_plugins, "profiles": cmd_profiles,
@@ -342,7 +333,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from glyphweave.core.errors import GlyphweaveError
 
     try:
-        return COMMANDS[args.command](args)
+        command = COMMANDS.get(args.command) or args.run
+        return command(args)
     except GlyphweaveError as exc:
         print(f"glyphweave: error: {exc}", file=sys.stderr)
         return _exit_status(exc)

@@ -1,0 +1,132 @@
+"""``glyphweave batch``: the command line of :func:`~.runner.run_batch`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from glyphweave.core.errors import EXIT_ERROR, GlyphweaveError
+
+from .runner import MANIFEST, run_batch, summary
+from .task import FORMATS, ExtractOptions, FileResult
+
+
+def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], None]) -> None:
+    """The ``batch`` subcommand and its options (``sub`` is the parser's subparsers)."""
+    p = sub.add_parser(
+        "batch", help="extract many PDFs into a folder, on all cores or a Dask cluster",
+        description="Extract every PDF of the inputs into OUTDIR, mirroring their paths, with a manifest "
+                    f"(OUTDIR/{MANIFEST}) that records each file. Exit status: 0 when every file was "
+                    "extracted, 1 when any failed (each failure has its one-line reason in the manifest).")
+    plugin_options(p)
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="PDF files, folders (walked recursively for *.pdf) or @list.txt (one input per line)")
+    p.add_argument("-o", "--output", required=True, metavar="OUTDIR", help="the folder the outputs go to")
+    p.add_argument("--format", choices=FORMATS, default="text",
+                   help="text (.txt), pages (.pages.jsonl: text and statistics per page) or glyphs "
+                        "(.glyphs.jsonl: the glyph records)")
+    p.add_argument("--profile", default="default", help="profile name or TOML file (default: default)")
+    p.add_argument("--mode", help="assembler to use instead of the profile's")
+    p.add_argument("--pages", help="page ranges of every file, 1-based: 1-3,7,10-")
+    p.add_argument("--password", help="password for the encrypted files")
+    p.add_argument("--password-file", metavar="FILE", help="read the password from the first line of FILE")
+    p.add_argument("--separator", default="\f", help="written after each page in text format (default: form feed)")
+    p.add_argument("--max-page-mb", type=float, metavar="MB", help="decoded content allowed per page")
+    p.add_argument("--page-seconds", type=float, metavar="S", help="time allowed per page")
+    p.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+    p.add_argument("--resume", action="store_true",
+                   help="skip the files whose output exists (a finished earlier run's); redo the rest")
+    p.add_argument("--file-seconds", type=float, metavar="S",
+                   help="time allowed per file: past it the file fails and its worker is replaced")
+    p.add_argument("--memory-mb", type=float, metavar="MB",
+                   help="memory allowed per worker: past it the file fails and its worker is replaced")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="run on a Dask cluster: its scheduler address, or 'local' for one on this machine "
+                        "(pip install glyphweave[dask])")
+    p.add_argument("--dask-gather", action="store_true",
+                   help="with --dask: send the outputs back and write them here (workers that cannot see OUTDIR)")
+    p.add_argument("--manifest", metavar="FILE", help=f"where to append the manifest (default: OUTDIR/{MANIFEST})")
+    p.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                   help="a progress bar on standard error: auto shows it on a terminal only")
+    p.set_defaults(run=cmd_batch)
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    password = args.password
+    if args.password_file:
+        try:
+            with open(args.password_file, encoding="utf-8") as secret:
+                password = secret.readline().rstrip("\r\n")
+        except OSError as exc:
+            raise GlyphweaveError(f"{args.password_file}: cannot read the password ({exc.strerror})") from None
+    limits = {key: value for key, value in (("page_content_mb", args.max_page_mb),
+                                            ("page_seconds", args.page_seconds)) if value is not None}
+    options = ExtractOptions(profile=args.profile, mode=args.mode, pages=args.pages, password=password,
+                             format=args.format, separator=args.separator, limits=limits,
+                             plugins=tuple(args.plugin), block=tuple(args.block))
+    _check(args)
+    results: list[FileResult] = []
+    show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
+    bar = _Bar(show)
+    running = run_batch(args.inputs, args.output, options=options, jobs=args.jobs, resume=args.resume,
+                       time_limit=args.file_seconds, memory_mb=args.memory_mb, dask=args.dask,
+                       gather=args.dask_gather, manifest=args.manifest, planned=bar.total)
+    try:
+        for result in running:
+            results.append(result)
+            bar.update(result)
+            if result.status == "failed":
+                bar.write(f"glyphweave: {result.file}: {result.error}")
+    finally:
+        bar.close()
+    totals = summary(results)
+    print(json.dumps({"summary": totals}, ensure_ascii=False), file=sys.stderr)
+    return EXIT_ERROR if totals["failed"] else 0
+
+
+def _check(args: argparse.Namespace) -> None:
+    if args.jobs is not None and args.jobs < 1:
+        raise GlyphweaveError("--jobs must be at least 1")
+    for name in ("file_seconds", "memory_mb"):
+        value = getattr(args, name)
+        if value is not None and not value > 0:
+            raise GlyphweaveError(f"--{name.replace('_', '-')} must be positive")
+    if args.dask_gather and not args.dask:
+        raise GlyphweaveError("--dask-gather needs --dask")
+    if os.path.exists(args.output) and not os.path.isdir(args.output):
+        raise GlyphweaveError(f"{args.output}: exists and is not a folder")
+
+
+class _Bar:
+    """A tqdm bar over the files (its total set once the batch is planned), or nothing."""
+
+    def __init__(self, show: bool) -> None:
+        self.bar: Any = None
+        if show:
+            from tqdm import tqdm
+
+            self.bar = tqdm(unit="file", file=sys.stderr, dynamic_ncols=True, mininterval=0.2)
+
+    def total(self, files: int) -> None:
+        if self.bar is not None:
+            self.bar.total = files
+            self.bar.refresh()
+
+    def update(self, result: FileResult) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+            self.bar.set_postfix_str(os.path.basename(result.file)[-40:], refresh=False)
+
+    def write(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()

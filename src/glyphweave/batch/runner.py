@@ -1,0 +1,197 @@
+"""Batch extraction: many files, all cores or a Dask cluster, a manifest, nothing lost.
+
+:func:`plan` turns the inputs (files, folders walked recursively, ``@list`` files) into
+jobs whose outputs mirror the inputs under the output folder; :func:`run_batch` runs them
+and yields one :class:`~.task.FileResult` per file as it finishes, writing the manifest
+as it goes. Outputs are written atomically, so after a crash or a ``kill -9`` every output
+present is complete: ``resume`` skips the files that have one, redoes the rest, and
+removes the partial files a killed run left.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from glyphweave.core.errors import GlyphweaveError
+
+from .task import SUFFIXES, TEMP_PREFIX, ExtractOptions, FileJob, FileResult, appending
+
+MANIFEST = "manifest.jsonl"
+"""The manifest's name in the output folder: one JSON line per file."""
+
+
+@attrs.frozen
+class Plan:
+    """The jobs of a batch, and the inputs that could not become one (with why)."""
+
+    jobs: list[FileJob]
+    problems: list[FileResult]
+
+
+def plan(inputs: Sequence[str], outdir: str, options: ExtractOptions, *, gather: bool = False) -> Plan:
+    """The jobs for ``inputs``: a PDF file's output is named after it in ``outdir``; a
+    folder's PDFs (``*.pdf`` in any case, recursively, in sorted order) keep their path
+    below the folder; ``@list.txt`` names one input per line (``#`` comments, blank lines
+    skipped; relative paths are relative to the list)."""
+    suffix = SUFFIXES[options.format]
+    jobs: list[FileJob] = []
+    problems: list[FileResult] = []
+    claimed: dict[str, str] = {}
+    for source, relative in _sources(inputs, problems):
+        output = os.path.join(outdir, relative.with_suffix("").as_posix() + suffix)
+        key = os.path.normcase(os.path.abspath(output))
+        if key in claimed:
+            problems.append(FileResult(file=source, status="failed", exit_status=1,
+                                       error=f"its output {output} is also {claimed[key]}'s; skipped"))
+            continue
+        claimed[key] = source
+        jobs.append(FileJob(source=source, output=output, options=options, gather=gather))
+    return Plan(jobs, problems)
+
+
+def _sources(inputs: Sequence[str], problems: list[FileResult]) -> Iterator[tuple[str, Path]]:
+    for item in inputs:
+        if item.startswith("@"):
+            listing = Path(item[1:])
+            try:
+                lines = listing.read_text(encoding="utf-8").splitlines()
+            except OSError as exc:
+                problems.append(FileResult(file=item, status="failed", exit_status=1,
+                                           error=f"cannot read the list ({exc.strerror})"))
+                continue
+            names = [ln.strip() for ln in lines if ln.strip() and not ln.strip().startswith("#")]
+            yield from _sources([str(listing.parent / name) if not os.path.isabs(name) else name for name in names],
+                                problems)
+            continue
+        path = Path(item)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf")
+            for pdf in found:
+                yield str(pdf), pdf.relative_to(path)
+        elif path.is_file():
+            yield str(path), Path(path.name)
+        else:
+            problems.append(FileResult(file=item, status="failed", exit_status=4, error="no such file or folder"))
+
+
+def clean_partials(outdir: str) -> int:
+    """Remove the partial outputs a killed run left in ``outdir``; how many."""
+    removed = 0
+    if not os.path.isdir(outdir):
+        return 0
+    for root, _dirs, files in os.walk(outdir):
+        for name in files:
+            if name.startswith(TEMP_PREFIX):
+                try:
+                    os.unlink(os.path.join(root, name))
+                    removed += 1
+                except OSError:
+                    pass
+    return removed
+
+
+def finished(jobs: Iterable[FileJob]) -> tuple[list[FileJob], list[FileResult]]:
+    """Split ``jobs`` into those still to do and results for those whose output exists
+    (complete, since outputs only appear complete)."""
+    todo: list[FileJob] = []
+    done: list[FileResult] = []
+    for job in jobs:
+        if os.path.isfile(job.output):
+            done.append(FileResult(file=job.source, status="skipped", output=job.output,
+                                   error=None))
+        else:
+            todo.append(job)
+    return todo, done
+
+
+def run_batch(inputs: Sequence[str], outdir: str, *, options: ExtractOptions | None = None, jobs: int | None = None,
+              resume: bool = False, time_limit: float | None = None, memory_mb: float | None = None,
+              dask: str | None = None, gather: bool = False, manifest: str | None = None,
+              planned: Callable[[int], None] | None = None) -> Iterator[FileResult]:
+    """Extract every PDF of ``inputs`` into ``outdir``; yield each file's result as it
+    finishes (the Python API of ``glyphweave batch``).
+
+    :param jobs: worker processes (default: every core). Ignored with ``dask``.
+    :param resume: skip files whose output already exists (finished by an earlier run).
+    :param time_limit: seconds per file; past it the file fails and its worker is replaced.
+    :param memory_mb: memory per worker; past it the file fails and its worker is replaced.
+    :param dask: a Dask scheduler address, or ``"local"`` for a cluster on this machine.
+    :param gather: with ``dask``, send the outputs back and write them here instead of
+        having the workers write them (for workers that cannot see ``outdir``).
+    :param manifest: where to append the manifest (default ``outdir/manifest.jsonl``).
+    :param planned: called once with the number of files, before any is extracted (a
+        progress bar's total).
+    """
+    options = options or ExtractOptions()
+    if os.path.exists(outdir) and not os.path.isdir(outdir):
+        raise GlyphweaveError(f"{outdir}: not a folder")
+    os.makedirs(outdir, exist_ok=True)
+    clean_partials(outdir)
+    batch = plan(inputs, outdir, options, gather=gather)
+    todo, done = finished(batch.jobs) if resume else (batch.jobs, [])
+    if planned is not None:
+        planned(len(batch.jobs) + len(batch.problems))
+    path = manifest or os.path.join(outdir, MANIFEST)
+    _repair_manifest(path)
+    with appending(path) as log:
+        def record(result: FileResult) -> FileResult:
+            log.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+            log.flush()
+            return result
+
+        for result in batch.problems:
+            yield record(result)
+        for result in done:
+            yield result  # already in the manifest of the run that finished it
+        for result in _execute(todo, jobs=jobs, time_limit=time_limit, memory_mb=memory_mb, dask=dask,
+                               gather=gather):
+            yield record(result)
+
+
+def _execute(todo: list[FileJob], *, jobs: int | None, time_limit: float | None, memory_mb: float | None,
+             dask: str | None, gather: bool) -> Iterator[FileResult]:
+    if not todo:
+        return
+    if dask is not None:
+        from .dask import run_dask
+
+        yield from run_dask(todo, address=dask, gather=gather)
+        return
+    from .pool import run_pool
+
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+    yield from run_pool(todo, workers=workers, time_limit=time_limit, memory_mb=memory_mb)
+
+
+def _repair_manifest(path: str) -> None:
+    """Drop a last line a killed run left half-written, so the manifest stays JSON lines."""
+    try:
+        with open(path, "rb+") as stream:
+            data = stream.read()
+            if data and not data.endswith(b"\n"):
+                cut = data.rfind(b"\n") + 1
+                stream.seek(cut)
+                stream.truncate()
+    except OSError:
+        pass
+
+
+def summary(results: Iterable[FileResult]) -> dict[str, Any]:
+    """Totals over a batch's results: files by status, pages, glyphs, unresolved, seconds."""
+    totals: dict[str, Any] = {"files": 0, "ok": 0, "failed": 0, "skipped": 0, "pages": 0, "glyphs": 0,
+                              "unresolved": 0, "seconds": 0.0}
+    for result in results:
+        totals["files"] += 1
+        totals[result.status] = totals.get(result.status, 0) + 1
+        totals["pages"] += result.pages
+        totals["glyphs"] += result.glyphs
+        totals["unresolved"] += result.unresolved
+        totals["seconds"] += result.seconds
+    totals["seconds"] = round(totals["seconds"], 3)
+    return totals

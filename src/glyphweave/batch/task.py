@@ -1,0 +1,169 @@
+"""One file of a batch: extract it, write its output atomically, say what happened.
+
+:func:`run_job` is the unit of work every backend runs (the local process pool, a Dask
+worker, the caller's own loop): it takes a :class:`FileJob`, writes the output next to
+its final name and renames it into place only when complete (a crash, a ``kill -9`` or a
+failure never leaves a partial output under the final name), and returns a
+:class:`FileResult`: never raises for a bad file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from typing import IO, Any
+
+import attrs
+
+TEMP_PREFIX = ".glyphweave-part-"
+"""Names of outputs being written; a run that finds them in the output tree (left by a
+killed run) removes them."""
+
+FORMATS = ("text", "pages", "glyphs")
+"""Output formats: plain text (``.txt``), JSON lines of pages (``.pages.jsonl``: text and
+statistics per page) or of glyph records (``.glyphs.jsonl``)."""
+
+SUFFIXES = {"text": ".txt", "pages": ".pages.jsonl", "glyphs": ".glyphs.jsonl"}
+
+
+@attrs.frozen(kw_only=True)
+class ExtractOptions:
+    """What ``extract`` would be told: the same options for every file of a batch."""
+
+    profile: str = "default"
+    mode: str | None = None
+    pages: str | None = None
+    """Page ranges, 1-based (``1-3,7``); None: all."""
+    password: str | None = None
+    format: str = attrs.field(default="text", validator=attrs.validators.in_(FORMATS))
+    separator: str = "\f"
+    limits: dict[str, Any] = attrs.field(factory=dict)
+    plugins: tuple[str, ...] = ()
+    """Modules to load as plugins (``-p``)."""
+    block: tuple[str, ...] = ()
+    """Entry-point names not to load (``--block``)."""
+
+
+@attrs.frozen(kw_only=True)
+class FileJob:
+    """One input file and where its output goes."""
+
+    source: str
+    output: str
+    options: ExtractOptions
+    gather: bool = False
+    """Return the output in the result instead of writing it (a Dask client that writes
+    the outputs itself)."""
+
+
+@attrs.frozen(kw_only=True)
+class FileResult:
+    """What happened to one file: one line of the batch manifest."""
+
+    file: str
+    status: str
+    """``ok``, ``failed`` (see ``error``) or ``skipped`` (finished by an earlier run, with ``--resume``)."""
+    error: str | None = None
+    """One line: why the file failed."""
+    exit_status: int = 0
+    """The status ``glyphweave extract`` would have exited with for this file alone."""
+    pages: int = 0
+    glyphs: int = 0
+    unresolved: int = 0
+    warnings: int = 0
+    seconds: float = 0.0
+    output: str | None = None
+    sha256: str | None = None
+    """Of the output's bytes (what a rerun must reproduce)."""
+    content: str | None = attrs.field(default=None, repr=False)
+    """The output itself, for a job with ``gather``; not in the manifest."""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = attrs.asdict(self)
+        data.pop("content")
+        return data
+
+
+def run_job(job: FileJob) -> FileResult:
+    """Extract ``job.source`` into ``job.output`` (see the module docstring)."""
+    from glyphweave.core.errors import GlyphweaveError, exit_status
+
+    started = time.perf_counter()
+    try:
+        content, stats = _extract(job)
+        digest = hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+        if not job.gather:
+            write_atomically(job.output, content)
+    except (GlyphweaveError, OSError, MemoryError, RecursionError) as exc:
+        return FileResult(file=job.source, status="failed", error=one_line(exc), exit_status=exit_status(exc),
+                          seconds=round(time.perf_counter() - started, 4))
+    except Exception as exc:  # a bug, or a plugin's: the batch goes on and the file says why
+        return FileResult(file=job.source, status="failed", error=f"unexpected {type(exc).__name__}: "
+                          f"{one_line(exc)}", exit_status=1, seconds=round(time.perf_counter() - started, 4))
+    return FileResult(
+        file=job.source, status="ok", pages=stats.pages, glyphs=stats.glyphs, unresolved=stats.unresolved,
+        warnings=stats.warnings, seconds=round(time.perf_counter() - started, 4), output=job.output,
+        sha256=digest, content=content if job.gather else None,
+    )
+
+
+def one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:500]
+
+
+def _extract(job: FileJob) -> tuple[str, Any]:
+    from glyphweave.api import open_document, parse_page_ranges
+    from glyphweave.registry.manager import create_plugin_manager
+
+    opts = job.options
+    pm = create_plugin_manager(modules=list(opts.plugins), blocked=list(opts.block), skip_broken=True) \
+        if opts.plugins or opts.block else None
+    parts: list[str] = []
+    with open_document(job.source, password=opts.password, profile=opts.profile, pause_gc=True,
+                         limits=opts.limits or None, plugin_manager=pm) as doc:
+        pages = parse_page_ranges(opts.pages, len(doc)) if opts.pages else None
+        if opts.format == "text":
+            for _, text in doc.iter_text(pages, mode=opts.mode):
+                parts.append(text)
+                parts.append(opts.separator)
+        elif opts.format == "pages":
+            for page, result in doc.iter_assembled(pages, mode=opts.mode):
+                record = {"page": page.number + 1, "text": result.text, "stats": page.stats.to_dict()}
+                parts.append(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            for page, glyphs in doc.iter_glyphs(pages):
+                parts.extend(json.dumps({"page": page.number + 1, **glyph.to_dict()}, ensure_ascii=False) + "\n"
+                             for glyph in glyphs)
+        return "".join(parts), doc.stats
+
+
+def write_atomically(path: str, content: str) -> None:
+    """Write ``content`` to ``path`` through a temporary file in the same folder, renamed
+    into place once complete and flushed to disk."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass", newline="") as stream:
+            stream.write(content)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def appending(path: str) -> Iterator[IO[str]]:
+    """A manifest opened for appending whole lines (each flushed as it is written)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "a", encoding="utf-8") as stream:
+        yield stream
