@@ -28,10 +28,13 @@ ALLOWED: dict[str, frozenset[str]] = {
     "pdf": frozenset({"core", "tables", "pdf"}),
     "registry": frozenset({"core", "registry"}),
     "plugin": frozenset({"core", "registry"}),
-    "plugins": frozenset({"plugin", "tables", "plugins"}),
+    "plugins": frozenset({"plugin", "tables", "plugins", "glyphmap"}),
+    # The glyph registry: its file model, keys and outlines (core and fontTools only, so the
+    # glyph-map decoder can read them), and the scan, sheet and repair (on the API and the batch runner).
+    "glyphmap": frozenset({"core", "glyphmap", "api", "batch"}),
     "testing": frozenset({"core", "registry", "plugin", "testing", "api"}),
     "api": frozenset({"core", "pdf", "tables", "registry"}),
-    "cli": frozenset({"glyphweave", "api", "core", "registry", "scaffold", "batch"}),
+    "cli": frozenset({"glyphweave", "api", "core", "registry", "scaffold", "batch", "glyphmap"}),
     "batch": frozenset({"api", "core", "registry", "batch"}),
     "scaffold": frozenset(),
     "glyphweave": frozenset({"api", "core", "registry"}),
@@ -44,7 +47,7 @@ ALLOWED: dict[str, frozenset[str]] = {
 # fakes entry points for plugin authors).
 THIRD_PARTY: dict[str, frozenset[str]] = {
     "pikepdf": frozenset({"pdf", "api", "testing"}),
-    "fontTools": frozenset({"pdf", "tables", "plugins"}),
+    "fontTools": frozenset({"pdf", "tables", "plugins", "glyphmap"}),
     "pluggy": frozenset({"registry", "testing"}),
     "pytest": frozenset({"testing"}),
     "tqdm": frozenset({"batch"}),

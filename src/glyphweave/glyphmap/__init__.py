@@ -1,0 +1,13 @@
+"""The glyph registry (SPEC §6): the glyphs no table could read, found across a corpus,
+drawn, validated by a person once, and applied from then on.
+
+* :mod:`.registry`: the registry file (a sorted TSV) and its merge rules;
+* :mod:`.keys`: how a glyph is named across documents (font family, code, outline hash);
+* :mod:`.outline`: a glyph's drawing from the embedded font program (an SVG path);
+* :mod:`.scan`: the corpus scan, on the batch runner;
+* :mod:`.sheet`: the contact sheet (one self-contained HTML page);
+* :mod:`.clean`: ``clean(text, registry)`` and ``repair`` of already extracted text.
+
+This package's ``__init__`` imports nothing: the glyph-map decoder reads the registry and
+keys without pulling in the scan's machinery.
+"""

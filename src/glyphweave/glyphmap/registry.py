@@ -1,0 +1,232 @@
+"""The glyph registry file (SPEC §6): every glyph no table could read, or read only from a
+Private Use Area code, keyed so that one glyph met in many subsets is one entry, with its
+drawing, its proposed character and whether a person validated it.
+
+The file is a plain TSV, sorted by key, written atomically, so that it diffs well and
+survives a crash:
+
+* a first line ``# glyphweave glyph registry v1``, then a header line naming the columns
+  (:data:`COLUMNS`), then one row per key;
+* ``key`` is ``FAMILY/o:HASH`` when the glyph has an outline (its drawing identifies it
+  across subsets, whatever code a subset gave it) and ``FAMILY/c:CODE`` when it has not;
+* ``status`` is ``unresolved`` (no character yet), ``proposed`` (a character a table or
+  rule suggests) or ``validated`` (set by a person: never changed by a scan);
+* text fields escape backslash, tab and line ends (``\\\\``, ``\\t``, ``\\n``, ``\\r``).
+
+Merging (:meth:`Registry.merge`) is cumulative and idempotent: counts and files are
+those of the latest scan of the corpus for keys it saw (a scan of the same corpus twice
+gives the same file byte for byte), keys it did not see are kept, and a validated entry
+keeps its mapping and status whatever a scan proposes. Concurrent writers take a lock
+file and merge with what is on disk at that moment, so no entry is lost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import attrs
+
+from glyphweave.core.errors import GlyphweaveError
+
+MAGIC = "# glyphweave glyph registry v1"
+COLUMNS = ("key", "status", "mapping", "source", "family", "code", "count", "files", "context", "svg")
+STATUSES = ("unresolved", "proposed", "validated")
+
+_ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_UNESCAPES = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}
+
+
+class RegistryError(GlyphweaveError):
+    """A registry file that cannot be read: the message names the file and line."""
+
+
+def escape(text: str) -> str:
+    return "".join(_ESCAPES.get(ch, ch) for ch in text)
+
+
+def unescape(text: str, where: str) -> str:
+    out: list[str] = []
+    chars = iter(text)
+    for ch in chars:
+        if ch != "\\":
+            out.append(ch)
+            continue
+        nxt = next(chars, None)
+        if nxt is None or nxt not in _UNESCAPES:
+            raise RegistryError(f"{where}: bad escape '\\{nxt or ''}'")
+        out.append(_UNESCAPES[nxt])
+    return "".join(out)
+
+
+def make_key(family: str, code: str, outline_hash: str | None) -> str:
+    """The key of a glyph (see the module docstring)."""
+    return f"{family}/o:{outline_hash}" if outline_hash else f"{family}/c:{code}"
+
+
+@attrs.define
+class Entry:
+    """One glyph of the registry."""
+
+    key: str
+    status: str = attrs.field(validator=attrs.validators.in_(STATUSES))
+    mapping: str = ""
+    """The character(s) the glyph stands for ("" while unresolved)."""
+    source: str = ""
+    """Who proposed the mapping: a decoder's name, a rule's, or ``person``."""
+    family: str = ""
+    code: str = ""
+    """The character code (hex) of the first occurrence met."""
+    count: int = 0
+    files: int = 0
+    context: str = ""
+    """The text around one occurrence, the glyph shown as ``⟦?⟧``."""
+    svg: str = ""
+    """An SVG path of the glyph's outline (font units, y up), "" when the font has none."""
+
+    def row(self) -> str:
+        values = (self.key, self.status, self.mapping, self.source, self.family, self.code, str(self.count),
+                  str(self.files), self.context, self.svg)
+        return "\t".join(escape(v) for v in values)
+
+
+@attrs.define
+class Registry:
+    """The entries of a registry file, by key."""
+
+    entries: dict[str, Entry] = attrs.field(factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.entries[key] for key in sorted(self.entries))
+
+    def validated(self) -> dict[str, Entry]:
+        return {key: e for key, e in self.entries.items() if e.status == "validated"}
+
+    def unresolved(self) -> list[Entry]:
+        return [e for e in self if e.status == "unresolved"]
+
+    def merge(self, scanned: Iterable[Entry]) -> Registry:
+        """This registry updated with a scan's entries (see the module docstring)."""
+        out = dict(self.entries)
+        for new in scanned:
+            old = out.get(new.key)
+            if old is None:
+                out[new.key] = new
+                continue
+            if old.status == "validated":
+                out[new.key] = attrs.evolve(old, count=new.count, files=new.files,
+                                            context=old.context or new.context, svg=old.svg or new.svg)
+            else:
+                out[new.key] = attrs.evolve(new, context=old.context or new.context, svg=old.svg or new.svg)
+        return Registry(out)
+
+    def validate(self, key: str, mapping: str) -> Entry:
+        """Set ``key``'s character by hand: the entry becomes ``validated``."""
+        entry = self.entries.get(key)
+        if entry is None:
+            raise RegistryError(f"no entry {key!r} in the registry")
+        if not mapping:
+            raise RegistryError("a validated entry needs a character (give the text the glyph stands for)")
+        entry = attrs.evolve(entry, mapping=mapping, status="validated", source="person")
+        self.entries[key] = entry
+        return entry
+
+    def text(self) -> str:
+        lines = [MAGIC, "\t".join(COLUMNS), *(entry.row() for entry in self)]
+        return "\n".join(lines) + "\n"
+
+
+def read_registry(path: str | os.PathLike[str]) -> Registry:
+    """The registry in ``path`` (an empty one when the file does not exist)."""
+    try:
+        data = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Registry()
+    except OSError as exc:
+        raise RegistryError(f"{path}: cannot read ({exc.strerror})") from None
+    return parse_registry(data, str(path))
+
+
+def parse_registry(data: str, name: str = "<registry>") -> Registry:
+    lines = data.splitlines()
+    if not lines or lines[0].strip() != MAGIC:
+        raise RegistryError(f"{name}:1: not a glyphweave glyph registry (the first line must be {MAGIC!r})")
+    if len(lines) < 2 or tuple(lines[1].split("\t")) != COLUMNS:
+        raise RegistryError(f"{name}:2: the header must be the columns {', '.join(COLUMNS)} (tab-separated)")
+    entries: dict[str, Entry] = {}
+    for number, line in enumerate(lines[2:], 3):
+        if not line.strip():
+            continue
+        where = f"{name}:{number}"
+        cells = line.split("\t")
+        if len(cells) != len(COLUMNS):
+            raise RegistryError(f"{where}: {len(cells)} columns, expected {len(COLUMNS)}")
+        key, status, mapping, source, family, code, count, files, context, svg = (
+            unescape(cell, where) for cell in cells)
+        if status not in STATUSES:
+            raise RegistryError(f"{where}: status {status!r} is not one of {', '.join(STATUSES)}")
+        if status == "validated" and not mapping:
+            raise RegistryError(f"{where}: a validated entry without a mapping")
+        try:
+            n_count, n_files = int(count), int(files)
+        except ValueError:
+            raise RegistryError(f"{where}: count and files must be whole numbers") from None
+        if key in entries:
+            raise RegistryError(f"{where}: key {key!r} appears twice")
+        entries[key] = Entry(key=key, status=status, mapping=mapping, source=source, family=family, code=code,
+                             count=n_count, files=n_files, context=context, svg=svg)
+    return Registry(entries)
+
+
+def write_registry(path: str | os.PathLike[str], registry: Registry) -> None:
+    """Write ``registry`` to ``path`` atomically (a temporary file renamed into place)."""
+    from glyphweave.batch.task import write_atomically
+
+    write_atomically(os.fspath(path), registry.text())
+
+
+@contextlib.contextmanager
+def locked(path: str | os.PathLike[str], timeout: float = 600.0) -> Iterator[None]:
+    """Hold ``path.lock`` (created exclusively) for a read-merge-write of the registry, so
+    two scans writing at once merge one after the other instead of losing entries. A lock
+    older than ``timeout`` seconds was left by a killed process and is taken over."""
+    lock = f"{os.fspath(path)}.lock"
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            break
+        except OSError as exc:
+            if exc.errno != errno.EEXIST:
+                raise RegistryError(f"{lock}: cannot lock the registry ({exc.strerror})") from None
+            with contextlib.suppress(OSError):
+                if time.time() - os.stat(lock).st_mtime > timeout:
+                    os.unlink(lock)
+                    continue
+            if time.monotonic() > deadline:
+                raise RegistryError(
+                    f"{lock}: the registry is locked by another scan (remove the lock if none runs)") from None
+            time.sleep(0.05)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+
+
+def update_registry(path: str | os.PathLike[str], scanned: Iterable[Entry]) -> Registry:
+    """Merge ``scanned`` into the registry file at ``path`` under its lock; the result."""
+    scanned = list(scanned)
+    with locked(path):
+        merged = read_registry(path).merge(scanned)
+        write_registry(path, merged)
+    return merged
