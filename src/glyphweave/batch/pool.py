@@ -7,10 +7,11 @@ pipe. The parent waits on the pipes and on the workers themselves, and:
 
 * past the per-file time limit it kills the worker, reports the file as failed, and
   starts a new worker;
-* past the memory limit it does the same. Each worker also caps its own address space
-  (``RLIMIT_AS``), so an allocation past the limit fails inside the file's extraction
-  (reported as a memory error) before the machine swaps; the parent's check of the
-  worker's resident memory catches what the cap does not;
+* past the memory limit it does the same. Each worker also caps the growth of its own
+  address space (``RLIMIT_AS``, at what it inherited plus the limit), so an allocation past
+  the limit fails inside the file's extraction (reported as a memory error) before the
+  machine swaps; the parent's check of the worker's resident memory catches what the cap
+  does not;
 * a worker that dies on its own (a crash in a C library, the kernel's OOM killer) is
   reported against its file and replaced.
 
@@ -45,7 +46,9 @@ def _worker_main(conn: Connection, memory_mb: float | None, job_runner: Callable
         with contextlib.suppress(ValueError, OSError, ImportError):
             import resource
 
-            cap = int(memory_mb * 1024 * 1024)
+            # Charge the worker for what it allocates, not for the address space it inherited
+            # (a forked copy of a parent with threads or large libraries maps far more than it uses).
+            cap = _address_space() + int(memory_mb * 1024 * 1024)
             _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
             if hard == resource.RLIM_INFINITY or cap < hard:
                 resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
@@ -64,6 +67,15 @@ def _worker_main(conn: Connection, memory_mb: float | None, job_runner: Callable
         conn.send(result)
         if result.status == "failed" and result.error and "memory" in result.error.lower():
             return  # a worker that ran out of memory may be fragmented: start a fresh one
+
+
+def _address_space() -> int:
+    """Bytes this process has mapped now (Linux /proc; 0 where unknown)."""
+    try:
+        with open("/proc/self/statm", "rb") as stream:
+            return int(stream.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 class _Worker:
