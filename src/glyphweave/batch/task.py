@@ -135,6 +135,8 @@ def _extract(job: FileJob) -> tuple[str, Any]:
         elif opts.format == "pages":
             for page, result in doc.iter_assembled(pages, mode=opts.mode):
                 record = {"page": page.number + 1, "text": result.text, "stats": page.stats.to_dict()}
+                if result.data is not None:  # an assembler's structured data, as extract --format jsonl
+                    record["data"] = result.data
                 parts.append(json.dumps(record, ensure_ascii=False) + "\n")
         else:
             for page, glyphs in doc.iter_glyphs(pages):
@@ -154,11 +156,21 @@ def write_atomically(path: str, content: str) -> None:
             stream.write(content)
             stream.flush()
             os.fsync(stream.fileno())
+        os.chmod(tmp, _NEW_FILE_MODE & ~_umask())  # not mkstemp's 0600: what open() would have given it
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+_NEW_FILE_MODE = 0o666
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
 
 
 @contextlib.contextmanager
