@@ -50,7 +50,7 @@ THIRD_PARTY: dict[str, frozenset[str]] = {
     "fontTools": frozenset({"pdf", "tables", "plugins", "glyphmap"}),
     "pluggy": frozenset({"registry", "testing"}),
     "pytest": frozenset({"testing"}),
-    "tqdm": frozenset({"batch"}),
+    "tqdm": frozenset({"batch", "glyphmap"}),
     "dask": frozenset({"batch"}),
     "distributed": frozenset({"batch"}),
 }

@@ -87,6 +87,10 @@ def _parser() -> argparse.ArgumentParser:
 
     add_batch_parser(sub, plugin_options)
 
+    from glyphweave.glyphmap.command import add_parsers as add_registry_parsers
+
+    add_registry_parsers(sub, plugin_options)
+
     np = sub.add_parser("new-plugin", help="write a new plugin package, with tests and a tox matrix")
     np.add_argument("name", help="the plugin's name: lower-case letters, digits, hyphens")
     np.add_argument("--kind", choices=("decoder", "filter", "assembler"), default="decoder",

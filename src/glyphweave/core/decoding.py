@@ -71,6 +71,10 @@ class DecoderChain:
         self._describe = describe or (lambda kind, name: f"{kind} {name!r}")
         self._seen: set[tuple[str, str]] = set()
         self._new: list[str] = []
+        self.recovered: dict[tuple[Any, bytes], str] = {}
+        """(font key, code) -> the weak answer (a Private Use Area code, U+FFFD, a control)
+        a later decoder replaced: the glyphs the registry's scan records as "recovered",
+        since only a table stood between them and a PUA leak."""
 
     def take_failures(self) -> list[str]:
         """Failure reports made since the last call, each (decoder, error) reported once."""
@@ -94,6 +98,7 @@ class DecoderChain:
         return DecodeTable(resolve)
 
     def _resolve(self, info: FontInfo, code: bytes, cid: int | None) -> tuple[str, str | None]:
+        weak: str | None = None
         for decoder in self.decoders:
             try:
                 text = decoder.decode(info, code, cid)
@@ -108,7 +113,11 @@ class DecoderChain:
                 self._failed(decoder, info, kind, f"returned {kind} {text!r:.40}, not str or None")
                 continue
             if text and not is_weak(text):
+                if weak is not None:
+                    self.recovered[(info.key, code)] = weak
                 return text, decoder.NAME
+            if text and weak is None:
+                weak = text
         return UNRESOLVED
 
     def _failed(self, decoder: Decoder, info: FontInfo, error: str, message: str) -> None:

@@ -180,6 +180,10 @@ class GlyphTable:
     _cols: dict[str, list[Any]] | None = None
     _run_geometry: list[RunGeometry] | None = None
     _frames: list[RunFrame] | None = None
+    font_infos: dict[int, Any] = attrs.field(factory=dict)
+    """Font index -> the :class:`~glyphweave.core.fontinfo.FontInfo` the interpreter read it
+    as (what a decoder saw): for tools that go back to the font of a glyph, such as the
+    glyph registry's scan, which draws glyphs from the font program."""
     mcid_streams: dict[int, Any] = attrs.field(factory=dict)
     """Run index -> the form XObject (its object number and generation) whose content
     stream the run's MCID belongs to, for the runs whose marked content was opened inside

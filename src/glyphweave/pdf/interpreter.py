@@ -403,6 +403,7 @@ class PageInterpreter:
             idx = self.table.font_index(FontRef(
                 resource="/" + name, base_font=info.base_font,
                 subset_prefix=info.subset_prefix, subtype=info.subtype))
+            self.table.font_infos.setdefault(idx, info)
             self._font_index[key] = idx
         return state, idx
 

@@ -1,0 +1,133 @@
+"""The glyph registry's commands: ``scan``, ``sheet``, ``registry validate`` and ``repair``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from glyphweave.core.errors import EXIT_ERROR, EXIT_WARNINGS
+
+DEFAULT_REGISTRY = "glyphweave-registry.tsv"
+
+
+def add_parsers(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], None]) -> None:
+    """The registry's subcommands (``sub`` is the parser's subparsers)."""
+    sc = sub.add_parser("scan", help="gather a corpus's unreadable and PUA-recovered glyphs into a registry",
+                        description="Scan PDFs (files, folders, @list.txt) for glyphs no table could read or that "
+                                    "were recovered from Private Use Area codes, and merge them into the registry "
+                                    "TSV (validated entries are never changed).")
+    plugin_options(sc)
+    sc.add_argument("inputs", nargs="+", metavar="INPUT", help="PDF files, folders or @list.txt")
+    sc.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
+    sc.add_argument("--profile", default="default", help="profile to extract with (default: default)")
+    sc.add_argument("--password", help="password for the encrypted files")
+    sc.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+    sc.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (address, or 'local')")
+    sc.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                    help="a progress bar on standard error: auto shows it on a terminal only")
+    sc.set_defaults(run=cmd_scan)
+
+    sh = sub.add_parser("sheet", help="draw a registry as one self-contained HTML contact sheet",
+                        description="Write the contact sheet of a registry. Exit status 3 while any entry is "
+                                    "unresolved, so a batch job can alert; 0 otherwise.")
+    sh.add_argument("registry", help="the registry file")
+    sh.add_argument("-o", "--output", required=True, help="the HTML file to write")
+    sh.set_defaults(run=cmd_sheet)
+
+    rg = sub.add_parser("registry", help="work on a registry file")
+    rsub = rg.add_subparsers(dest="registry_command", metavar="ACTION", required=True)
+    va = rsub.add_parser("validate", help="set the character of a key by hand (the entry becomes validated)")
+    va.add_argument("key", help="the entry's key (first column of the TSV)")
+    va.add_argument("text", help="the character(s) the glyph stands for")
+    va.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
+    va.set_defaults(run=cmd_validate)
+    ls = rsub.add_parser("list", help="print the entries (key, status, mapping, count)")
+    ls.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
+    ls.add_argument("--status", choices=("unresolved", "proposed", "validated"), help="only entries with this status")
+    ls.set_defaults(run=cmd_list)
+
+    rp = sub.add_parser("repair", help="apply a registry's validated entries to already extracted text files",
+                        description="Rewrite extracted text files (.txt, .jsonl; folders recursively) with the "
+                                    "registry's validated mappings. A backup is written before a file changes; a "
+                                    "second run changes nothing.")
+    rp.add_argument("paths", nargs="+", metavar="PATH", help="text files or folders")
+    rp.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
+    rp.add_argument("--dry-run", action="store_true", help="report what would change, write nothing")
+    rp.set_defaults(run=cmd_repair)
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    from glyphweave.batch.task import ExtractOptions
+
+    from .scan import scan
+
+    options = ExtractOptions(profile=args.profile, password=args.password, plugins=tuple(args.plugin),
+                             block=tuple(args.block))
+    show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
+    bar: Any = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(unit="file", file=sys.stderr, dynamic_ncols=True, mininterval=0.2)
+    try:
+        report = scan(args.inputs, args.registry, options=options, jobs=args.jobs, dask=args.dask,
+                      progress=(lambda result: bar.update(1)) if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    for result in report.failed:
+        print(f"glyphweave: {result.file}: {result.error}", file=sys.stderr)
+    statuses = {status: sum(1 for e in report.registry if e.status == status)
+                for status in ("unresolved", "proposed", "validated")}
+    print(json.dumps({"summary": {"files": report.files, "failed": len(report.failed), "keys_seen": report.keys,
+                                  "registry": args.registry, **statuses}}, ensure_ascii=False), file=sys.stderr)
+    return EXIT_ERROR if report.failed else 0
+
+
+def cmd_sheet(args: argparse.Namespace) -> int:
+    from glyphweave.batch.task import write_atomically
+
+    from .registry import read_registry
+    from .sheet import render_sheet, unresolved_count
+
+    registry = read_registry(args.registry)
+    write_atomically(args.output, render_sheet(registry))
+    unresolved = unresolved_count(registry)
+    if unresolved:
+        print(f"glyphweave: {unresolved} unresolved entr{'y' if unresolved == 1 else 'ies'} in {args.registry}",
+              file=sys.stderr)
+        return EXIT_WARNINGS
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .registry import locked, read_registry, write_registry
+
+    with locked(args.registry):
+        registry = read_registry(args.registry)
+        entry = registry.validate(args.key, args.text)
+        write_registry(args.registry, registry)
+    print(f"{entry.key}\t{entry.mapping}\tvalidated")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from .registry import read_registry
+
+    for entry in read_registry(args.registry):
+        if args.status and entry.status != args.status:
+            continue
+        print(f"{entry.key}\t{entry.status}\t{entry.mapping}\t{entry.count}")
+    return 0
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    from .clean import repair
+    from .registry import read_registry
+
+    report = repair(args.paths, read_registry(args.registry), dry_run=args.dry_run)
+    print(json.dumps(report.to_dict(), ensure_ascii=False), file=sys.stderr)
+    return 0

@@ -1,0 +1,229 @@
+"""The corpus scan (SPEC §6): every glyph no table could read, and every glyph read only
+because a later decoder replaced a weak answer (a Private Use Area code, U+FFFD, a
+control character), gathered into registry entries.
+
+Each file is scanned on its own (:func:`scan_file`, run by the batch pool, or Dask, one
+file per job): its glyphs are grouped by key (:mod:`.keys`) with a count, the first
+occurrence's code and context, its drawing, and the proposed character (the text a
+decoder recovered, with the decoder as its source; none for an unresolved glyph). The
+parent merges the files' groups in the order of their paths, so the result does not
+depend on which worker finished first, and the registry file is updated under its lock
+(:func:`~.registry.update_registry`). Memory grows with the number of distinct keys, not
+with the corpus.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import attrs
+
+from glyphweave.batch.task import ExtractOptions, FileJob, FileResult, one_line
+
+from .keys import code_hex, family_of
+from .registry import Entry, Registry, make_key, update_registry
+
+CONTEXT = 24
+"""Characters of text kept on each side of a glyph for its context example."""
+
+MARK = "⟦?⟧"
+"""How the context shows the glyph itself."""
+
+def scan_file(source: str, options: ExtractOptions) -> dict[str, dict[str, Any]]:
+    """The registry groups of one file: key -> {count, family, code, context, svg, mapping,
+    source, status}."""
+    from glyphweave.api import open_document
+
+    groups: dict[str, dict[str, Any]] = {}
+    with open_document(source, password=options.password, profile=options.profile, pause_gc=True,
+                       limits=options.limits or None) as doc:
+        recovered = doc.pipeline.chain.recovered
+        for page in doc.pages:
+            table = page.table
+            visible = page.visible_indices()
+            if not visible:
+                continue
+            wanted = _wanted(table, visible, recovered)
+            if not wanted:
+                continue
+            pieces = _pieces(page, visible)
+            for g in wanted:
+                _record(groups, table, g, pieces)
+    return groups
+
+
+def _wanted(table: Any, visible: Sequence[int], recovered: dict[Any, str]) -> list[int]:
+    """The visible glyphs to record: unresolved ones, and those a decoder answered after
+    an earlier one gave a weak answer (a Private Use Area code such as Word's U+F0xx for
+    Symbol and Wingdings: :attr:`DecoderChain.recovered`). Whitespace is never recorded."""
+    decoded_by = table.decoded_by
+    out = []
+    texts = table.text
+    codes = fonts = None
+    for g in visible:
+        if decoded_by[g] is None:
+            out.append(g)
+        elif recovered and not texts[g].isspace():
+            if codes is None:
+                codes, fonts = table.code, table.font
+            info = table.font_infos.get(fonts[g])
+            code = codes[g]
+            raw = bytes((code,)) if isinstance(code, int) else code
+            if info is not None and (info.key, raw) in recovered:
+                out.append(g)
+    return out
+
+
+def _pieces(page: Any, visible: Sequence[int]) -> dict[int, str]:
+    """Each visible glyph's text with the separator in front of it (the reading walk)."""
+    walk = page.context().geometry(visible).walk
+    return dict(zip(walk.glyphs, walk.pieces, strict=True))
+
+
+def _context(pieces: dict[int, str], g: int) -> str:
+    before: list[str] = []
+    n = 0
+    k = g - 1
+    while k >= 0 and n < CONTEXT and g - k < 4 * CONTEXT:
+        piece = pieces.get(k, "")
+        before.append(piece)
+        n += len(piece)
+        k -= 1
+    after: list[str] = []
+    n = 0
+    k = g + 1
+    limit = g + 4 * CONTEXT
+    while n < CONTEXT and k < limit:
+        piece = pieces.get(k, "")
+        after.append(piece)
+        n += len(piece)
+        k += 1
+    own = pieces.get(g, "")
+    text = "".join(reversed(before)) + own[: len(own) - len(own.lstrip())] + MARK + "".join(after)
+    return " ".join(text.split())
+
+
+def _record(groups: dict[str, dict[str, Any]], table: Any, g: int, pieces: dict[int, str]) -> None:
+    info = table.font_infos.get(table.font[g])
+    code = table.code[g]
+    cid = table.cid[g]
+    base = info.base_font if info is not None else table.fonts[table.font[g]].base_font
+    family = family_of(base)
+    hex_code = code_hex(code)
+    drawing = _draw(info, code, cid)
+    key = make_key(family, hex_code, drawing.hash if drawing is not None else None)
+    group = groups.get(key)
+    if group is None:
+        by = table.decoded_by[g]
+        group = groups[key] = {
+            "count": 0, "family": family, "code": hex_code, "context": _context(pieces, g),
+            "svg": drawing.path if drawing is not None else "",
+            "mapping": table.text[g] if by is not None else "",
+            "source": by or "", "status": "proposed" if by is not None else "unresolved",
+        }
+    group["count"] += 1
+
+
+def _draw(info: Any, code: Any, cid: Any) -> Any:
+    if info is None:
+        return None
+    try:
+        from .outline import draw_glyph
+    except ImportError:  # pragma: no cover - the outline module ships with the package
+        return None
+    try:
+        return draw_glyph(info, code, cid)
+    except Exception:  # a broken font program: "no outline"
+        return None
+
+
+def scan_job(job: FileJob) -> FileResult:
+    """One file of a scan, as the batch pool runs it: the groups travel back as JSON in
+    the result's content (a scan writes no output per file)."""
+    started = time.perf_counter()
+    try:
+        groups = scan_file(job.source, job.options)
+    except Exception as exc:
+        from glyphweave.core.errors import exit_status
+
+        return FileResult(file=job.source, status="failed", error=one_line(exc), exit_status=exit_status(exc),
+                          seconds=round(time.perf_counter() - started, 4))
+    return FileResult(file=job.source, status="ok", seconds=round(time.perf_counter() - started, 4),
+                      glyphs=sum(group["count"] for group in groups.values()),
+                      content=json.dumps(groups, ensure_ascii=False, sort_keys=True))
+
+
+@attrs.frozen
+class ScanReport:
+    """What a scan found and what became of the registry."""
+
+    files: int
+    failed: list[FileResult]
+    keys: int
+    """Distinct keys met in this scan."""
+    registry: Registry
+
+
+def merge_groups(results: Iterable[tuple[str, dict[str, dict[str, Any]]]]) -> list[Entry]:
+    """Entries from the files' groups, merged in the order of the file paths (so the same
+    corpus always gives the same entries, whichever worker finished first)."""
+    merged: dict[str, dict[str, Any]] = {}
+    for _source, groups in sorted(results, key=lambda item: item[0]):
+        for key, group in groups.items():
+            have = merged.get(key)
+            if have is None:
+                merged[key] = {**group, "files": 1}
+            else:
+                have["count"] += group["count"]
+                have["files"] += 1
+                if have["status"] == "unresolved" and group["status"] == "proposed":
+                    have.update(mapping=group["mapping"], source=group["source"], status="proposed")
+    return [Entry(key=key, status=g["status"], mapping=g["mapping"], source=g["source"], family=g["family"],
+                  code=g["code"], count=g["count"], files=g["files"], context=g["context"], svg=g["svg"])
+            for key, g in sorted(merged.items())]
+
+
+def scan(inputs: Sequence[str], registry_path: str, *, options: ExtractOptions | None = None,
+         jobs: int | None = None, dask: str | None = None,
+         progress: Any = None) -> ScanReport:
+    """Scan the PDFs of ``inputs`` (files, folders, ``@lists``, as ``glyphweave batch``
+    takes them) and merge what they hold into the registry at ``registry_path``.
+    ``progress`` (optional) is called with each file's result as it finishes."""
+    import os
+
+    from glyphweave.batch.runner import plan
+
+    options = options or ExtractOptions()
+    batch = plan(inputs, os.path.dirname(os.path.abspath(registry_path)), options, gather=True)
+    collected: list[tuple[str, dict[str, dict[str, Any]]]] = []
+    failed = list(batch.problems)
+    for result in _run(batch.jobs, jobs=jobs, dask=dask):
+        if progress is not None:
+            progress(result)
+        if result.status == "ok" and result.content is not None:
+            collected.append((result.file, json.loads(result.content)))
+        elif result.status == "failed":
+            failed.append(result)
+    entries = merge_groups(collected)
+    registry = update_registry(registry_path, entries)
+    return ScanReport(files=len(batch.jobs) + len(batch.problems), failed=failed, keys=len(entries),
+                      registry=registry)
+
+
+def _run(jobs_list: list[FileJob], *, jobs: int | None, dask: str | None) -> Iterator[FileResult]:
+    import os
+
+    if not jobs_list:
+        return
+    if dask is not None:
+        from glyphweave.batch import dask as dask_backend
+
+        yield from dask_backend.run_dask(jobs_list, address=dask, gather=True, job_runner=scan_job)
+        return
+    from glyphweave.batch.pool import run_pool
+
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(jobs_list)))
+    yield from run_pool(jobs_list, workers=workers, job_runner=scan_job)
