@@ -10,6 +10,7 @@ removes the partial files a killed run left.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -139,6 +140,7 @@ def run_batch(inputs: Sequence[str], outdir: str, *, options: ExtractOptions | N
         planned(len(batch.jobs) + len(batch.problems))
     path = manifest or os.path.join(outdir, MANIFEST)
     _repair_manifest(path)
+    recorded = _recorded(path) if done else set()
     with appending(path) as log:
         def record(result: FileResult) -> FileResult:
             log.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
@@ -148,7 +150,10 @@ def run_batch(inputs: Sequence[str], outdir: str, *, options: ExtractOptions | N
         for result in batch.problems:
             yield record(result)
         for result in done:
-            yield result  # already in the manifest of the run that finished it
+            if result.file in recorded:
+                yield result  # already in the manifest of the run that finished it
+            else:  # that run was killed between the output's rename and its manifest line
+                yield record(attrs.evolve(result, sha256=_sha256(result.output)))
         for result in _execute(todo, jobs=jobs, time_limit=time_limit, memory_mb=memory_mb, dask=dask,
                                gather=gather):
             yield record(result)
@@ -180,6 +185,31 @@ def _repair_manifest(path: str) -> None:
                 stream.truncate()
     except OSError:
         pass
+
+
+def _recorded(path: str) -> set[str]:
+    """The files the manifest at ``path`` says were extracted."""
+    files: set[str] = set()
+    try:
+        with open(path, encoding="utf-8") as stream:
+            for line in stream:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(entry, dict) and entry.get("status") == "ok":
+                    files.add(entry.get("file"))
+    except OSError:
+        pass
+    return files
+
+
+def _sha256(path: str | None) -> str | None:
+    try:
+        with open(path or "", "rb") as stream:
+            return hashlib.sha256(stream.read()).hexdigest()
+    except OSError:
+        return None
 
 
 def summary(results: Iterable[FileResult]) -> dict[str, Any]:
