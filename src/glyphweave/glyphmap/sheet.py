@@ -1,0 +1,300 @@
+"""The contact sheet (SPEC §6): the whole glyph registry on one self-contained HTML page,
+each glyph drawn from its own outline beside its identification and the character chosen
+for it, so that a person can check the registry at a glance and validate it.
+
+* One card per entry, in the registry's (sorted) order: the outline drawn as inline SVG
+  from the entry's path (font units, y up, flipped upright), or "no outline"; the chosen
+  character drawn large in a system font, with its code points; then the key, font
+  family, code, status, source, count, files and one context.
+* Unresolved entries are red, proposed ones amber, validated ones green.
+* A header counts the entries per status and filters them by status (checkboxes) and by
+  font family (a select); a little inline script toggles a class on the cards. The
+  filter can also be given in the address: ``sheet.html#status=unresolved&family=Symbol``.
+* The page fetches nothing: no external font, script, style or image, and a
+  Content-Security-Policy that allows only its own inline style and script (by hash),
+  so nothing a hostile PDF put in a key or a context can load or run anything.
+* Every text field is HTML-escaped: keys, families and contexts come from PDFs.
+
+:func:`unresolved_count` is what ``glyphweave sheet`` exits on, so a batch job can alert
+while any key is unresolved.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import math
+import re
+from collections import Counter
+
+from glyphweave.glyphmap.registry import STATUSES, Entry, Registry
+
+_CSS = """
+:root { color-scheme: light; --red: #d32f2f; --amber: #e69500; --green: #2e7d32; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", "Noto Sans", sans-serif;
+       color: #1d1d1f; background: #f4f4f6; }
+header { position: sticky; top: 0; z-index: 1; padding: 10px 16px; background: #fff;
+         border-bottom: 1px solid #ccc; display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; }
+h1 { margin: 0; font-size: 18px; }
+.filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.chip { display: inline-flex; gap: 5px; align-items: center; padding: 2px 9px; border-radius: 12px;
+        border: 2px solid; background: #fff; cursor: pointer; user-select: none; }
+.chip.status-unresolved { border-color: var(--red); color: var(--red); }
+.chip.status-proposed { border-color: var(--amber); color: #8a5a00; }
+.chip.status-validated { border-color: var(--green); color: var(--green); }
+.total { color: #555; }
+main { display: grid; grid-template-columns: repeat(auto-fill, minmax(370px, 1fr)); gap: 12px; padding: 14px 16px; }
+.card { display: grid; grid-template-columns: 100px 100px 1fr; gap: 8px 10px; padding: 10px; border-radius: 8px;
+        border: 2px solid #bbb; background: #fff; align-content: start; }
+.top { grid-column: 1 / -1; display: flex; gap: 8px; align-items: baseline; min-width: 0; }
+.card.hidden { display: none; }
+.card.status-unresolved { border: 3px solid var(--red); background: #fdecea; }
+.card.status-proposed { border-color: var(--amber); background: #fff6e0; }
+.card.status-validated { border-color: var(--green); background: #eaf5ea; }
+.glyph, .char { height: 100px; overflow: hidden; border: 1px solid #ccc; border-radius: 4px; background: #fff;
+                display: flex; flex-direction: column; align-items: center; justify-content: center; }
+.glyph svg { width: 96px; height: 96px; }
+.glyph path { fill: #111; }
+.glyph line { stroke: #6aa0e8; stroke-width: 1; }
+.none { color: #888; font-size: 12px; text-align: center; }
+.big { font: 56px/1 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", "Noto Sans", sans-serif; }
+.big.missing { color: #bbb; }
+.big.many { font-size: 28px; max-width: 96px; overflow-wrap: anywhere; text-align: center; }
+.cps { font: 11px ui-monospace, "DejaVu Sans Mono", monospace; color: #555; margin-top: 4px; padding: 0 3px;
+       text-align: center; }
+.badge { flex: none; padding: 0 7px; border-radius: 9px; color: #fff; font-size: 12px; font-weight: 600; }
+.status-unresolved .badge { background: var(--red); }
+.status-proposed .badge { background: var(--amber); }
+.status-validated .badge { background: var(--green); }
+.key { min-width: 0; font: 12px ui-monospace, "DejaVu Sans Mono", monospace; word-break: break-all; }
+dl { display: grid; grid-template-columns: auto 1fr; gap: 0 8px; margin: 0; font-size: 13px; min-width: 0; }
+dt { color: #666; } dd { margin: 0; overflow-wrap: anywhere; }
+.field { unicode-bidi: isolate; }
+.context { grid-column: 1 / -1; margin: 0; padding: 4px 6px; background: #ffffffb0; border-radius: 4px;
+           font-size: 13px; overflow-wrap: anywhere; white-space: pre-wrap; unicode-bidi: isolate; }
+.context mark { background: #ffd54f; }
+.empty { margin: 40px 16px; font-size: 18px; color: #555; }
+"""
+
+_JS = """
+(() => {
+  "use strict";
+  const boxes = Array.from(document.querySelectorAll("input[name=status]"));
+  const family = document.getElementById("family");
+  const cards = Array.from(document.querySelectorAll(".card"));
+  const shown = document.getElementById("shown");
+  const apply = () => {
+    const on = {};
+    boxes.forEach((b) => { on[b.value] = b.checked; });
+    const fam = family ? family.value : "";
+    let n = 0;
+    cards.forEach((c) => {
+      const hide = on[c.dataset.status] === false || (fam !== "" && c.dataset.family !== fam);
+      c.classList.toggle("hidden", hide);
+      if (!hide) n += 1;
+    });
+    if (shown) shown.textContent = String(n);
+  };
+  const fromHash = () => {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const status = params.get("status");
+    if (status !== null) {
+      const want = status.split(",");
+      boxes.forEach((b) => { b.checked = want.includes(b.value); });
+    }
+    const fam = params.get("family");
+    if (fam !== null && family) {
+      family.value = "f:" + fam;
+      if (family.value !== "f:" + fam) family.value = "";
+    }
+  };
+  const toHash = () => {
+    const params = new URLSearchParams();
+    params.set("status", boxes.filter((b) => b.checked).map((b) => b.value).join(","));
+    if (family && family.value) params.set("family", family.value.slice(2));
+    try { history.replaceState(null, "", "#" + params.toString()); } catch (e) { /* file: may refuse */ }
+  };
+  boxes.forEach((b) => b.addEventListener("change", () => { apply(); toHash(); }));
+  if (family) family.addEventListener("change", () => { apply(); toHash(); });
+  window.addEventListener("hashchange", () => { fromHash(); apply(); });
+  fromHash();
+  apply();
+})();
+"""
+
+# What an SVG path may contain: a path with anything else is not drawn (the card says the
+# outline is unreadable).
+_PATH_CHARS = re.compile(r"[MmLlHhVvCcSsQqTtAaZz0-9eE.,+\-\s]*")
+_PATH_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
+_CONTEXT_MARK = "⟦?⟧"
+
+
+def unresolved_count(registry: Registry) -> int:
+    """How many entries of ``registry`` have no character yet (the sheet command's exit test)."""
+    return sum(1 for entry in registry.entries.values() if entry.status == "unresolved")
+
+
+def render_sheet(registry: Registry, *, title: str = "glyphweave contact sheet") -> str:
+    """The contact sheet of ``registry``: one self-contained HTML page (see the module docstring)."""
+    entries = list(registry)
+    if entries:
+        body = '<main id="cards">\n' + "\n".join(_card(entry) for entry in entries) + "\n</main>"
+    else:
+        body = '<p class="empty">The registry is empty: no glyph to show.</p>'
+    csp = (f"default-src 'none'; style-src '{_sha256(_CSS)}'; script-src '{_sha256(_JS)}'; "
+           "img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'")
+    return "\n".join([
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{csp}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="referrer" content="no-referrer">',
+        f"<title>{_esc(title)}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        _header(title, entries),
+        body,
+        f"<script>{_JS}</script>",
+        "</body>",
+        "</html>",
+        "",
+    ])
+
+
+def _header(title: str, entries: list[Entry]) -> str:
+    statuses = Counter(entry.status for entry in entries)
+    families = Counter(entry.family for entry in entries)
+    chips = "".join(
+        f'<label class="chip status-{status}" title="show {status} entries">'
+        f'<input type="checkbox" name="status" value="{status}" checked>{status} <b>{statuses[status]}</b></label>'
+        for status in STATUSES)
+    options = "".join(
+        f'<option value="f:{_esc(name)}">{_esc(name) if name else "(no family)"} ({count})</option>'
+        for name, count in sorted(families.items()))
+    return (
+        f"<header><h1>{_esc(title)}</h1>"
+        f'<span class="total"><span id="shown">{len(entries)}</span> of {len(entries)} glyphs shown</span>'
+        f'<div class="filters" id="filters">{chips}'
+        f'<label>font <select id="family"><option value="">all fonts ({len(families)})</option>{options}'
+        "</select></label></div></header>")
+
+
+def _card(entry: Entry) -> str:
+    status = _esc(entry.status)
+    context = _esc(entry.context).replace(_CONTEXT_MARK, f"<mark>{_CONTEXT_MARK}</mark>")
+    return (
+        f'<article class="card status-{status}" data-status="{status}" data-family="f:{_esc(entry.family)}">'
+        f'<div class="top"><span class="badge">{status}</span><code class="key field">{_esc(entry.key)}</code></div>'
+        f'<div class="glyph" title="the glyph as its font draws it">{_outline(entry.svg)}</div>'
+        f'<div class="char" title="the chosen character, in a system font">{_chosen(entry.mapping)}</div>'
+        "<dl>"
+        f'<dt>font</dt><dd class="field">{_esc(entry.family) or "(no family)"}</dd>'
+        f'<dt>code</dt><dd class="field"><code>{_esc(entry.code) or "?"}</code></dd>'
+        f'<dt>source</dt><dd class="field">{_esc(entry.source) or "(none)"}</dd>'
+        f"<dt>count</dt><dd>{entry.count}</dd><dt>files</dt><dd>{entry.files}</dd>"
+        f'</dl><p class="context" title="one context (the glyph is {_CONTEXT_MARK})">{context}</p>'
+        "</article>")
+
+
+def _chosen(mapping: str) -> str:
+    """The chosen character drawn large, with its code points (a space or a mark is invisible)."""
+    if not mapping:
+        return '<span class="big missing">?</span><span class="cps">no character yet</span>'
+    points = " ".join(f"U+{ord(ch):04X}" for ch in mapping[:4]) + (" …" if len(mapping) > 4 else "")
+    size = "big" if len(mapping) == 1 else "big many"
+    return f'<span class="{size} field">{_esc(mapping)}</span><span class="cps">{points}</span>'
+
+
+def _outline(path: str) -> str:
+    """An inline SVG of ``path`` (font units, y up) fitted to its bounds, upright."""
+    if not path.strip():
+        return '<span class="none">no outline<br>(font not embedded)</span>'
+    bounds = path_bounds(path) if _PATH_CHARS.fullmatch(path) else None
+    if bounds is None:
+        return '<span class="none">unreadable outline</span>'
+    x0, y0, x1, y1 = bounds
+    size = max(x1 - x0, y1 - y0, 1.0)
+    margin = size * 0.08
+    if not math.isfinite(size + margin + abs(x0) + abs(y1)):
+        return '<span class="none">unreadable outline</span>'
+    # scale(1 -1) turns y up into SVG's y down: the box spans -y1 .. -y0 on screen.
+    box = " ".join(_num(v) for v in (x0 - margin, -y1 - margin, x1 - x0 + 2 * margin, y1 - y0 + 2 * margin))
+    baseline = ""
+    if y0 <= 0 <= y1:
+        baseline = (f'<line x1="{_num(x0 - margin)}" y1="0" x2="{_num(x1 + margin)}" y2="0" '
+                    'vector-effect="non-scaling-stroke"/>')
+    return (f'<svg viewBox="{box}" role="img" aria-label="glyph outline">'
+            f'<g transform="scale(1 -1)">{baseline}<path d="{_esc(path)}"/></g></svg>')
+
+
+def path_bounds(path: str) -> tuple[float, float, float, float] | None:
+    """The box (x0, y0, x1, y1) around every point of an SVG path, control points included
+    (a little larger than the drawing at worst); None when the path has no point or a
+    number that is not finite. Absolute and relative commands are followed; an arc counts
+    by its end point."""
+    tokens = _PATH_TOKEN.findall(path)
+    xs: list[float] = []
+    ys: list[float] = []
+    cx = cy = sx = sy = 0.0
+    command = ""
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.isalpha():
+            command, i = token, i + 1
+            if command in "Zz":
+                cx, cy = sx, sy
+            continue
+        arity = _ARITY.get(command.upper(), 0)
+        if not arity or i + arity > len(tokens) or any(t.isalpha() for t in tokens[i:i + arity]):
+            return None
+        args = [float(t) for t in tokens[i:i + arity]]
+        i += arity
+        cx, cy = _follow(command, args, cx, cy, xs, ys)
+        if command in "Mm":
+            sx, sy = cx, cy
+            command = "L" if command == "M" else "l"  # further pairs after a move are lines
+    if not xs or not all(math.isfinite(v) for v in (*xs, *ys)):
+        return None
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _follow(command: str, args: list[float], cx: float, cy: float,
+            xs: list[float], ys: list[float]) -> tuple[float, float]:
+    """Record the points of one command's arguments; the new current point."""
+    relative = command.islower()
+    upper = command.upper()
+    if upper == "H":
+        cx = cx + args[0] if relative else args[0]
+        xs.append(cx)
+        ys.append(cy)
+        return cx, cy
+    if upper == "V":
+        cy = cy + args[0] if relative else args[0]
+        xs.append(cx)
+        ys.append(cy)
+        return cx, cy
+    pairs = [(args[5], args[6])] if upper == "A" else list(zip(args[0::2], args[1::2], strict=False))
+    ox, oy = (cx, cy) if relative else (0.0, 0.0)
+    for x, y in pairs:
+        xs.append(ox + x)
+        ys.append(oy + y)
+    return ox + pairs[-1][0], oy + pairs[-1][1]
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _num(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+
+
+def _sha256(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")

@@ -1,0 +1,237 @@
+"""The contact sheet: one self-contained, escaped HTML page, checked as text and in a
+headless Chromium (a screenshot that is not blank and shows the red unresolved cards)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import subprocess
+import zlib
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from glyphweave.glyphmap.registry import Entry, Registry
+from glyphweave.glyphmap.sheet import path_bounds, render_sheet, unresolved_count
+
+HOSTILE = '<script>alert("x")</script><img src=http://evil.example/x.png onerror=alert(1)>'
+HOSTILE_ESCAPED = (
+    "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=http://evil.example/x.png onerror=alert(1)&gt;")
+SQUARE = "M0 0L500 0L500 700L0 700Z"
+# A diameter sign as fontTools' SVGPathPen writes one (H and V lines, quadratic curves).
+RING = ("M300 -20Q450 -20 530 80Q610 180 610 340Q610 500 530 600Q450 700 300 700Q150 700 70 600Q-10 500 "
+        "-10 340Q-10 180 70 80Q150 -20 300 -20ZM300 60Q190 60 135 140Q80 220 80 340Q80 460 135 540Q190 620 "
+        "300 620Q410 620 465 540Q520 460 520 340Q520 220 465 140Q410 60 300 60ZM40 -60L600 760L560 790L0 -30Z")
+SNAP = Path("/work/snap")  # where a person looks at the screenshot, when it exists
+
+
+def make_registry() -> Registry:
+    entries = [
+        Entry(key="Wingdings/o:9f3a", status="unresolved", family="Wingdings", code="f06c", count=12, files=3,
+              context="Item ⟦?⟧ " + HOSTILE, svg=SQUARE),
+        Entry(key="Symbol/c:f0c6", status="unresolved", family="Symbol", code="f0c6", count=1, files=1,
+              context="no outline here ⟦?⟧", svg=""),
+        Entry(key="TimesNewRoman/o:77aa", status="proposed", mapping="⌀", source="lookalike-rules",
+              family="TimesNewRoman", code="00d8", count=40, files=7, context="a ⟦?⟧6 mm bore", svg=RING),
+        Entry(key="TimesNewRoman/c:e000", status="validated", mapping="µ", source="person",
+              family="TimesNewRoman", code="e000", count=5, files=2, context="2 ⟦?⟧m thick", svg=SQUARE),
+        Entry(key='Evil"><b>/c:41', status="proposed", mapping="<&>", source="encoding",
+              family='Evil"><b>', code="41", count=2, files=1, context="x", svg="M0 0L10 10<script>"),
+    ]
+    return Registry({entry.key: entry for entry in entries})
+
+
+# --- the page as text -------------------------------------------------------------------------------------
+
+
+def test_unresolved_count() -> None:
+    assert unresolved_count(make_registry()) == 2
+    assert unresolved_count(Registry()) == 0
+
+
+def test_one_card_per_entry_in_registry_order() -> None:
+    page = render_sheet(make_registry())
+    statuses = re.findall(r'<article class="card status-(\w+)" data-status="\1"', page)
+    assert statuses == [e.status for e in make_registry()]
+    assert page.count('<span class="badge">unresolved</span>') == 2
+    assert "<dt>count</dt><dd>12</dd><dt>files</dt><dd>3</dd>" in page
+
+
+def test_fetches_nothing() -> None:
+    page = render_sheet(make_registry())
+    assert "http://" not in page.replace(HOSTILE_ESCAPED, "")
+    assert "https://" not in page
+    assert not re.search(r"\s(src|href)\s*=", page.replace(HOSTILE_ESCAPED, ""), re.I)
+    assert not re.search(r"@import|url\(|@font-face", page)
+    assert "default-src 'none'" in page  # and the CSP forbids anything that slipped in
+
+
+def test_hostile_text_is_escaped() -> None:
+    page = render_sheet(make_registry(), title="<i>mine</i>")
+    assert HOSTILE_ESCAPED in page
+    assert page.count("<script>") == 1  # the page's own
+    assert "<img" not in page and "<b>/c" not in page and "<i>" not in page
+    assert "&lt;i&gt;mine&lt;/i&gt;" in page
+    assert 'data-family="f:Evil&quot;&gt;&lt;b&gt;"' in page
+    assert "&lt;&amp;&gt;" in page  # the mapping "<&>"
+    # A path with anything but path data is not drawn at all.
+    assert "unreadable outline" in page and "L10 10&lt;script" not in page
+
+
+def test_glyphs_are_drawn_upright_from_their_path() -> None:
+    page = render_sheet(make_registry())
+    # the square: 500 x 700 font units, margin 8 % of 700 = 56, flipped (y up) by the group
+    assert '<svg viewBox="-56 -756 612 812" role="img" aria-label="glyph outline">' in page
+    assert '<g transform="scale(1 -1)"><line x1="-56" y1="0" x2="556" y2="0"' in page
+    assert f'<path d="{SQUARE}"/>' in page
+    assert page.count("no outline<br>") == 1
+    assert '<span class="big field">⌀</span><span class="cps">U+2300</span>' in page
+    assert "no character yet" in page  # the unresolved ones
+
+
+def test_filters_and_counts() -> None:
+    page = render_sheet(make_registry())
+    for status, n in (("unresolved", 2), ("proposed", 2), ("validated", 1)):
+        assert f'value="{status}" checked>{status} <b>{n}</b>' in page
+    assert '<select id="family">' in page
+    assert '<option value="f:TimesNewRoman">TimesNewRoman (2)</option>' in page
+    assert 'classList.toggle("hidden"' in page
+    assert '<span id="shown">5</span> of 5 glyphs shown' in page
+
+
+def test_empty_registry() -> None:
+    page = render_sheet(Registry())
+    assert "The registry is empty" in page
+    assert "<article" not in page
+
+
+@pytest.mark.parametrize(
+    ("path", "bounds"),
+    [
+        (SQUARE, (0, 0, 500, 700)),
+        ("M10 10V0H-5Q3 4 5 6Z", (-5, 0, 10, 10)),
+        ("m10 10l5 5 5 5z m1 1 h3", (10, 10, 20, 20)),  # relative, implicit lines, after a close
+        ("M0 0A5 5 0 0 1 20 -3", (0, -3, 20, 0)),
+        ("M0 0L1", None),
+        ("", None),
+        ("Z", None),
+    ],
+)
+def test_path_bounds(path: str, bounds: tuple[float, ...] | None) -> None:
+    assert path_bounds(path) == bounds
+
+
+# --- the page in a browser --------------------------------------------------------------------------------
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not found:
+        pytest.skip("no Chromium installed: the contact sheet's browser test needs Debian's `chromium` "
+                    "(.ci/run installs it; `apt-get install chromium` by hand)")
+    return found
+
+
+def run_chromium(tmp_path: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+               "--hide-scrollbars", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}", *args, url]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_screenshot_shows_the_cards_in_colour(tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.html"
+    sheet.write_text(render_sheet(make_registry()), encoding="utf-8")
+    shot = tmp_path / "sheet.png"
+    done = run_chromium(tmp_path, sheet.as_uri(), f"--screenshot={shot}", "--window-size=1200,900")
+    assert shot.exists(), f"Chromium made no screenshot (exit {done.returncode}): {done.stderr[-2000:]}"
+    if SNAP.is_dir():
+        shutil.copyfile(shot, SNAP / "sheet.png")
+
+    width, height, pixels = read_png(shot.read_bytes())
+    assert (width, height) == (1200, 900)
+    colours = Counter(pixels)
+    white = sum(n for (r, g, b), n in colours.items() if min(r, g, b) >= 240)
+    assert len(colours) > 100, "the screenshot is nearly blank"
+    assert white < 0.9 * len(pixels), "the screenshot is nearly all white"
+    red = sum(n for (r, g, b), n in colours.items() if r > 180 and g < 80 and b < 80)
+    green = sum(n for (r, g, b), n in colours.items() if g > 100 and r < 80 and b < 80)
+    amber = sum(n for (r, g, b), n in colours.items() if r > 200 and 120 < g < 180 and b < 40)
+    assert red > 2000, f"no red unresolved cards ({red} red pixels)"
+    assert green > 500 and amber > 500, (green, amber)
+    # The square outlines are drawn solid, about 60 x 80 pixels: text never has such a run of dark pixels.
+    solid_rows = sum(1 for y in range(height) if longest_dark_run(pixels[y * width:(y + 1) * width]) >= 40)
+    assert solid_rows >= 2 * 60, f"the glyph outlines are not drawn ({solid_rows} rows with a solid run)"
+
+
+def longest_dark_run(row: list[tuple[int, int, int]]) -> int:
+    best = run = 0
+    for r, g, b in row:
+        run = run + 1 if max(r, g, b) < 60 else 0
+        best = max(best, run)
+    return best
+
+
+def test_the_address_filters_the_cards(tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.html"
+    sheet.write_text(render_sheet(make_registry()), encoding="utf-8")
+    done = run_chromium(tmp_path, sheet.as_uri() + "#status=unresolved,validated&family=TimesNewRoman",
+                        "--dump-dom")
+    cards = re.findall(r'<article class="card ([^"]*)" data-status="(\w+)" data-family="([^"]*)"', done.stdout)
+    assert len(cards) == 5, done.stderr[-2000:]
+    shown = [(status, family) for classes, status, family in cards if "hidden" not in classes.split()]
+    assert shown == [("validated", "f:TimesNewRoman")]
+    assert '<span id="shown">1</span>' in done.stdout
+
+
+# --- a minimal PNG reader (8-bit RGB or RGBA, not interlaced: what Chromium writes) ------------------------
+
+
+def read_png(data: bytes) -> tuple[int, int, list[tuple[int, int, int]]]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, header = 8, b"", b""
+    while pos < len(data):
+        (length,), kind = struct.unpack(">I", data[pos:pos + 4]), data[pos + 4:pos + 8]
+        chunk = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            header = chunk
+        elif kind == b"IDAT":
+            idat += chunk
+        elif kind == b"IEND":
+            break
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    assert depth == 8 and colour in (2, 6) and interlace == 0, "only 8-bit RGB(A), non-interlaced PNGs"
+    channels = 4 if colour == 6 else 3
+    stride = width * channels
+    raw = zlib.decompress(idat)
+    previous = bytearray(stride)
+    pixels: list[tuple[int, int, int]] = []
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        row = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        unfilter(kind, row, previous, channels)
+        pixels.extend(zip(row[0::channels], row[1::channels], row[2::channels], strict=True))
+        previous = row
+    return width, height, pixels
+
+
+def unfilter(kind: int, row: bytearray, up: bytearray, bpp: int) -> None:
+    if kind == 1:
+        for i in range(bpp, len(row)):
+            row[i] = (row[i] + row[i - bpp]) & 0xFF
+    elif kind == 2:
+        for i in range(len(row)):
+            row[i] = (row[i] + up[i]) & 0xFF
+    elif kind == 3:
+        for i in range(len(row)):
+            row[i] = (row[i] + ((row[i - bpp] if i >= bpp else 0) + up[i]) // 2) & 0xFF
+    elif kind == 4:
+        for i in range(len(row)):
+            a, b, c = (row[i - bpp], up[i], up[i - bpp]) if i >= bpp else (0, up[i], 0)
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+    else:
+        assert kind == 0, f"bad PNG filter {kind}"
