@@ -197,8 +197,8 @@ def _recorded(path: str) -> set[str]:
                     entry = json.loads(line)
                 except ValueError:
                     continue
-                if isinstance(entry, dict) and entry.get("status") == "ok":
-                    files.add(entry.get("file"))
+                if isinstance(entry, dict) and entry.get("status") == "ok" and isinstance(entry.get("file"), str):
+                    files.add(entry["file"])
     except OSError:
         pass
     return files
