@@ -62,7 +62,8 @@ def _wanted(table: Any, visible: Sequence[int], recovered: dict[Any, str]) -> li
     decoded_by = table.decoded_by
     out = []
     texts = table.text
-    codes = fonts = None
+    codes: Any = None
+    fonts: Any = None
     for g in visible:
         if decoded_by[g] is None:
             out.append(g)
