@@ -48,13 +48,15 @@ class Exploding(Assembler):
 
 BUILTIN_DECODERS = ("tounicode", "symbol", "zapfdingbats", "wingdings", "cid-collection", "encoding", "embedded-font", "standard-fallback")
 """The built-in profiles' decoders, in their order."""
+OPT_IN_DECODERS = ("glyph-map",)
+"""Built-in decoders only some built-in profiles select (``registry``: glyph-map after tounicode)."""
 
 
 def stand_in_plugin():
     """Components under the built-in names, so profiles resolve without the real ones."""
     return make_plugin(
         name="stand-ins",
-        decoders=[_component(Decoder, n, "decode") for n in BUILTIN_DECODERS],
+        decoders=[_component(Decoder, n, "decode") for n in BUILTIN_DECODERS + OPT_IN_DECODERS],
         filters=[
             _component(Filter, "visible-box", "apply"),
             _component(Filter, "dedup", "apply", DEDUP_OPTIONS),
@@ -111,6 +113,13 @@ def test_builtin_raw_profile(catalog):
     assert profile.filters == ()
     assert profile.assembler == "reading"
     assert "off-page" in profile.description and "duplicate" in profile.description
+
+
+def test_builtin_registry_profile_puts_glyph_map_after_tounicode(catalog):
+    profile = load_profile("registry", catalog)
+    assert profile.decoders == ("tounicode", "glyph-map", *BUILTIN_DECODERS[1:])
+    assert profile.filters == load_profile("default", catalog).filters
+    assert profile.options == {}  # no registry file: a profile of one's own sets it
 
 
 def test_every_builtin_profile_loads(catalog):
@@ -184,7 +193,7 @@ def test_unknown_profile_name_lists_the_available_ones(catalog):
     with pytest.raises(ProfileError) as info:
         load_profile("fastest", catalog)
     assert str(info.value) == (
-        "unknown profile 'fastest' (available: default, raw, reading; or give the path of a .toml file)"
+        "unknown profile 'fastest' (available: default, raw, reading, registry; or give the path of a .toml file)"
     )
 
 
@@ -287,7 +296,7 @@ def test_unknown_component_lists_available(catalog, write):
     with pytest.raises(ProfileError) as info:
         load_profile(path, catalog)
     assert str(info.value) == (
-        f"{path}: unknown decoder 'ocr' (available: {', '.join(sorted(BUILTIN_DECODERS))})"
+        f"{path}: unknown decoder 'ocr' (available: {', '.join(sorted(BUILTIN_DECODERS + OPT_IN_DECODERS))})"
     )
 
 
@@ -425,7 +434,7 @@ def test_inherited_assembler_options_are_kept(write):
 def test_extends_unknown_profile(catalog, write):
     path = write('[profile]\nextends = "defualt"\n')
     with pytest.raises(
-        ProfileError, match=rf"^{path}: extends unknown profile 'defualt' \(available: default, raw, reading\)"
+        ProfileError, match=rf"^{path}: extends unknown profile 'defualt' \(available: default, raw, reading, registry\)"
     ):
         load_profile(path, catalog)
 
@@ -581,6 +590,6 @@ def test_profile_built_in_code_is_validated():
 def test_available_profiles_lists_descriptions_and_unusable_ones():
     catalog = make_catalog({"broken": '[profile]\nextends = "default"\nassembler = "gone"\n'})
     listing = available_profiles(catalog)
-    assert list(listing) == ["broken", "default", "raw", "reading"]
+    assert list(listing) == ["broken", "default", "raw", "reading", "registry"]
     assert listing["raw"] == load_profile("raw", catalog).description
     assert listing["broken"].startswith("(unusable: ") and "unknown assembler 'gone'" in listing["broken"]
