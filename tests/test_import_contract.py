@@ -31,13 +31,13 @@ ALLOWED: dict[str, frozenset[str]] = {
     "plugins": frozenset({"plugin", "tables", "plugins", "glyphmap"}),
     # The glyph registry: its file model, keys and outlines (core and fontTools only, so the
     # glyph-map decoder can read them), and the scan, sheet and repair (on the API and the batch runner).
-    "glyphmap": frozenset({"core", "glyphmap", "api", "batch"}),
+    "glyphmap": frozenset({"core", "tables", "glyphmap", "api", "batch"}),
     "testing": frozenset({"core", "registry", "plugin", "testing", "api"}),
     "api": frozenset({"core", "pdf", "tables", "registry"}),
     "cli": frozenset({"glyphweave", "api", "core", "registry", "scaffold", "batch", "glyphmap"}),
     "batch": frozenset({"api", "core", "registry", "batch"}),
     "scaffold": frozenset(),
-    "glyphweave": frozenset({"api", "core", "registry"}),
+    "glyphweave": frozenset({"api", "core", "registry", "glyphmap", "batch"}),
 }
 
 # Third-party engines each layer may import. pikepdf: the PDF engine and the API (and the test

@@ -15,14 +15,17 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Document", "Glyph", "GlyphweaveError", "Page", "PasswordError", "Profile",
-    "__version__", "hookimpl", "open",
+    "__version__", "clean", "hookimpl", "open", "read_registry", "run_batch",
 ]
 
 if TYPE_CHECKING:
     from glyphweave.api import Document, Page
     from glyphweave.api import open_document as open
+    from glyphweave.batch import run_batch
     from glyphweave.core.errors import GlyphweaveError, PasswordError
     from glyphweave.core.glyph import Glyph
+    from glyphweave.glyphmap.clean import clean
+    from glyphweave.glyphmap.registry import read_registry
     from glyphweave.registry.markers import hookimpl
     from glyphweave.registry.profile import Profile
 
@@ -35,6 +38,9 @@ _LAZY = {
     "PasswordError": ("glyphweave.core.errors", "PasswordError"),
     "Profile": ("glyphweave.registry.profile", "Profile"),
     "hookimpl": ("glyphweave.registry.markers", "hookimpl"),
+    "run_batch": ("glyphweave.batch", "run_batch"),
+    "clean": ("glyphweave.glyphmap.clean", "clean"),
+    "read_registry": ("glyphweave.glyphmap.registry", "read_registry"),
 }
 
 

@@ -56,6 +56,8 @@ def add_parsers(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], No
     rp.add_argument("paths", nargs="+", metavar="PATH", help="text files or folders")
     rp.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
     rp.add_argument("--dry-run", action="store_true", help="report what would change, write nothing")
+    rp.add_argument("--lookalikes", action="store_true",
+                    help="also apply the look-alike rules (Ø/⌀/∅, µ/μ, Ω, ‐) chosen by context")
     rp.set_defaults(run=cmd_repair)
 
 
@@ -128,6 +130,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
     from .clean import repair
     from .registry import read_registry
 
-    report = repair(args.paths, read_registry(args.registry), dry_run=args.dry_run)
+    report = repair(args.paths, read_registry(args.registry), dry_run=args.dry_run, lookalikes=args.lookalikes)
     print(json.dumps(report.to_dict(), ensure_ascii=False), file=sys.stderr)
-    return 0
+    for failure in report.failed:
+        print(f"glyphweave: {failure.path}: {failure.error}", file=sys.stderr)
+    return EXIT_ERROR if report.failed else 0

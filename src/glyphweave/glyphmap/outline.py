@@ -48,7 +48,6 @@ one cached as unusable), and each glyph is drawn once.
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import hashlib
 import html
@@ -64,6 +63,7 @@ import attrs
 from fontTools.pens.basePen import BasePen
 
 from glyphweave.core.fontinfo import FontInfo
+from glyphweave.tables.encodings import BASE_ENCODING_NAMES, base_encoding, standard_text
 
 __all__ = ["Drawing", "draw_glyph", "outline_hash", "svg_document"]
 
@@ -172,32 +172,19 @@ def _quiet() -> Iterator[None]:
 
 
 def _base_encoding_name(encoding: str | None, code: int) -> str | None:
-    """The glyph name a named base encoding gives ``code`` (Standard, WinAnsi, MacRoman)."""
-    if encoding == "StandardEncoding":
-        from fontTools.encodings.StandardEncoding import StandardEncoding
-
-        name = StandardEncoding[code] if 0 <= code < 256 else ".notdef"
-        return None if name == ".notdef" else name
-    char = _base_encoding_char(encoding, code)
-    if char is None:
+    """The glyph name a named base encoding gives ``code`` (the PDF's base encodings, from
+    the package's tables: the same the decoders read)."""
+    if encoding not in BASE_ENCODING_NAMES or not 0 <= code < 256:
         return None
-    from fontTools.agl import UV2AGL
-
-    return UV2AGL.get(ord(char))
+    return base_encoding(encoding)[code]
 
 
 def _base_encoding_char(encoding: str | None, code: int) -> str | None:
-    """The character a base encoding gives ``code``: WinAnsi (cp1252), MacRoman, Standard."""
-    if encoding == "StandardEncoding":
-        from fontTools.agl import toUnicode
-
-        name = _base_encoding_name(encoding, code)
-        return toUnicode(name) or None if name else None
-    codec = {"WinAnsiEncoding": "cp1252", "MacRomanEncoding": "mac_roman"}.get(encoding or "")
-    if codec is None or not 0 <= code < 256:
+    """The character a base encoding gives ``code``."""
+    if encoding not in BASE_ENCODING_NAMES:
         return None
-    char = codecs.decode(bytes([code]), codec, "ignore")
-    return char if len(char) == 1 and char >= " " else None
+    text = standard_text(encoding, code)
+    return text if text and len(text) == 1 and text >= " " else None
 
 
 def _name_char(name: str) -> str | None:
