@@ -70,6 +70,11 @@ def _parser() -> argparse.ArgumentParser:
     ex.add_argument("--separator", default="\f", help="written after each page in text format (default: form feed)")
     ex.add_argument("--bom", action="store_true", help="start text output with a byte-order mark")
     ex.add_argument("--stats", action="store_true", help="print statistics to standard error")
+    from glyphweave.batch.pages import AUTO_MIN_PAGES, parse_jobs
+
+    ex.add_argument("-j", "--jobs", type=parse_jobs, default=None, metavar="N|auto",
+                    help=f"processes extracting pages (default: auto, one per core from {AUTO_MIN_PAGES} "
+                         "pages, else 1); the output is the same")
 
     gl = sub.add_parser("glyphs", help="dump glyph records as JSON lines")
     common(gl)
@@ -169,17 +174,23 @@ def _page_indices(args: argparse.Namespace, doc: Any) -> list[int] | None:
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
+    from glyphweave.batch.pages import SplitOptions, page_source
+
     with _open(args) as doc:
         pages = _page_indices(args, doc)
-        with _output(args.output) as out:
+        # Workers open the file by path; standard input is read once, by this process.
+        split = None if args.pdf == "-" else SplitOptions(
+            path=args.pdf, password=args.password, profile=args.profile, limits=doc.limits,
+            plugins=tuple(args.plugin), block=tuple(args.block))
+        with page_source(doc, pages, args.jobs, split) as source, _output(args.output) as out:
             if args.format == "text":
                 if args.bom:
                     out.write("\ufeff")
-                for _, text in doc.iter_text(pages, mode=args.mode):
+                for _, text in source.iter_text(pages, mode=args.mode):
                     out.write(text)
                     out.write(args.separator)
             else:
-                for page, result in doc.iter_assembled(pages, mode=args.mode):
+                for page, result in source.iter_assembled(pages, mode=args.mode):
                     record = {"page": page.number + 1, "text": result.text, "stats": page.stats.to_dict()}
                     if result.data is not None:
                         record["data"] = result.data

@@ -1,0 +1,508 @@
+"""One long document split across processes by pages (``glyphweave extract --jobs N``).
+
+The output is byte-identical to ``--jobs 1``, text and JSON lines alike, and so are the
+statistics and warnings ``--stats`` and ``--strict`` read. How:
+
+* **Contiguous chunks handed out in order.** The selected pages (in the order ``--pages``
+  gives them) are cut into chunks of consecutive pages: :data:`CHUNK` at first, smaller
+  towards the end (guided self-scheduling, down to :data:`MIN_CHUNK`). Each worker process
+  opens the document itself, by path, with the parent's profile, mode, limits, plugins and
+  password, keeps it open, and asks for the next chunk when it has finished one: a book
+  whose chapters cost more than its front matter keeps every core busy to the end, and the
+  workers finish within a few pages of each other. Workers are forked where the platform
+  allows, as in :mod:`.pool`, so they start without importing glyphweave again.
+* **Written strictly in page order, as it goes.** The parent keeps finished chunks until
+  every chunk before them is written, then writes them: chunk ``k`` reaches the output
+  as soon as chunks ``0..k`` are done, and memory holds a few chunks, not the document.
+* **Once-per-document events are reported once, where one process would report them.**
+  A document decodes each font once, reports each failing component once, and reports a
+  damaged structure tree on the first page it serves; every worker starts fresh, so each
+  would report these again on its own first page. Each worker marks these warnings on
+  the pages it returns, and the parent keeps each one on its first page in output order
+  only. Because every worker takes its chunks in output order, that first page is the one
+  a single process would have reported it on. Page statistics are per page, so the
+  document totals the parent sums from them equal one process's.
+* **The document's content budget.** ``document_content_mb`` caps the decoded content of
+  the whole document; a worker sees only its own pages' share. The parent adds up what the
+  pages cost in output order, and from the first page where a single process could have
+  run short of the budget (it then cuts pages a worker did not), it stops the workers and
+  extracts the rest itself with exactly the budget left. With the default (1 GB) this
+  never happens on real files.
+* Where a worker cannot open the document by path (standard input, a pipe), or the split
+  would give one process, extraction runs as it always did: ``--jobs 1`` is the one-process
+  code path itself, untouched.
+
+**The default, ``auto``.** One process below :data:`AUTO_MIN_PAGES` selected pages; from
+there, one per core, but no more than there are chunks. What a split costs was measured on
+this 2-core machine (``benchmarks/parallel_extract.py`` and the CPU seconds ``time``
+reports): every document costs about 0.07-0.12 s more CPU split in two (a second start,
+the fonts, tables and structure each process reads again), against a start-up of about
+0.2 s that both pay and pages of 2.5 ms (the book's running text) to 10 ms (an IRS form)
+each. With two free cores the split gains half the pages' time less half that overhead, so
+it breaks even at about 32 pages of the cheapest kind; at 64 it gains 10-12 % on them and
+more on denser pages (the 352-page book: 0.63 of the one-process time). 64 keeps a margin
+for a machine whose other work leaves the second core only partly free, where the extra CPU
+is a real cost; ``--jobs N`` splits a shorter file on request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import pickle
+import signal
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from glyphweave.core.errors import GlyphweaveError
+from glyphweave.core.limits import Limits
+
+if TYPE_CHECKING:  # multiprocessing and the stages load when a split runs, not with every command
+    from multiprocessing.connection import Connection
+
+    from glyphweave.core.stages import Assembled
+
+CHUNK = 16
+"""Most pages in one chunk: 40-160 ms of work on the bench files, so the message per chunk
+(well under a millisecond) costs nothing measurable."""
+MIN_CHUNK = 4
+"""Fewest pages in one chunk: the last chunks, where a worker that finishes early would
+otherwise wait for a long one."""
+AHEAD = 4
+"""Chunks each worker may run ahead of the first chunk not yet written: a slow chunk holds
+back the output, and memory keeps at most this many finished chunks per worker."""
+AUTO_MIN_PAGES = 64
+"""``--jobs auto`` splits a selection of at least this many pages (see the module docstring)."""
+
+_STRUCTURE = "structure tree: "  # how the warnings of a damaged structure tree start (api.Page)
+
+
+def parse_jobs(value: str) -> int | None:
+    """``--jobs``: a number of processes (at least 1), or ``auto`` (None)."""
+    import argparse
+
+    if value.strip().lower() == "auto":
+        return None
+    try:
+        jobs = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'auto', got {value!r}") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return jobs
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def chunk_size(remaining: int, jobs: int) -> int:
+    """Pages in the next chunk when ``remaining`` pages are left: :data:`CHUNK`, and fewer
+    towards the end (a quarter of each worker's share, at least :data:`MIN_CHUNK`), so the
+    workers finish close together (guided self-scheduling)."""
+    return max(MIN_CHUNK, min(CHUNK, remaining // (max(jobs, 1) * 4)))
+
+
+def cut(numbers: Sequence[int], jobs: int) -> list[list[int]]:
+    """``numbers`` in consecutive chunks, in order (see :func:`chunk_size`)."""
+    chunks: list[list[int]] = []
+    start = 0
+    while start < len(numbers):
+        size = chunk_size(len(numbers) - start, jobs)
+        chunks.append(list(numbers[start:start + size]))
+        start += size
+    return chunks
+
+
+def choose_jobs(requested: int | None, pages: int, source: Any) -> int:
+    """How many processes extract ``pages`` selected pages of ``source``: ``requested``
+    (None: automatic), never more than there are chunks, and one when the workers could
+    not open ``source`` themselves (not a path to a regular file: standard input, a pipe)."""
+    if requested == 1 or pages < 2:
+        return 1
+    if not isinstance(source, (str, os.PathLike)) or not os.path.isfile(source):
+        return 1
+    if requested is None:
+        if pages < AUTO_MIN_PAGES:
+            return 1
+        requested = cores()
+    return max(1, min(requested, len(cut(range(pages), requested))))
+
+
+@attrs.frozen(kw_only=True)
+class SplitOptions:
+    """What a worker needs to open the document exactly as the parent did."""
+
+    path: str
+    password: str | None = None
+    profile: str = "default"
+    """A profile name or TOML path (the same the parent was given)."""
+    limits: Limits = attrs.field(factory=Limits)
+    """The parent document's limits, as resolved (profile and command line)."""
+    plugins: tuple[str, ...] = ()
+    """Modules loaded as plugins (``-p``)."""
+    block: tuple[str, ...] = ()
+    """Entry-point names not loaded (``--block``)."""
+
+
+@attrs.frozen(kw_only=True)
+class PageResult:
+    """One page as a worker extracted it, with what the parent needs to merge it."""
+
+    number: int
+    """0-based index."""
+    text: str
+    data: Any
+    stats: Any
+    """The page's :class:`~glyphweave.core.pipeline.PageStats`."""
+    once: tuple[tuple[str, str] | None, ...] = ()
+    """Per warning in ``stats.warnings``: None, or the key of a once-per-document event."""
+    spent: int = 0
+    """Decoded content the page cost against the document's budget (bytes)."""
+
+
+@attrs.frozen
+class _Chunk:
+    index: int
+    pages: list[PageResult]
+    error: BaseException | None = None
+    """Raised after ``pages``, where one process would have raised it."""
+
+
+class _Foreign(Exception):
+    """An exception that could not cross the process boundary, as its name and message."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(name, message)
+        self.name = name
+        self.message = message
+
+    def rebuilt(self) -> BaseException:
+        return type(self.name, (Exception,), {})(self.message)
+
+
+def _portable(exc: BaseException) -> BaseException:
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return _Foreign(type(exc).__name__, str(exc))
+    return exc
+
+
+class _Reader:
+    """One process's open copy of the document: extracts pages and marks, on each, the
+    warnings a single process reports once per document.
+
+    It reads three pieces of :class:`~glyphweave.api.Document` state that the API keeps
+    private (the font loader's pending warnings, the content budget and the page
+    statistics): they are what a split must reproduce, and there is no public view of them."""
+
+    def __init__(self, options: SplitOptions, mode: str | None, want_data: bool,
+                 document_left: int | None = None) -> None:
+        from glyphweave.api import open_document
+        from glyphweave.registry.manager import create_plugin_manager
+
+        pm = create_plugin_manager(blocked=options.block, modules=options.plugins, skip_broken=True)
+        self.doc = open_document(options.path, password=options.password, profile=options.profile,
+                                 plugin_manager=pm, pause_gc=True, limits=options.limits)
+        if document_left is not None:
+            self.doc._budget.document_left = document_left
+        self.mode = mode
+        self.want_data = want_data
+        self._structure_reported = False
+
+    def close(self) -> None:
+        self.doc.close()
+
+    def pages(self, numbers: Iterable[int]) -> Iterator[PageResult]:
+        doc = self.doc
+        fonts = doc._fonts.warnings  # the list the next page's font warnings go to
+        failures = len(doc._component_warnings)
+        left = doc._budget.document_left
+        for page, result in doc.iter_assembled(numbers, mode=self.mode):
+            stats = doc._page_stats[page.number]
+            new_failures = len(doc._component_warnings) - failures
+            yield PageResult(number=page.number, text=result.text, data=result.data if self.want_data else None,
+                             stats=stats, once=self._once(stats, len(fonts), new_failures),
+                             spent=left - doc._budget.document_left)
+            fonts = doc._fonts.warnings
+            failures = len(doc._component_warnings)
+            left = doc._budget.document_left
+
+    def _once(self, stats: Any, fonts: int, failures: int) -> tuple[tuple[str, str] | None, ...]:
+        """The key of each once-per-document warning of a page, None for the others. A page's
+        warnings are (api.Page): the interpreter's, the font loader's, the failing components'
+        (``page N: ...``), then, on the first page the structure tree serves, the tree's."""
+        warnings = stats.warnings
+        structure = 0
+        if not self._structure_reported and stats.assembly.get("served") == "structure":
+            self._structure_reported = True
+            while structure < len(warnings) and warnings[-1 - structure].startswith(_STRUCTURE):
+                structure += 1
+        end_failures = len(warnings) - structure
+        end_fonts = end_failures - failures
+        start_fonts = end_fonts - fonts
+        prefix = f"page {stats.page + 1}: "
+        keys: list[tuple[str, str] | None] = []
+        for i, warning in enumerate(warnings):
+            if i < start_fonts:
+                keys.append(None)
+            elif i < end_fonts:
+                keys.append(("font", warning))
+            elif i < end_failures:
+                keys.append(("component", warning.removeprefix(prefix)))
+            else:
+                keys.append(("structure", warning))
+        return tuple(keys)
+
+
+def _worker_main(conn: Connection, options: SplitOptions, mode: str | None, want_data: bool) -> None:
+    """A worker's loop: a chunk in, its pages out, until the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its workers itself
+    gc.freeze()  # collections leave the objects inherited from the parent alone (no copy-on-write)
+    reader: _Reader | None = None
+    failed: BaseException | None = None
+    try:
+        reader = _Reader(options, mode, want_data)
+    except Exception as exc:
+        failed = _portable(exc)
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        index, numbers = request
+        pages: list[PageResult] = []
+        error = failed
+        if reader is not None:
+            try:
+                pages.extend(reader.pages(numbers))
+            except Exception as exc:
+                error = _portable(exc)
+        try:
+            conn.send(_Chunk(index, pages, error))
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            conn.send(_unsendable(index, pages, exc))
+
+
+def _unsendable(index: int, pages: list[PageResult], exc: Exception) -> _Chunk:
+    """The pages before the first whose assembler data cannot be pickled, and an error there."""
+    from glyphweave.core.errors import ComponentError
+
+    for position, page in enumerate(pages):
+        try:
+            pickle.dumps(page)
+        except Exception:
+            return _Chunk(index, pages[:position], ComponentError(
+                f"page {page.number + 1}: the assembler's data cannot be passed between processes "
+                f"({type(exc).__name__}: {exc}); use --jobs 1"))
+    return _Chunk(index, [], _Foreign(type(exc).__name__, str(exc)))
+
+
+class _Worker:
+    def __init__(self, ctx: Any, options: SplitOptions, mode: str | None, want_data: bool) -> None:
+        parent, child = ctx.Pipe()
+        self.conn: Connection = parent
+        self.process = ctx.Process(target=_worker_main, args=(child, options, mode, want_data), daemon=True)
+        self.process.start()
+        child.close()
+        self.chunk: int | None = None
+
+    def give(self, index: int, numbers: Sequence[int]) -> None:
+        self.chunk = index
+        self.conn.send((index, list(numbers)))
+
+    def stop(self, *, now: bool = False) -> None:
+        if not now:
+            with contextlib.suppress(Exception):
+                self.conn.send(None)
+            self.process.join(2)
+        if self.process.is_alive():
+            with contextlib.suppress(Exception):
+                self.process.kill()
+            self.process.join(5)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+class _Merge:
+    """The parent's side: pages in output order, recorded in the parent's document as its
+    own :meth:`~glyphweave.api.Document.iter_assembled` would record them."""
+
+    def __init__(self, doc: Any) -> None:
+        self.doc = doc
+        self.seen: set[tuple[str, str]] = set()
+        self.spent = 0
+
+    def affordable(self) -> bool:
+        """Whether the next page, from where the pages so far left the document's budget,
+        cannot run into it: then a worker's page equals one process's."""
+        limits = self.doc.limits
+        return limits.document_content_bytes - self.spent > limits.page_content_bytes
+
+    def add(self, result: PageResult) -> PageResult:
+        kept: list[str] = []
+        failures: list[str] = []
+        new: list[tuple[str, str]] = []
+        for warning, key in zip(result.stats.warnings, result.once, strict=True):
+            if key is not None:
+                if key in self.seen:
+                    continue
+                new.append(key)
+                if key[0] == "component":
+                    failures.append(warning)
+            kept.append(warning)
+        self.seen.update(new)
+        if len(kept) != len(result.stats.warnings):
+            result = attrs.evolve(result, stats=attrs.evolve(result.stats, warnings=tuple(kept)))
+        self.doc._page_stats[result.number] = result.stats
+        self.doc._component_warnings.extend(failures)
+        self.spent += result.spent
+        return result
+
+
+class PageSplit:
+    """Extraction of one document's pages on several processes, iterated like a
+    :class:`~glyphweave.api.Document` (:meth:`iter_text`, :meth:`iter_assembled`).
+
+    The parent's ``doc`` receives the merged page statistics and component warnings, so
+    its ``stats``, ``warnings()``, ``assembly()`` and ``component_warnings`` read as after
+    one process's extraction. Use it as a context manager: leaving stops the workers."""
+
+    def __init__(self, doc: Any, options: SplitOptions, *, jobs: int) -> None:
+        self.doc = doc
+        self.options = options
+        self.jobs = jobs
+        self._workers: list[_Worker] = []
+
+    def __enter__(self) -> PageSplit:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            worker.stop(now=worker.chunk is not None)
+
+    def iter_text(self, pages: Iterable[int] | None = None, *, mode: str | None = None
+                  ) -> Iterator[tuple[PageResult, str]]:
+        """Yield (page, text) for the selected pages, in the order given."""
+        for result in self._results(pages, mode, want_data=False):
+            yield result, result.text
+
+    def iter_assembled(self, pages: Iterable[int] | None = None, *, mode: str | None = None
+                       ) -> Iterator[tuple[PageResult, Assembled]]:
+        """Like :meth:`iter_text`, with the assembler's structured data beside the text."""
+        from glyphweave.core.stages import Assembled
+
+        for result in self._results(pages, mode, want_data=True):
+            yield result, Assembled(text=result.text, data=result.data)
+
+    def _results(self, pages: Iterable[int] | None, mode: str | None, *, want_data: bool) -> Iterator[PageResult]:
+        numbers = list(range(len(self.doc)) if pages is None else pages)
+        chunks = cut(numbers, self.jobs)
+        merge = _Merge(self.doc)
+        done = 0  # pages of ``numbers`` written
+        for _index, chunk in self._chunks_in_order(chunks, mode, want_data):
+            for result in chunk.pages:
+                if not merge.affordable():
+                    self.close()
+                    yield from self._rest(numbers[done:], mode, want_data, merge)
+                    return
+                yield merge.add(result)
+                done += 1
+            if chunk.error is not None:
+                error = chunk.error
+                raise error.rebuilt() if isinstance(error, _Foreign) else error
+
+    def _rest(self, numbers: list[int], mode: str | None, want_data: bool, merge: _Merge) -> Iterator[PageResult]:
+        """The pages from where the document's budget may run short, in this process, with
+        the budget one process would have left there."""
+        left = self.doc.limits.document_content_bytes - merge.spent
+        reader = _Reader(self.options, mode, want_data, document_left=left)
+        try:
+            for result in reader.pages(numbers):
+                yield merge.add(result)
+        finally:
+            reader.close()
+
+    def _chunks_in_order(self, chunks: list[list[int]], mode: str | None, want_data: bool
+                         ) -> Iterator[tuple[int, _Chunk]]:
+        """Run ``chunks`` on the workers; yield each as soon as every one before it is done."""
+        from multiprocessing.connection import wait
+
+        from .pool import _context
+
+        ctx = _context()
+        done: dict[int, _Chunk] = {}
+        given = written = 0
+        try:
+            while written < len(chunks):
+                while written in done:
+                    yield written, done.pop(written)
+                    written += 1
+                if written == len(chunks):
+                    break
+                given = self._hand_out(ctx, chunks, given, written + self.jobs * AHEAD, mode, want_data)
+                busy = [w for w in self._workers if w.chunk is not None]
+                ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
+                for worker in busy:
+                    if worker.conn in ready:
+                        try:
+                            chunk: _Chunk = worker.conn.recv()
+                        except (EOFError, OSError):
+                            pass
+                        else:
+                            done[chunk.index] = chunk
+                            worker.chunk = None
+                            continue
+                    if worker.conn in ready or worker.process.sentinel in ready:
+                        self._died(worker, chunks)
+        finally:
+            self.close()
+
+    def _hand_out(self, ctx: Any, chunks: list[list[int]], given: int, limit: int, mode: str | None,
+                  want_data: bool) -> int:
+        """Give the next chunks (before ``limit``) to the idle workers, starting workers (up to
+        ``jobs``) while chunks wait; the index of the next chunk to give."""
+        while given < min(limit, len(chunks)):
+            worker = next((w for w in self._workers if w.chunk is None), None)
+            if worker is None:
+                if len(self._workers) >= self.jobs:
+                    break
+                worker = _Worker(ctx, self.options, mode, want_data)
+                self._workers.append(worker)
+            worker.give(given, chunks[given])
+            given += 1
+        return given
+
+    def _died(self, worker: _Worker, chunks: list[list[int]]) -> None:
+        from .pool import _death
+
+        assert worker.chunk is not None
+        pages = chunks[worker.chunk]
+        worker.process.join(1)
+        raise GlyphweaveError(f"{self.doc.name}: a worker process died ({_death(worker.process.exitcode)}) "
+                              f"extracting pages {pages[0] + 1}-{pages[-1] + 1}; --jobs 1 extracts in one process")
+
+
+def page_source(doc: Any, pages: Sequence[int] | None, jobs: int | None,
+                options: SplitOptions | None) -> contextlib.AbstractContextManager[Any]:
+    """What ``extract`` iterates: ``doc`` itself when one process does it (``--jobs 1``,
+    a short selection with ``auto``, or no ``options``: standard input), else a
+    :class:`PageSplit` of it."""
+    if options is None or jobs == 1:
+        return contextlib.nullcontext(doc)
+    n = choose_jobs(jobs, len(doc) if pages is None else len(pages), options.path)
+    return contextlib.nullcontext(doc) if n == 1 else PageSplit(doc, options, jobs=n)
