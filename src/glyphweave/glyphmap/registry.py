@@ -155,7 +155,9 @@ def read_registry(path: str | os.PathLike[str]) -> Registry:
 
 
 def parse_registry(data: str, name: str = "<registry>") -> Registry:
-    lines = data.splitlines()
+    # Rows end at "\n" only (a "\r" before it, from an editor, is dropped): str.splitlines()
+    # would also cut a row at U+0085 or U+2028, which a font name from a PDF may hold.
+    lines = [line[:-1] if line.endswith("\r") else line for line in data.split("\n")]
     if not lines or lines[0].strip() != MAGIC:
         raise RegistryError(f"{name}:1: not a glyphweave glyph registry (the first line must be {MAGIC!r})")
     if len(lines) < 2 or tuple(lines[1].split("\t")) != COLUMNS:
@@ -193,12 +195,16 @@ def write_registry(path: str | os.PathLike[str], registry: Registry) -> None:
 
 
 @contextlib.contextmanager
-def locked(path: str | os.PathLike[str], timeout: float = 600.0) -> Iterator[None]:
+def locked(path: str | os.PathLike[str], wait: float = 600.0, stale: float = 3600.0) -> Iterator[None]:
     """Hold ``path.lock`` (created exclusively) for a read-merge-write of the registry, so
-    two scans writing at once merge one after the other instead of losing entries. A lock
-    older than ``timeout`` seconds was left by a killed process and is taken over."""
+    two scans writing at once merge one after the other instead of losing entries.
+
+    A writer waits up to ``wait`` seconds. A lock older than ``stale`` seconds was left by
+    a killed process (a merge takes seconds): it is moved aside under a name of the
+    taker's own, so of several waiters only one takes it over, and then removed.
+    """
     lock = f"{os.fspath(path)}.lock"
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + wait
     while True:
         try:
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
@@ -208,14 +214,15 @@ def locked(path: str | os.PathLike[str], timeout: float = 600.0) -> Iterator[Non
         except OSError as exc:
             if exc.errno != errno.EEXIST:
                 raise RegistryError(f"{lock}: cannot lock the registry ({exc.strerror})") from None
-            with contextlib.suppress(OSError):
-                if time.time() - os.stat(lock).st_mtime > timeout:
-                    os.unlink(lock)
-                    continue
-            if time.monotonic() > deadline:
-                raise RegistryError(
-                    f"{lock}: the registry is locked by another scan (remove the lock if none runs)") from None
-            time.sleep(0.05)
+        with contextlib.suppress(OSError):
+            if time.time() - os.stat(lock).st_mtime > stale:
+                aside = f"{lock}.stale-{os.getpid()}-{time.monotonic_ns()}"
+                os.rename(lock, aside)  # only one waiter's rename finds the stale lock
+                os.unlink(aside)
+                continue
+        if time.monotonic() > deadline:
+            raise RegistryError(f"{lock}: the registry is locked by another scan (remove the lock if none runs)")
+        time.sleep(0.05)
     try:
         yield
     finally:

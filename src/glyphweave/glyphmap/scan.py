@@ -32,6 +32,8 @@ CONTEXT = 24
 MARK = "⟦?⟧"
 """How the context shows the glyph itself."""
 
+_SHOWN = "\ufffd"  # an unresolved glyph in the context walk (replaced by MARK, or by the text it has)
+
 def scan_file(source: str, options: ExtractOptions) -> dict[str, dict[str, Any]]:
     """The registry groups of one file: key -> {count, family, code, context, svg, mapping,
     source, status}."""
@@ -79,8 +81,11 @@ def _wanted(table: Any, visible: Sequence[int], recovered: dict[Any, str]) -> li
 
 
 def _pieces(page: Any, visible: Sequence[int]) -> dict[int, str]:
-    """Each visible glyph's text with the separator in front of it (the reading walk)."""
-    walk = page.context().geometry(visible).walk
+    """Each visible glyph's text with the separator in front of it (the reading walk),
+    unresolved glyphs shown as a character, not the profile's placeholder: a placeholder
+    space would swallow the word space after the glyph."""
+    context = attrs.evolve(page.context(), placeholder=_SHOWN)
+    walk = context.geometry(visible).walk
     return dict(zip(walk.glyphs, walk.pieces, strict=True))
 
 
@@ -104,7 +109,7 @@ def _context(pieces: dict[int, str], g: int) -> str:
         k += 1
     own = pieces.get(g, "")
     text = "".join(reversed(before)) + own[: len(own) - len(own.lstrip())] + MARK + "".join(after)
-    return " ".join(text.split())
+    return " ".join(text.replace(_SHOWN, "?").split())
 
 
 def _record(groups: dict[str, dict[str, Any]], table: Any, g: int, pieces: dict[int, str]) -> None:
