@@ -80,7 +80,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
             results.append(result)
             bar.update(result)
             if result.status == "failed":
-                bar.write(f"glyphweave: {result.file}: {result.error}")
+                error = result.error or ""
+                bar.write(f"glyphweave: {error}" if error.startswith(result.file) else
+                          f"glyphweave: {result.file}: {error}")
     finally:
         bar.close()
     totals = summary(results)

@@ -81,7 +81,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     for result in report.failed:
-        print(f"glyphweave: {result.file}: {result.error}", file=sys.stderr)
+        error = result.error or ""
+        line = error if error.startswith(result.file) else f"{result.file}: {error}"
+        print(f"glyphweave: {line}", file=sys.stderr)
     statuses = {status: sum(1 for e in report.registry if e.status == status)
                 for status in ("unresolved", "proposed", "validated")}
     print(json.dumps({"summary": {"files": report.files, "failed": len(report.failed), "keys_seen": report.keys,
