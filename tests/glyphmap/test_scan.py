@@ -162,7 +162,7 @@ def test_cli_scan_twice_gives_byte_identical_files(corpus, tmp_path, capsys):
     first = path.read_bytes()
     assert first.decode("utf-8").splitlines()[:2] == [MAGIC, "\t".join(COLUMNS)]
     summary = json.loads(capsys.readouterr().err.strip().splitlines()[-1])["summary"]
-    assert summary == {"files": 4, "failed": 0, "keys_seen": 3, "registry": str(path),
+    assert summary == {"files": 4, "failed": 0, "keys_seen": 3, "warnings": 0, "registry": str(path),
                        "unresolved": 2, "proposed": 1, "validated": 0}
     assert run("scan", str(corpus), "-r", str(path), "-j", "1") == 0
     assert path.read_bytes() == first

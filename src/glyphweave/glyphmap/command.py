@@ -80,6 +80,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    for warning in report.warnings:
+        print(f"glyphweave: warning: {warning}", file=sys.stderr)
     for result in report.failed:
         error = result.error or ""
         line = error if error.startswith(result.file) else f"{result.file}: {error}"
@@ -87,6 +89,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     statuses = {status: sum(1 for e in report.registry if e.status == status)
                 for status in ("unresolved", "proposed", "validated")}
     print(json.dumps({"summary": {"files": report.files, "failed": len(report.failed), "keys_seen": report.keys,
+                                  "warnings": len(report.warnings),
                                   "registry": args.registry, **statuses}}, ensure_ascii=False), file=sys.stderr)
     return EXIT_ERROR if report.failed else 0
 

@@ -574,6 +574,12 @@ def _program(info: FontInfo) -> _Program | None:
 # -- the API -------------------------------------------------------------------------------
 
 
+def program_unreadable(info: FontInfo) -> bool:
+    """Whether ``info``'s font embeds a program that could not be read (as opposed to a
+    font with no program at all): its glyphs get "no outline", and the scan warns."""
+    return bool(info.embedded) and info.memo.get(MEMO_KEY) is _UNUSABLE
+
+
 def draw_glyph(info: FontInfo, code: int | bytes, cid: int | None) -> Drawing | None:
     """The drawing of the glyph a viewer paints for ``code`` (simple fonts: the byte) or
     ``cid`` (composite fonts) of ``info``'s font; None when the font has no embedded

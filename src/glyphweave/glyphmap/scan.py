@@ -34,12 +34,14 @@ MARK = "⟦?⟧"
 
 _SHOWN = "\ufffd"  # an unresolved glyph in the context walk (replaced by MARK, or by the text it has)
 
-def scan_file(source: str, options: ExtractOptions) -> dict[str, dict[str, Any]]:
+def scan_file(source: str, options: ExtractOptions, warnings: list[str] | None = None) -> dict[str, dict[str, Any]]:
     """The registry groups of one file: key -> {count, family, code, context, svg, mapping,
-    source, status}."""
+    source, status}. Fonts whose embedded program could not be read (their glyphs get
+    "no outline") are added to ``warnings``."""
     from glyphweave.api import open_document
 
     groups: dict[str, dict[str, Any]] = {}
+    broken: set[str] = set()
     with open_document(source, password=options.password, profile=options.profile, pause_gc=True,
                        limits=options.limits or None) as doc:
         recovered = doc.pipeline.chain.recovered
@@ -54,7 +56,25 @@ def scan_file(source: str, options: ExtractOptions) -> dict[str, dict[str, Any]]
             pieces = _pieces(page, visible)
             for g in wanted:
                 _record(groups, table, g, pieces)
+            broken.update(_unreadable_fonts(table, wanted))
+    if warnings is not None:
+        warnings.extend(f"font {name}: its embedded program could not be read; its glyphs have no outline"
+                        for name in sorted(broken))
     return groups
+
+
+def _unreadable_fonts(table: Any, glyphs: Sequence[int]) -> set[str]:
+    try:
+        from .outline import program_unreadable
+    except ImportError:  # pragma: no cover
+        return set()
+    fonts = table.font
+    found = set()
+    for index in {fonts[g] for g in glyphs}:
+        info = table.font_infos.get(index)
+        if info is not None and program_unreadable(info):
+            found.add(info.base_font)
+    return found
 
 
 def _wanted(table: Any, visible: Sequence[int], recovered: dict[Any, str]) -> list[int]:
@@ -150,16 +170,18 @@ def scan_job(job: FileJob) -> FileResult:
     """One file of a scan, as the batch pool runs it: the groups travel back as JSON in
     the result's content (a scan writes no output per file)."""
     started = time.perf_counter()
+    warnings: list[str] = []
     try:
-        groups = scan_file(job.source, job.options)
+        groups = scan_file(job.source, job.options, warnings)
     except Exception as exc:
         from glyphweave.core.errors import exit_status
 
         return FileResult(file=job.source, status="failed", error=one_line(exc), exit_status=exit_status(exc),
                           seconds=round(time.perf_counter() - started, 4))
     return FileResult(file=job.source, status="ok", seconds=round(time.perf_counter() - started, 4),
-                      glyphs=sum(group["count"] for group in groups.values()),
-                      content=json.dumps(groups, ensure_ascii=False, sort_keys=True))
+                      glyphs=sum(group["count"] for group in groups.values()), warnings=len(warnings),
+                      content=json.dumps({"groups": groups, "warnings": warnings}, ensure_ascii=False,
+                                         sort_keys=True))
 
 
 @attrs.frozen
@@ -171,6 +193,8 @@ class ScanReport:
     keys: int
     """Distinct keys met in this scan."""
     registry: Registry
+    warnings: list[str] = attrs.field(factory=list)
+    """``file: message`` for what could not be drawn (unreadable font programs)."""
 
 
 def merge_groups(results: Iterable[tuple[str, dict[str, dict[str, Any]]]]) -> list[Entry]:
@@ -205,18 +229,21 @@ def scan(inputs: Sequence[str], registry_path: str, *, options: ExtractOptions |
     options = options or ExtractOptions()
     batch = plan(inputs, os.path.dirname(os.path.abspath(registry_path)), options, gather=True)
     collected: list[tuple[str, dict[str, dict[str, Any]]]] = []
+    warned: list[str] = []
     failed = list(batch.problems)
     for result in _run(batch.jobs, jobs=jobs, dask=dask):
         if progress is not None:
             progress(result)
         if result.status == "ok" and result.content is not None:
-            collected.append((result.file, json.loads(result.content)))
+            found = json.loads(result.content)
+            collected.append((result.file, found["groups"]))
+            warned.extend(f"{result.file}: {message}" for message in found["warnings"])
         elif result.status == "failed":
             failed.append(result)
     entries = merge_groups(collected)
     registry = update_registry(registry_path, entries)
     return ScanReport(files=len(batch.jobs) + len(batch.problems), failed=failed, keys=len(entries),
-                      registry=registry)
+                      registry=registry, warnings=sorted(warned))
 
 
 def _run(jobs_list: list[FileJob], *, jobs: int | None, dask: str | None) -> Iterator[FileResult]:
