@@ -76,10 +76,11 @@ def test_no_space_next_to_whitespace_or_between_cjk():
     prev, cur = glyph(0, 0), glyph(10, 0)
     # A gap of half a box height cannot be a space here, but it is noted as wide (WIDE_GAP):
     # lines split at such gaps into the pieces of columns or table cells.
-    assert decide(prev, cur, " ", "b") == (Verdict.JOIN, 0.5)
-    assert decide(prev, cur, "a", " ") == (Verdict.JOIN, 0.5)
-    assert decide(prev, cur, "\n", "b") == (Verdict.JOIN, 0.5)  # the start of a line is whitespace too
-    assert decide(prev, cur, "日", "本") == (Verdict.JOIN, 0.5)
+    # (verdict, gap in box heights, width along the line in user space)
+    assert decide(prev, cur, " ", "b") == (Verdict.JOIN, 0.5, 5.0)
+    assert decide(prev, cur, "a", " ") == (Verdict.JOIN, 0.5, 5.0)
+    assert decide(prev, cur, "\n", "b") == (Verdict.JOIN, 0.5, 5.0)  # the start of a line is whitespace too
+    assert decide(prev, cur, "日", "本") == (Verdict.JOIN, 0.5, 5.0)
     assert decide(prev, glyph(8, 0), " ", "b") is JOIN  # narrower than WIDE_GAP: nothing to note
     assert decide(prev, cur, "日", "A").verdict is Verdict.SPACE
     assert decide(prev, cur, "A", "本").verdict is Verdict.SPACE

@@ -32,6 +32,7 @@ def walk_glyphs(table: GlyphTable, indices: Sequence[int], placeholder: str, rul
     pieces = [texts[0]]
     breaks: list[int] = []
     wide: list[int] = []
+    widths: list[float] = []
     spaces: list[tuple[int, float]] = []  # the line's spaces from gaps: (glyph, gap)
     line_glyphs = 1
     last = texts[0] or "\n"  # the last non-empty piece of the line
@@ -50,15 +51,17 @@ def walk_glyphs(table: GlyphTable, indices: Sequence[int], placeholder: str, rul
             last = t or " "
             if decision.gap >= WIDE_GAP:
                 wide.append(g)
+                widths.append(decision.width)
         else:
             if decision.gap:
                 wide.append(g)
+                widths.append(decision.width)
             pieces.append(t)
             last = t or last
         line_glyphs += 1
         prev = side
     _settle(pieces, spaces, line_glyphs - 1, rules)
-    return Walk(list(indices), pieces, breaks, wide)
+    return Walk(list(indices), pieces, breaks, wide, widths)
 
 
 def _settle(pieces: list[str], spaces: list[tuple[int, float]], pairs: int, rules: Rules) -> None:

@@ -48,7 +48,7 @@ class Line:
     """One line of a page (see the module docstring)."""
 
     __slots__ = ("_split", "_words", "across", "box", "end", "geometry", "glyphs", "height", "pieces", "start",
-                 "text", "ux", "uy", "wide", "wmode")
+                 "text", "ux", "uy", "wide", "widths", "wmode")
 
     def __init__(self, glyphs: list[int], pieces: list[str], wide: list[int], ux: float, uy: float,
                  across: float, start: float, end: float, box: Box, height: float, wmode: int,
@@ -77,6 +77,9 @@ class Line:
         """The line's text in paint order (normalized text: :meth:`PageGeometry.line_text`)."""
         self._words: list[Word] | None = None
         self._split: tuple[float, list[Line]] | None = None
+        self.widths: list[float] | None = None
+        """Each wide gap's width along the line (user space), parallel to :attr:`wide`, as
+        the walk measured it; None when the walk did not say (measured from the glyphs)."""
 
     @property
     def words(self) -> list[Word]:
@@ -263,13 +266,17 @@ class LineGeometry:
 
     def split(self, line: Line, gap: float) -> list[Line]:
         """See :meth:`Line.split`."""
-        cuts = []
-        ux, uy = line.ux, line.uy
-        for pos in line.wide:
-            _b, _ox, _oy, pex, pey = self.glyph_box(line.glyphs[pos - 1])
-            _b, ox, oy, _ex, _ey = self.glyph_box(line.glyphs[pos])
-            if (ox - pex) * ux + (oy - pey) * uy >= gap:
-                cuts.append(pos)
+        widths = line.widths
+        if widths is not None:
+            cuts = [pos for pos, width in zip(line.wide, widths, strict=True) if width >= gap]
+        else:
+            cuts = []
+            ux, uy = line.ux, line.uy
+            for pos in line.wide:
+                _b, _ox, _oy, pex, pey = self.glyph_box(line.glyphs[pos - 1])
+                _b, ox, oy, _ex, _ey = self.glyph_box(line.glyphs[pos])
+                if (ox - pex) * ux + (oy - pey) * uy >= gap:
+                    cuts.append(pos)
         if not cuts:
             return [line]
         out = []
@@ -278,32 +285,45 @@ class LineGeometry:
             pieces = line.pieces[a:b]
             pieces[0] = pieces[0].lstrip(" ")
             # line.wide is increasing: slice it rather than scan it whole for every piece
-            wide = [p - a for p in line.wide[bisect_right(line.wide, a):bisect_left(line.wide, b)]]
-            out.append(self.line(line.glyphs[a:b], pieces, wide))
+            lo, hi = bisect_right(line.wide, a), bisect_left(line.wide, b)
+            piece = self.line(line.glyphs[a:b], pieces, [p - a for p in line.wide[lo:hi]])
+            if widths is not None:
+                piece.widths = widths[lo:hi]
+            out.append(piece)
         return out
 
 
 def build_lines(geometry: LineGeometry, glyphs: Sequence[int], pieces: list[str], breaks: list[int],
-                wide: list[int]) -> list[Line]:
+                wide: list[int], widths: Sequence[float] = ()) -> list[Line]:
     """The lines of a walk (see :class:`~.walk.Walk`): glyphs with an empty piece (not
     taken, or without text) are left out. Slices and C-speed tests per line: no Python
-    step per glyph."""
+    step per glyph. ``widths`` (parallel to ``wide``, when the walk measured them) go to
+    the lines, so that cutting a line at its gaps needs no glyph geometry."""
     lines: list[Line] = []
     bounds = [0, *breaks, len(pieces)]
+    measured = len(widths) == len(wide)
     wi = 0
     nw = len(wide)
     for a, b in zip(bounds, bounds[1:], strict=False):
         ps = pieces[a:b]
         ws: list[int] = []
+        first = wi
         while wi < nw and wide[wi] < b:
             ws.append(wide[wi] - a)
             wi += 1
+        wd: list[float] | None = list(widths[first:wi]) if measured else None
         if "" in ps:
             keep = list(map(bool, ps))
             if ws:
                 # positions in the kept glyphs: a gap before a left-out glyph moves to the next one kept
                 kept_before = list(accumulate(keep, initial=0))
-                ws = sorted({kept_before[w] for w in ws if kept_before[w] < kept_before[-1]} - {0})
+                moved: dict[int, float] = {}
+                for w, width in zip(ws, wd if wd is not None else [0.0] * len(ws), strict=True):
+                    k = kept_before[w]
+                    if 0 < k < kept_before[-1]:
+                        moved[k] = max(moved.get(k, width), width)
+                ws = sorted(moved)
+                wd = [moved[k] for k in ws] if wd is not None else None
             gs = list(compress(glyphs[a:b], keep))
             ps = list(compress(ps, keep))
             if not gs:
@@ -311,5 +331,7 @@ def build_lines(geometry: LineGeometry, glyphs: Sequence[int], pieces: list[str]
         else:
             gs = list(glyphs[a:b])
         ps[0] = ps[0].lstrip("\n")
-        lines.append(geometry.line(gs, ps, ws))
+        line = geometry.line(gs, ps, ws)
+        line.widths = wd
+        lines.append(line)
     return lines

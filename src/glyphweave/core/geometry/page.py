@@ -69,7 +69,8 @@ class PageGeometry:
         """The lines, in paint order of their first glyph."""
         if self._lines is None:
             w = self.walk
-            self._lines = build_lines(self.builder, w.glyphs, w.pieces, w.breaks, w.wide) if w.pieces else []
+            self._lines = build_lines(self.builder, w.glyphs, w.pieces, w.breaks, w.wide,
+                                      w.wide_widths) if w.pieces else []
         return self._lines
 
     @property

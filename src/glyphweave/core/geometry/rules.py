@@ -156,6 +156,9 @@ class Decision(NamedTuple):
     line letter-spaced by positioning are settled on it when the line ends
     (:func:`settle_limit`). For a join, a wide gap (:data:`WIDE_GAP`) that could not be
     a space because whitespace is on one side. 0 otherwise."""
+    width: float = 0.0
+    """The same gap as a distance along the line (user space), tracking not taken out:
+    what a column gutter or a cell boundary is measured by (:meth:`Line.split`)."""
 
 
 JOIN = Decision(Verdict.JOIN, 0.0)
@@ -226,14 +229,15 @@ class Rules:
         limit = self.word_gap * hh
         if not gap > limit:
             return NEWLINE if gap < -self.back_jump * hh else JOIN
+        width = gap
         track = (prev.px - pex) * pux + (prev.py - pey) * puy
         if track > 0:
             gap -= track  # Tc, known exactly: letter spacing is no word gap
         if gap > limit:
             if may_space(before, text):
-                return _decision((_SPACE, gap / hh))
+                return _decision((_SPACE, gap / hh, width))
             if gap >= WIDE_GAP * hh:
-                return _decision((_JOIN, gap / hh))  # a wide gap after whitespace: noted
+                return _decision((_JOIN, gap / hh, width))  # a wide gap after whitespace: noted
         return JOIN
 
     def settle_limit(self, gaps: list[float], pairs: int) -> float | None:

@@ -177,6 +177,7 @@ def _spaces_in_run(out: _Output, run: Run, geo: RunGeometry, bx: float, a: float
                         add_space((g, gap / h))
                     if gap >= WIDE_GAP * h:
                         out.wide.append(g)
+                        out.widths.append(gap + (track if track > 0 else 0.0))
     return True
 
 
@@ -303,7 +304,7 @@ class _Output:
     glyph's last character).
     """
 
-    __slots__ = ("breaks", "cur", "line_first", "rules", "skipped", "spaces", "texts", "wide")
+    __slots__ = ("breaks", "cur", "line_first", "rules", "skipped", "spaces", "texts", "wide", "widths")
 
     def __init__(self, runs: list[Run], placeholder: str, rules: Rules) -> None:
         decoded = [run.decoded for run in runs]
@@ -318,6 +319,7 @@ class _Output:
         self.spaces: list[tuple[int, float]] = []  # the line's spaces from gaps: (glyph, gap)
         self.breaks: list[int] = []  # the glyphs a new line starts with
         self.wide: list[int] = []  # the glyphs after a wide gap (WIDE_GAP)
+        self.widths: list[float] = []  # and each wide gap's width along the line
         self.line_first = 0  # glyphs taken before the current line
         self.skipped = 0  # glyphs left out so far
         self.cur = 0  # one past the last glyph taken or left out
@@ -337,6 +339,7 @@ class _Output:
             self.spaces.append((g, decision.gap))
             if decision.gap >= WIDE_GAP:
                 self.wide.append(g)
+                self.widths.append(decision.width)
         elif verdict is _NEWLINE:
             taken = g - self.skipped
             self._settle(taken - self.line_first - 1)
@@ -345,6 +348,7 @@ class _Output:
             self.line_first = taken
         else:  # a join that notes a wide gap
             self.wide.append(g)
+            self.widths.append(decision.width)
 
     def _settle(self, pairs: int) -> None:
         """The line of ``pairs`` glyph pairs ends: drop its spaces that are letter spacing."""
@@ -362,4 +366,4 @@ class _Output:
         """The walk, once the ``n`` glyphs taken are written."""
         self._settle(n - self.line_first - 1)
         del self.texts[self.cur:]
-        return Walk(range(len(self.texts)), self.texts, self.breaks, self.wide)
+        return Walk(range(len(self.texts)), self.texts, self.breaks, self.wide, self.widths)

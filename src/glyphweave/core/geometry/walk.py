@@ -28,6 +28,8 @@ class Walk(NamedTuple):
     wide: list[int]
     """The positions in :attr:`pieces` (increasing) of the glyphs after a wide gap
     (:data:`~.rules.WIDE_GAP`): where a line may split into pieces set apart."""
+    wide_widths: Sequence[float] = ()
+    """Each wide gap's width along the line (user space), parallel to :attr:`wide`."""
 
     def text(self) -> str:
         """The reading text: the pieces joined, lines finished (:func:`~.rules.finish_text`)."""
