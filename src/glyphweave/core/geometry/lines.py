@@ -180,15 +180,21 @@ class LineGeometry:
         height = 0.0
         i = 0
         n = len(glyphs)
+        # Glyphs in paint order (the walks' order) and without a hole: a run's share of the
+        # line is found by arithmetic, not by stepping through its glyphs.
+        contiguous = glyphs[-1] - glyphs[0] == n - 1 and glyphs == list(range(glyphs[0], glyphs[-1] + 1))
         while i < n:
             g = glyphs[i]
             r = run_of(g)
             rg = geo[r]
             end = rg.end
             # the glyphs of the line in this run: consecutive entries below the run's end
-            j = i + 1
-            while j < n and rg.start <= glyphs[j] < end:
-                j += 1
+            if contiguous:
+                j = min(n, i + end - g)
+            else:
+                j = i + 1
+                while j < n and rg.start <= glyphs[j] < end:
+                    j += 1
             if g == rg.start and j - i == end - rg.start:
                 bx0, by0, bx1, by1 = rg.box
             elif glyphs[j - 1] - g == j - i - 1:
