@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Any
 
-from glyphweave.plugin import Assembler, Option, PageContext, geometric_rows, hookimpl, recover
+from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
 
-from .columns import GEOMETRY_OPTIONS
+from ._shared import GEOMETRY_OPTIONS, ordered_rows, recovered_text, rules_geometry
 from .structure import STRUCTURE_OPTIONS, play_structure
 
 
@@ -76,8 +76,7 @@ def geometric_choice(options: Assembler, page: PageContext, indices: Sequence[in
     if not len(indices):
         _served(page, "reading", "no glyphs", no_structure)
         return ""
-    geometry = page.geometry(indices, word_gap=o.word_gap, line_gap=o.line_gap, back_jump=o.back_jump,
-                             ligatures=o.ligatures)
+    geometry = rules_geometry(o, page, indices)
     if not geometry.walk.breaks:
         _served(page, "reading", "one line", no_structure)
         return geometry.reading_text()
@@ -85,10 +84,8 @@ def geometric_choice(options: Assembler, page: PageContext, indices: Sequence[in
         _served(page, "reading", "paint order plainly agrees with geometric order", no_structure)
         return geometry.reading_text()
     lines = geometry.lines
-    advance = geometry.advance
     gutters: list[tuple[float, float]] = []
-    rows = geometric_rows(lines, gap=o.gap * advance, min_width=o.min_width * advance, min_lines=o.min_lines,
-                          gutters=gutters)
+    rows = ordered_rows(o, geometry, lines, gutters)
     painted = list(chain.from_iterable(line.glyphs for line in lines))
     ordered = list(chain.from_iterable(piece.glyphs for row in rows for piece in row))
     if ordered != painted:
@@ -104,10 +101,7 @@ def geometric_choice(options: Assembler, page: PageContext, indices: Sequence[in
         reason = "paint order agrees with geometric order"
     _served(page, "reading", reason, no_structure)
     if getattr(o, "recover", True):
-        recovered = recover(lines, gap=o.gap * advance, min_width=o.min_width * advance, min_lines=o.min_lines)
-        if recovered.fixes:
-            page.note("order", "recovered: " + ", ".join(f"{k} {n}" for k, n in sorted(recovered.fixes.items())))
-            return geometry.text_of_rows(recovered.rows)
+        return recovered_text(o, page, geometry)
     return geometry.reading_text()
 
 

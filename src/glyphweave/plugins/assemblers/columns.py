@@ -13,42 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from glyphweave.plugin import Assembler, Option, PageContext, geometric_rows, hookimpl
+from glyphweave.plugin import Assembler, PageContext, hookimpl
 
-# The options shared by the geometric assemblers: the reading rules that make the lines,
-# and the thresholds of the geometric order.
-GEOMETRY_OPTIONS = {
-    "word_gap": Option(
-        default=0.15, minimum=0.0, maximum=100.0,
-        doc="A gap wider than this many box heights (after tracking is taken out) is a word space.",
-    ),
-    "line_gap": Option(
-        default=0.5, minimum=0.0, maximum=100.0,
-        doc="A move across the writing direction larger than this many box heights is a new line.",
-    ),
-    "back_jump": Option(
-        default=3.0, minimum=0.0, maximum=100.0,
-        doc="A jump backwards along the writing direction larger than this many box heights is a new line.",
-    ),
-    "ligatures": Option(
-        default=False,
-        doc="Keep the Latin ligature forms U+FB00-FB06 (\"ﬁ\") instead of expanding them to their letters.",
-    ),
-    "gap": Option(
-        default=3.0, minimum=0.0, maximum=1000.0,
-        doc="A gap along a line of at least this many typical glyph advances cuts it into pieces that may "
-        "belong to different columns (0: lines are never cut).",
-    ),
-    "min_width": Option(
-        default=12.0, minimum=0.0, maximum=10000.0,
-        doc="A column must have a median piece length of at least this many typical advances on each side "
-        "of its gutter: narrower pieces are table cells, read across.",
-    ),
-    "min_lines": Option(
-        default=2, minimum=1, maximum=10000,
-        doc="A column must have at least this many pieces on each side of its gutter.",
-    ),
-}
+from ._shared import GEOMETRY_OPTIONS, ordered_rows, rules_geometry
 
 
 class ColumnsAssembler(Assembler):
@@ -68,12 +35,8 @@ class ColumnsAssembler(Assembler):
     def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
         if not len(indices):
             return ""
-        geometry = page.geometry(indices, word_gap=self.word_gap, line_gap=self.line_gap,
-                                 back_jump=self.back_jump, ligatures=self.ligatures)
-        advance = geometry.advance
-        rows = geometric_rows(geometry.lines, gap=self.gap * advance, min_width=self.min_width * advance,
-                              min_lines=self.min_lines)
-        return geometry.text_of_rows(rows)
+        geometry = rules_geometry(self, page, indices)
+        return geometry.text_of_rows(ordered_rows(self, geometry, geometry.lines))
 
 
 @hookimpl

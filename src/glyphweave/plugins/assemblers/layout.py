@@ -30,6 +30,8 @@ from glyphweave.plugin import (
     hookimpl,
 )
 
+from ._shared import RULE_OPTIONS, rules_geometry
+
 __all__ = ["LayoutAssembler", "glyphweave_register_assemblers"]
 
 SAME_DIRECTION = 0.99
@@ -124,23 +126,7 @@ class LayoutAssembler(Assembler):
 
     NAME = "layout"
     OPTIONS = {
-        "word_gap": Option(
-            default=0.15, minimum=0.0, maximum=100.0,
-            doc="A gap wider than this many box heights (after tracking is taken out) is a word space.",
-        ),
-        "line_gap": Option(
-            default=0.5, minimum=0.0, maximum=100.0,
-            doc="A move across the writing direction larger than this many box heights is a new line.",
-        ),
-        "back_jump": Option(
-            default=3.0, minimum=0.0, maximum=100.0,
-            doc="A jump backwards along the writing direction larger than this many box heights "
-            "is a new line.",
-        ),
-        "ligatures": Option(
-            default=False,
-            doc="Keep the Latin ligature forms U+FB00-FB06 (\"ﬁ\") instead of expanding them to their letters.",
-        ),
+        **RULE_OPTIONS,
         "cell_width": Option(
             default=0.0, minimum=0.0, maximum=10000.0,
             doc="Width of one grid column in points; 0: the typical glyph advance of the text.",
@@ -178,8 +164,7 @@ class LayoutAssembler(Assembler):
     def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
         if not len(indices):
             return ""
-        geo = page.geometry(indices, word_gap=self.word_gap, line_gap=self.line_gap,
-                            back_jump=self.back_jump, ligatures=self.ligatures)
+        geo = rules_geometry(self, page, indices)
         placed: list[Line] = []
         unplaced: list[Line] = []
         for line in geo.lines:

@@ -36,7 +36,6 @@ from typing import Any
 from glyphweave.plugin import (
     Assembler,
     Coverage,
-    Line,
     Option,
     PageContext,
     PageGeometry,
@@ -44,12 +43,11 @@ from glyphweave.plugin import (
     Walk,
     content_keys,
     coverage,
-    geometric_rows,
     hookimpl,
     join_backwards,
 )
 
-from .columns import GEOMETRY_OPTIONS
+from ._shared import GEOMETRY_OPTIONS, ordered_rows, rules_geometry
 
 STRUCTURE_OPTIONS = {
     "coverage": Option(
@@ -162,9 +160,7 @@ def _body_text(options: Any, page: PageContext, order: list[int], starts: list[_
     between blocks, cells of a row joined, replacement texts in place of their glyphs."""
     if not order and not any(item.text or item.alt for _, item in starts):
         return ""
-    kw = dict(word_gap=options.word_gap, line_gap=options.line_gap, back_jump=options.back_jump,
-              ligatures=options.ligatures)
-    walked = page.geometry(order, **kw).walk if order else Walk([], [], [], [])
+    walked = rules_geometry(options, page, order).walk if order else Walk([], [], [], [])
     glyphs = order
     listed = walked.glyphs
     if isinstance(listed, range) and listed.start == 0:
@@ -204,7 +200,7 @@ def _body_text(options: Any, page: PageContext, order: list[int], starts: list[_
     if -1 in out_glyphs:  # text without glyphs: no geometry for it, so no line records
         return _plain(out_pieces, options)
     walk = Walk(out_glyphs, out_pieces, breaks, [])
-    geometry = PageGeometry(page, out_glyphs, page.geometry(order, **kw).rules, ligatures=options.ligatures,
+    geometry = PageGeometry(page, out_glyphs, rules_geometry(options, page, order).rules, ligatures=options.ligatures,
                             walk=walk)
     if geometry.plain_order():
         return geometry.reading_text()
@@ -234,19 +230,8 @@ def _geometric_text(options: Any, page: PageContext, indices: list[int]) -> str:
     """Glyphs outside the tree, in geometric order (the columns assembler's)."""
     if not indices:
         return ""
-    geometry = _geometry(options, page, indices)
-    return geometry.text_of_rows(_rows(options, geometry, geometry.lines))
-
-
-def _geometry(options: Any, page: PageContext, indices: list[int]) -> PageGeometry:
-    return page.geometry(indices, word_gap=options.word_gap, line_gap=options.line_gap,
-                         back_jump=options.back_jump, ligatures=options.ligatures)
-
-
-def _rows(options: Any, geometry: PageGeometry, lines: list[Line]) -> list[list[Line]]:
-    advance = geometry.advance
-    return geometric_rows(lines, gap=options.gap * advance, min_width=options.min_width * advance,
-                          min_lines=options.min_lines)
+    geometry = rules_geometry(options, page, indices)
+    return geometry.text_of_rows(ordered_rows(options, geometry, geometry.lines))
 
 
 def _artifact_text(options: Any, page: PageContext, artifacts: list[int], order: list[int]) -> tuple[list[str], list[str]]:
@@ -256,12 +241,12 @@ def _artifact_text(options: Any, page: PageContext, artifacts: list[int], order:
         return [], []
     if mode == "append" or not order:
         return [], [_geometric_text(options, page, artifacts)]
-    geometry = _geometry(options, page, artifacts)
+    geometry = rules_geometry(options, page, artifacts)
     top = _top(page, order)
     above = [line for line in geometry.lines if line.box[1] >= top]
     below = [line for line in geometry.lines if line.box[1] < top]
-    return ([geometry.text_of_rows(_rows(options, geometry, above))] if above else [],
-            [geometry.text_of_rows(_rows(options, geometry, below))] if below else [])
+    return ([geometry.text_of_rows(ordered_rows(options, geometry, above))] if above else [],
+            [geometry.text_of_rows(ordered_rows(options, geometry, below))] if below else [])
 
 
 def _top(page: PageContext, order: list[int]) -> float:

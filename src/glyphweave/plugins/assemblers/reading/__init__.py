@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl, is_cjk, recover
+from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl, is_cjk
+
+from .._shared import ORDER_OPTIONS, RULE_OPTIONS, recovered_text, rules_geometry
 
 __all__ = ["ReadingAssembler", "glyphweave_register_assemblers", "is_cjk"]
 
@@ -80,41 +82,13 @@ class ReadingAssembler(Assembler):
 
     NAME = "reading"
     OPTIONS = {
-        "word_gap": Option(
-            default=0.15, minimum=0.0, maximum=100.0,
-            doc="A gap wider than this many box heights (after tracking is taken out) is a word space.",
-        ),
-        "line_gap": Option(
-            default=0.5, minimum=0.0, maximum=100.0,
-            doc="A move across the writing direction larger than this many box heights is a new line.",
-        ),
-        "back_jump": Option(
-            default=3.0, minimum=0.0, maximum=100.0,
-            doc="A jump backwards along the writing direction larger than this many box heights "
-            "is a new line.",
-        ),
-        "ligatures": Option(
-            default=False,
-            doc="Keep the Latin ligature forms U+FB00-FB06 (\"ﬁ\") instead of expanding them to their letters.",
-        ),
+        **RULE_OPTIONS,
         "recover": Option(
             default=True,
             doc="Order recovery: read a region in geometric order where paint order contradicts it badly "
             "(words painted backwards, lines jumping up mid-column, columns interleaved line by line).",
         ),
-        "gap": Option(
-            default=3.0, minimum=0.0, maximum=1000.0,
-            doc="Order recovery: a gap along a line of at least this many typical advances may be a column gutter.",
-        ),
-        "min_width": Option(
-            default=12.0, minimum=0.0, maximum=10000.0,
-            doc="Order recovery: interleaved columns need a median piece length of this many typical advances "
-            "on each side (narrower pieces are table cells, read across).",
-        ),
-        "min_lines": Option(
-            default=2, minimum=1, maximum=10000,
-            doc="Order recovery: interleaved columns need at least this many pieces on each side.",
-        ),
+        **ORDER_OPTIONS,
     }
 
     word_gap: float
@@ -129,16 +103,9 @@ class ReadingAssembler(Assembler):
     def assemble(self, page: PageContext, indices: Sequence[int]) -> str | Assembled:
         if not len(indices):
             return ""
-        geometry = page.geometry(indices, word_gap=self.word_gap, line_gap=self.line_gap,
-                                 back_jump=self.back_jump, ligatures=self.ligatures)
+        geometry = rules_geometry(self, page, indices)
         if self.recover and len(geometry.walk.breaks) > 1 and not geometry.plain_order():
-            lines = geometry.lines
-            gap = self.gap * geometry.advance
-            recovered = recover(lines, gap=gap, min_width=self.min_width * geometry.advance,
-                                min_lines=self.min_lines)
-            if recovered.fixes:
-                page.note("order", "recovered: " + ", ".join(f"{kind} {n}" for kind, n in sorted(recovered.fixes.items())))
-                return geometry.text_of_rows(recovered.rows)
+            return recovered_text(self, page, geometry)
         return geometry.reading_text()
 
 
