@@ -1,12 +1,22 @@
 """Time glyphweave against pdftotext and the Python peers on a folder of PDFs.
 
     python benchmarks/run.py [--pdfs DIR] [--repeat N] [--only name,...] [--per-file] [--timeout S]
+                             [--per-document [--startup-pdf FILE]] [--json FILE]
 
 Every (extractor, file) measurement runs in a fresh worker process, so peak memory is that extractor's
-alone and no cache survives from one file to the next. In-process extractors (glyphweave, pypdfium2,
-pymupdf, playa, pypdf, pdfminer) are timed inside the worker around "open + text of every page", imports
-excluded. Command-line extractors (pdftotext, glyphweave-cli) are timed as whole subprocesses writing to
-/dev/null, start-up included: glyphweave-cli against pdftotext is the apples-to-apples pair.
+alone and no cache survives from one file to the next. Each is started by a small launcher process (see
+``run_child``): Linux counts the peak RSS of the process a child was spawned from in the child's own, so
+spawned from this runner every peak would be at least the runner's (about 70 MB). In-process extractors
+(glyphweave, pypdfium2, pymupdf, playa, pypdf, pdfminer) are timed inside the worker around "open + text of
+every page", imports excluded. Command-line extractors (pdftotext, glyphweave-cli) are timed as whole subprocesses writing to
+/dev/null, start-up included: glyphweave-cli against pdftotext is the apples-to-apples pair. glyphweave-cli
+runs with ``--jobs 1`` (one process, as pdftotext), so its figure is that of one worker.
+
+``--per-document`` also times both command-line extractors on a tiny PDF (examples/sample.pdf, or
+``--startup-pdf``), once per repeat at a position in the file order that moves from repeat to repeat; the
+median of those runs is each tool's start-up. A file's per-document time is its whole-process median minus
+that start-up (at least 0), the figure issue 13's targets are stated in: per-document total at most 1.5 x
+pdftotext's, no file above 2.0 x, glyphweave's start-up at most 0.15 s.
 
 Runs are interleaved (for each repeat, for each file, every extractor in a rotating order) so drift on a
 noisy machine hits all extractors alike; each (extractor, file) time is the median of the repeats. Only
@@ -16,7 +26,6 @@ installed extractors run; the others are listed as missing. Nothing here touches
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import shutil
@@ -24,13 +33,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_PDFS = HERE.parent.parent / "shared" / "bench" / "pdfs"
+DEFAULT_STARTUP_PDF = HERE.parent / "examples" / "sample.pdf"
 
 # --------------------------------------------------------------------------------------------------------
 # In-process extractors. Each runner gets a path and returns (pages, characters); the worker times only
@@ -143,6 +152,11 @@ IN_PROCESS: dict[str, tuple[str, Callable[[str, str], tuple[int, int]], tuple[st
 SUBPROCESS = ("pdftotext", "glyphweave-cli")
 ALL = ("glyphweave", "glyphweave-pause-gc", "glyphweave-reading", "glyphweave-cli", "pdftotext", "pymupdf", "pypdfium2", "playa", "pypdf", "pdfminer")
 BASELINE = "pdftotext"
+CLI_PAIR = ("glyphweave-cli", "pdftotext")  # the per-document comparison: (glyphweave, baseline)
+# Issue 13's targets for the per-document figures.
+TARGET_TOTAL_RATIO = 1.5
+TARGET_FILE_RATIO = 2.0
+TARGET_STARTUP_S = 0.15
 
 
 def _glyphweave_cli() -> list[str] | None:
@@ -175,7 +189,8 @@ def command(name: str, path: Path, profile: str) -> tuple[list[str], bool]:
     if name == "glyphweave-cli":
         cli = _glyphweave_cli()
         assert cli is not None
-        return [*cli, "extract", str(path), "--profile", profile], False
+        # One process: without --jobs 1, extract splits a long file across the cores.
+        return [*cli, "extract", str(path), "--profile", profile, "--jobs", "1"], False
     return [
         sys.executable,
         str(Path(__file__).resolve()),
@@ -210,51 +225,80 @@ def worker(name: str, path: str, profile: str) -> int:
 # Parent side.
 
 
+# Each measured process is started by this launcher, a bare interpreter (``-I -S``, nothing imported
+# beyond what start-up loads), which spawns the command in a process group of its own, kills that group
+# after the timeout, reaps it with ``os.wait4`` and writes "seconds exit-code ru_maxrss timed-out" to the
+# file named by its first argument. Linux gives an exec'd child a ru_maxrss of at least the peak RSS of
+# the process it was spawned from, so spawned from the runner (pikepdf loaded, every page count taken),
+# each figure would be at least the runner's own peak (about 70 MB); from the launcher the floor is its
+# own few MB.
+_LAUNCHER = """
+import os, signal, sys, time
+report, timeout, argv = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+expired = []
+def expire(signum, frame):
+    expired.append(1)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+signal.signal(signal.SIGALRM, expire)
+start = time.perf_counter()
+pid = os.posix_spawnp(argv[0], argv, os.environ, setpgroup=0)
+signal.setitimer(signal.ITIMER_REAL, timeout)
+_, status, usage = os.wait4(pid, 0)
+end = time.perf_counter()
+signal.setitimer(signal.ITIMER_REAL, 0)
+with open(report, "w") as out:
+    out.write(f"{end - start!r} {os.waitstatus_to_exitcode(status)} {usage.ru_maxrss} {len(expired)}")
+"""
+
+
 def run_child(cmd: list[str], timeout: float, capture: bool = True) -> dict:
     """Run ``cmd`` and return wall time, exit code, peak RSS (MB) and its output (stdout, stderr).
 
     Without ``capture`` the child's standard output goes to /dev/null (the extracted text of a command-line
     extractor is not wanted, and writing it to a file would be timed too).
 
-    The child is reaped with ``os.wait4`` so its resource usage is its own (not the maximum over all
-    children so far, as ``RUSAGE_CHILDREN`` would give).
+    The command runs under :data:`_LAUNCHER`, which times it from spawn to exit (the launcher's own
+    start-up not included) and reaps it with ``os.wait4``, so its resource usage is its own (not the
+    maximum over all children so far, as ``RUSAGE_CHILDREN`` would give) and its peak RSS is not floored
+    at this process's. A run longer than ``timeout`` seconds is killed with its process group.
     """
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report"
         proc = subprocess.Popen(
-            cmd,
+            [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(report), repr(float(timeout)), *cmd],
             stdin=subprocess.DEVNULL,
             stdout=out if capture else subprocess.DEVNULL,
             stderr=err,
             start_new_session=True,
         )
-        reaped: dict = {}
-
-        def reap() -> None:
-            _, status, usage = os.wait4(proc.pid, 0)
-            reaped.update(end=time.perf_counter(), status=status, usage=usage)
-
-        thread = threading.Thread(target=reap, daemon=True)
-        thread.start()
-        thread.join(timeout)
-        timed_out = thread.is_alive()
-        if timed_out:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, 9)
-            thread.join()
-        proc.returncode = os.waitstatus_to_exitcode(reaped["status"])  # already reaped: keep Popen quiet
-        maxrss = reaped["usage"].ru_maxrss
-        # ru_maxrss is in bytes on macOS, KiB elsewhere.
-        peak_mb = maxrss / 2**20 if sys.platform == "darwin" else maxrss / 1024
+        proc.wait()
         out.seek(0)
         err.seek(0)
+        stderr = err.read().decode("utf-8", "replace")
+        try:
+            wall, returncode, maxrss, expired = report.read_text(encoding="ascii").split()
+        except (OSError, ValueError):
+            # The launcher itself failed (the command could not be started, or it was killed).
+            return {
+                "wall": 0.0,
+                "returncode": proc.returncode or 1,
+                "timeout": False,
+                "peak_mb": 0.0,
+                "stdout": b"",
+                "stderr": stderr or f"launcher exit {proc.returncode}",
+            }
+        # ru_maxrss is in bytes on macOS, KiB elsewhere.
+        peak_mb = int(maxrss) / 2**20 if sys.platform == "darwin" else int(maxrss) / 1024
         return {
-            "wall": reaped["end"] - start,
-            "returncode": proc.returncode,
-            "timeout": timed_out,
+            "wall": float(wall),
+            "returncode": int(returncode),
+            "timeout": expired != "0",
             "peak_mb": peak_mb,
             "stdout": out.read(),
-            "stderr": err.read().decode("utf-8", "replace"),
+            "stderr": stderr,
         }
 
 
@@ -393,6 +437,119 @@ def print_tables(
             print(f"| {f.name} | {pages[f] if pages[f] is not None else '?'} | " + " | ".join(cells) + " |")
 
 
+def per_document(
+    files: list[Path], results: dict, startup: dict[str, list[dict]], pages: dict[Path, int | None]
+) -> dict | None:
+    """Per-document seconds of the command-line pair: each file's median whole-process time minus the
+    tool's median start-up, floored at 0; their ratios, and whether issue 13's targets are met.
+
+    None when a start-up run failed (there is nothing to subtract). Files either tool did not finish are
+    listed under ``skipped``. A file whose pdftotext per-document time is 0 has no ratio; it counts
+    against the per-file target when glyphweave's is not 0 too.
+    """
+    ours, base = CLI_PAIR
+    start_ours, start_base = _median(startup[ours]), _median(startup[base])
+    if start_ours is None or start_base is None:
+        return None
+    start = {ours: start_ours, base: start_base}
+    rows: list[dict] = []
+    skipped: dict[str, str] = {}
+    for f in files:
+        whole_ours, whole_base = _median(results[ours][f]), _median(results[base][f])
+        if whole_ours is None or whole_base is None:
+            skipped[f.name] = "; ".join(
+                f"{name}: {_failure(results[name][f])}"
+                for name, whole in ((ours, whole_ours), (base, whole_base))
+                if whole is None
+            )
+            continue
+        doc_ours = max(0.0, whole_ours - start_ours)
+        doc_base = max(0.0, whole_base - start_base)
+        rows.append(
+            {
+                "file": f.name,
+                "pages": pages[f],
+                ours: doc_ours,
+                base: doc_base,
+                "ratio": doc_ours / doc_base if doc_base > 0 else None,
+            }
+        )
+    total_ours = sum(r[ours] for r in rows)
+    total_base = sum(r[base] for r in rows)
+    total_ratio = total_ours / total_base if rows and total_base > 0 else None
+    judged = [r for r in rows if r["ratio"] is not None]
+    worst = max(judged, key=lambda r: r["ratio"]) if judged else None
+    undefined = [r["file"] for r in rows if r["ratio"] is None and r[ours] > 0]
+    return {
+        "startup_s": start,
+        "files": rows,
+        "skipped": skipped,
+        "total": {ours: total_ours, base: total_base, "ratio": total_ratio},
+        "worst": None if worst is None else {"file": worst["file"], "ratio": worst["ratio"]},
+        "undefined_ratio": undefined,
+        "targets": {
+            "total_ratio": {
+                "limit": TARGET_TOTAL_RATIO,
+                "value": total_ratio,
+                "met": total_ratio is not None and total_ratio <= TARGET_TOTAL_RATIO,
+            },
+            "worst_file_ratio": {
+                "limit": TARGET_FILE_RATIO,
+                "value": None if worst is None else worst["ratio"],
+                "met": worst is not None and worst["ratio"] <= TARGET_FILE_RATIO and not undefined,
+            },
+            "startup_s": {
+                "limit": TARGET_STARTUP_S,
+                "value": start_ours,
+                "met": start_ours <= TARGET_STARTUP_S,
+            },
+        },
+    }
+
+
+def print_per_document(
+    summary: dict | None, startup: dict[str, list[dict]], startup_pdf: Path, startup_pages: int | None
+) -> None:
+    ours, base = CLI_PAIR
+    print(
+        f"\nPer-document seconds (whole process minus the tool's start-up on {startup_pdf.name}, "
+        f"{startup_pages if startup_pages is not None else '?'} page(s); median of the repeats):\n"
+    )
+    if summary is None:
+        why = [f"{name}: {_failure(startup[name])}" for name in CLI_PAIR if _median(startup[name]) is None]
+        print("No per-document figures: the start-up run failed (" + "; ".join(why) + ").")
+        return
+    print(f"| file | pages | {ours} | {base} | ratio |")
+    print("|---|---:|---:|---:|---:|")
+    for row in summary["files"]:
+        ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}"
+        shown_pages = row["pages"] if row["pages"] is not None else "?"
+        print(f"| {row['file']} | {shown_pages} | {row[ours]:.3f} | {row[base]:.3f} | {ratio} |")
+    total = summary["total"]
+    total_ratio = "-" if total["ratio"] is None else f"{total['ratio']:.2f}"
+    print(f"| **total** | | {total[ours]:.3f} | {total[base]:.3f} | {total_ratio} |")
+    for fname, why in summary["skipped"].items():
+        print(f"- {fname} left out: {why}")
+    for fname in summary["undefined_ratio"]:
+        print(f"- {fname}: {base}'s per-document time is 0 (all start-up), so no ratio; counted as over the target")
+    start = summary["startup_s"]
+    print(f"\nStart-up (median, s): {ours} {start[ours]:.3f}, {base} {start[base]:.3f}")
+    worst = summary["worst"]
+    targets = summary["targets"]
+
+    def verdict(met: bool) -> str:
+        return "met" if met else "NOT met"
+
+    t = targets["total_ratio"]
+    shown = "-" if t["value"] is None else f"{t['value']:.2f}"
+    print(f"Target total per-document ratio <= {t['limit']:.1f}: {shown}, {verdict(t['met'])}")
+    t = targets["worst_file_ratio"]
+    shown = "-" if worst is None else f"{worst['ratio']:.2f} ({worst['file']})"
+    print(f"Target no file ratio above {t['limit']:.1f}: worst {shown}, {verdict(t['met'])}")
+    t = targets["startup_s"]
+    print(f"Target {ours} start-up <= {t['limit']:.2f} s: {t['value']:.3f} s, {verdict(t['met'])}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Time glyphweave against pdftotext and the installed Python peers (see benchmarks/README.md)."
@@ -410,6 +567,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--profile", default="default", help="glyphweave profile (default: default)")
     parser.add_argument("--json", type=Path, help="also write every measurement to this JSON file")
+    parser.add_argument(
+        "--per-document",
+        action="store_true",
+        help="also time glyphweave-cli's and pdftotext's start-up and print per-document seconds "
+        "(whole process minus start-up) with issue 13's targets",
+    )
+    parser.add_argument(
+        "--startup-pdf",
+        type=Path,
+        default=DEFAULT_STARTUP_PDF,
+        help=f"the tiny PDF whose whole-process time is the start-up (default: {DEFAULT_STARTUP_PDF})",
+    )
     parser.add_argument("--worker", nargs=2, metavar=("NAME", "PDF"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -442,12 +611,43 @@ def main(argv: list[str] | None = None) -> int:
     if not names:
         print("none of the requested extractors is installed.", file=sys.stderr)
         return 2
+    startup_pdf: Path | None = None
+    if args.per_document:
+        absent = [n for n in CLI_PAIR if n not in names]
+        if absent:
+            print(
+                f"--per-document needs {' and '.join(CLI_PAIR)}; not measured here: {', '.join(absent)}.",
+                file=sys.stderr,
+            )
+            return 2
+        if not args.startup_pdf.is_file():
+            print(f"No start-up PDF at {args.startup_pdf}; pass one with --startup-pdf FILE.", file=sys.stderr)
+            return 2
+        startup_pdf = args.startup_pdf
 
     pages = {f: page_count(f) for f in files}
     results: dict[str, dict[Path, list[dict]]] = {n: {f: [] for f in files} for n in names}
+    startup: dict[str, list[dict]] = {n: [] for n in CLI_PAIR}
     step = 0
     for rep in range(args.repeat):
-        for fi, f in enumerate(files):
+        slots: list[Path | None] = list(files)
+        if startup_pdf is not None:
+            # None marks the start-up runs: once per repeat, at a place in the file order that moves.
+            slots.insert(rep % (len(files) + 1), None)
+        for fi, f in enumerate(slots):
+            if f is None:
+                assert startup_pdf is not None
+                pair = list(CLI_PAIR) if (rep + fi) % 2 == 0 else list(reversed(CLI_PAIR))
+                for name in pair:
+                    r = measure(name, startup_pdf, args.profile, args.timeout)
+                    startup[name].append(r)
+                    shown = f"{r['seconds']:.3f} s" if r["status"] == "ok" else r["status"]
+                    print(
+                        f"[{rep + 1}/{args.repeat}] {'(start-up) ' + startup_pdf.name:<40} {name:<15} {shown}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                continue
             shift = (rep + fi) % len(names)
             for name in names[shift:] + names[:shift]:
                 step += 1
@@ -462,6 +662,10 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = summarize(names, files, results, pages)
     print_tables(rows, files, pages, args.per_file, args.repeat, args.timeout)
+    summary = None
+    if startup_pdf is not None:
+        summary = per_document(files, results, startup, pages)
+        print_per_document(summary, startup, startup_pdf, page_count(startup_pdf))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         payload = {
@@ -470,6 +674,12 @@ def main(argv: list[str] | None = None) -> int:
             "files": {f.name: pages[f] for f in files},
             "runs": {n: {f.name: runs for f, runs in per.items()} for n, per in results.items()},
         }
+        if startup_pdf is not None:
+            payload.update(
+                startup_pdf=str(startup_pdf),
+                startup_runs=startup,
+                per_document=summary,
+            )
         args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
     return 0
 
