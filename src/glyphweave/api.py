@@ -86,6 +86,8 @@ class Page:
         self._visible: list[int] | None = None
         self._dropped: dict[str, int] = {}
         self._assembly: dict[str, str] = {}
+        self._stats: PageStats | None = None
+        self._released = False
         self.mediabox: Box = _box(resolve_inherited(obj, "/MediaBox")) or LETTER
         """The page's MediaBox (normalised x0, y0, x1, y1)."""
         self.cropbox: Box = _box(resolve_inherited(obj, "/CropBox")) or self.mediabox
@@ -111,6 +113,11 @@ class Page:
                 except RecursionError:
                     self._table = interpreter.table
                     interpreter.warnings.append("content nested too deeply; page cut short")
+            if self._released:
+                # Interpreted again after _release: the warnings and failures were reported
+                # the first time, and a second report would count them twice.
+                self.document.pipeline.chain.take_failures()
+                return self._table
             failures = [f"page {self.number + 1}: {failure}"
                         for failure in self.document.pipeline.chain.take_failures()]
             self._warnings = interpreter.warnings + self.document._fonts.warnings + failures
@@ -166,6 +173,7 @@ class Page:
         with self.document._collector_paused():
             result = self.document.pipeline.assemble(assembler, ctx, self.visible_indices())
         self._assembly = {"assembler": assembler.NAME, **ctx.notes}
+        self._stats = None
         tree = self.document._structure_tree
         if tree is not None and tree.warnings and not self.document._structure_warned and (
                 self._assembly.get("served") == "structure"):
@@ -183,9 +191,19 @@ class Page:
 
     @property
     def stats(self) -> PageStats:
-        indices = self.visible_indices()
-        return Pipeline.page_stats(self.number, self.table, indices, self._dropped, self._warnings,
-                                   self._assembly)
+        if self._stats is None:
+            indices = self.visible_indices()
+            self._stats = Pipeline.page_stats(self.number, self.table, indices, self._dropped, self._warnings,
+                                              self._assembly)
+        return self._stats
+
+    def _release(self) -> None:
+        """Drop the glyph table once the page's text and statistics are taken (the
+        document's page iterators do, with ``pause_gc``): the page's objects are then freed
+        before the collector resumes, which would otherwise scan them all. Asked for
+        again, the table is interpreted again, to the same glyphs."""
+        self._table = None
+        self._released = True
 
 
 class PageList(Sequence[Page]):
@@ -227,6 +245,8 @@ class Document:
         """What a page and the document may cost (the profile's ``[limits]``, or ``limits=``)."""
         self._budget = Budget(self.limits)
         self.pause_gc = pause_gc
+        self._pause_depth = 0
+        self._gc_was_enabled = True
         """Pause Python's cyclic garbage collector while a page is extracted (see :func:`open_document`)."""
         self._fonts = FontLoader(pipeline.chain.table_for, self.limits)
         self._page_stats: dict[int, PageStats] = {}
@@ -250,7 +270,9 @@ class Document:
         return list(self._component_warnings)
 
     def _collector_paused(self) -> contextlib.AbstractContextManager[None]:
-        return _gc_paused() if self.pause_gc else contextlib.nullcontext()
+        """With ``pause_gc``, the collector off for the block; nested blocks (a page's stages
+        inside the iterators' pause of the whole page) leave it to the outermost."""
+        return _CollectorPause(self) if self.pause_gc else contextlib.nullcontext()
 
     def resource_sources(self) -> dict[str, str]:
         """Which source (``"mirror"`` or ``"fallback"``) serves each data table read here."""
@@ -305,8 +327,13 @@ class Document:
                        ) -> Iterator[tuple[Page, Assembled]]:
         """Like :meth:`iter_text`, with the assembler's structured data beside the text."""
         for page in self._selected(pages):
-            result = page.assembled(mode)
-            self._page_stats[page.number] = page.stats
+            # One pause over the whole page, ended once its glyph table is dropped: the
+            # collector then resumes with none of the page's objects left to scan.
+            with self._collector_paused():
+                result = page.assembled(mode)
+                self._page_stats[page.number] = page.stats
+                if self.pause_gc:
+                    page._release()
             yield page, result
 
     def iter_glyphs(self, pages: Iterable[int] | None = None, *, raw: bool = False
@@ -410,12 +437,23 @@ def resource_sources(pipeline: Pipeline) -> dict[str, str]:
     return sources
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
+class _CollectorPause:
+    """The cyclic collector off from the outermost ``with`` of a document to its end."""
+
+    __slots__ = ("document",)
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+
+    def __enter__(self) -> None:
+        doc = self.document
+        if doc._pause_depth == 0:
+            doc._gc_was_enabled = gc.isenabled()
+            gc.disable()
+        doc._pause_depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        doc = self.document
+        doc._pause_depth -= 1
+        if doc._pause_depth == 0 and doc._gc_was_enabled:
             gc.enable()

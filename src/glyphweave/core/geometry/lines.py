@@ -76,7 +76,7 @@ class Line:
         self.text = "".join(pieces)
         """The line's text in paint order (normalized text: :meth:`PageGeometry.line_text`)."""
         self._words: list[Word] | None = None
-        self._split: tuple[float, list[Line]] | None = None
+        self._split: tuple[float, list[Line] | None] | None = None
         self.widths: list[float] | None = None
         """Each wide gap's width along the line (user space), parallel to :attr:`wide`, as
         the walk measured it; None when the walk did not say (measured from the glyphs)."""
@@ -95,8 +95,13 @@ class Line:
         if not self.wide:
             return [self]
         if self._split is None or self._split[0] != gap:  # asked again by each stage of the order
-            self._split = (gap, self.geometry.split(self, gap))
-        return self._split[1]
+            pieces = self.geometry.split(self, gap)
+            # An uncut line is not kept in its own cache: that would be a reference cycle,
+            # which only the cyclic collector frees (and a page's collections cost more
+            # than building its lines).
+            self._split = (gap, None if pieces == [self] else pieces)
+        pieces = self._split[1]
+        return [self] if pieces is None else pieces
 
     def __repr__(self) -> str:
         return (f"Line({self.text!r}, across={self.across:.2f}, start={self.start:.2f}, end={self.end:.2f}, "
