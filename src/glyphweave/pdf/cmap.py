@@ -35,9 +35,11 @@ import sys
 from array import array
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
 from heapq import heappop, heappush
+from itertools import islice, repeat
+from operator import ge, le
 from typing import Any
 
 from glyphweave.pdf.lexer import (
@@ -86,6 +88,9 @@ _TOKEN = re.compile(
 # A section body made only of hex strings, integers and whitespace takes the fast path.
 _SIMPLE_BODY_BAD = re.compile(rb"[^0-9A-Fa-f<>" + WHITESPACE + rb"]")
 _SIMPLE_TOKEN = re.compile(rb"<(?P<hex>" + HEX_BODY + rb")>|(?P<integer>\d+)")
+# One entry of a plain cidrange body: <lo> <hi> cid. Adobe's predefined CMaps hold
+# thousands; reading them as triples of numbers is what keeps a CMap's first use short.
+_CIDRANGE_ENTRY = re.compile(rb"<([0-9A-Fa-f]*)>[" + WHITESPACE + rb"]*<([0-9A-Fa-f]*)>[" + WHITESPACE + rb"]*([0-9]+)")
 
 _SECTIONS = {
     "begincodespacerange": "codespacerange",
@@ -175,12 +180,17 @@ class _RangeTable:
 
     def __init__(self, ranges: list[tuple[int, int, _Payload]]) -> None:
         # ranges are in definition order; the last one wins where they overlap
-        order = sorted(range(len(ranges)), key=lambda i: ranges[i][0])
-        overlap = any(ranges[a][1] >= ranges[b][0] for a, b in zip(order, order[1:], strict=False))
-        if not overlap:
-            self.starts = [ranges[i][0] for i in order]
-            self.ends = [ranges[i][1] for i in order]
-            self.payloads = [ranges[i][2] for i in order]
+        los = [r[0] for r in ranges]
+        if all(map(le, los, islice(los, 1, None))):  # sorted already (Adobe's CMaps are)
+            order: Sequence[int] = range(len(ranges))
+            starts, ends, payloads = los, [r[1] for r in ranges], [r[2] for r in ranges]
+        else:
+            order = sorted(range(len(ranges)), key=los.__getitem__)
+            starts = [los[i] for i in order]
+            ends = [ranges[i][1] for i in order]
+            payloads = [ranges[i][2] for i in order]
+        if not any(map(ge, ends, islice(starts, 1, None))):
+            self.starts, self.ends, self.payloads = starts, ends, payloads
             return
         self.starts, self.ends, self.payloads = [], [], []
         # sweep over boundaries with a heap of active ranges, newest on top
@@ -555,6 +565,26 @@ class _Builder:
                 payload = ("inc", lo, (prefix, ord(text[-1])))
             ranges.append((len(lo_b), lo, hi, payload))
 
+    def cidrange_entries(self, entries: list[tuple[bytes, bytes, bytes]], data: bytes, pos: int, stop: int) -> bool:
+        """A cidrange body read as (lo hex, hi hex, CID digits) triples: taken when they are the
+        whole body (as many ``<`` as two per entry) and every bound is whole bytes of one
+        length; False, taking nothing, otherwise (the general reading then decides)."""
+        if not entries or data.count(b"<", pos, stop) != 2 * len(entries):
+            return False
+        los, his, cids = zip(*entries, strict=True)
+        widths = list(map(len, los))
+        if widths != list(map(len, his)) or not all(w and not w % 2 for w in set(widths)):
+            return False
+        sixteen = repeat(16)
+        self.cid_ranges.extend(
+            (w // 2, lo, hi, ("cid", lo, cid))
+            for w, lo, hi, cid in zip(widths, map(int, los, sixteen), map(int, his, sixteen), map(int, cids),
+                                      strict=True)
+            if lo <= hi
+        )
+        self.found = True
+        return True
+
     def _cidchar(self, items: _Section) -> None:
         cids = self.cids
         for src, dst in _groups(items, 2):
@@ -724,6 +754,8 @@ def _fast_section(data: bytes, pos: int, kind: str, builder: _Builder) -> int:
             builder.bfchar_hex(hexes)
         else:
             builder.section(kind, _hex_many(hexes))
+    elif kind == "cidrange" and builder.cidrange_entries(_CIDRANGE_ENTRY.findall(data, pos, stop), data, pos, stop):
+        pass
     else:
         items = [decode_hex(hexs) if not integer else int(integer) for hexs, integer in _SIMPLE_TOKEN.findall(data, pos, stop)]
         builder.section(kind, items)
