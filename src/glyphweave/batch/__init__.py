@@ -10,10 +10,29 @@ split across processes by pages.
 
 from __future__ import annotations
 
-from .runner import MANIFEST, Plan, plan, run_batch, summary
-from .task import FORMATS, ExtractOptions, FileJob, FileResult, run_job
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .names import FORMATS, MANIFEST
+    from .runner import Plan, plan, run_batch, summary
+    from .task import ExtractOptions, FileJob, FileResult, run_job
 
 __all__ = [
     "FORMATS", "MANIFEST", "ExtractOptions", "FileJob", "FileResult", "Plan", "plan", "run_batch", "run_job",
     "summary",
 ]
+
+# Imported on first use: ``extract`` imports this package for its page split and never
+# needs the batch runner (whose imports cost the command's start-up several milliseconds).
+_HOMES = {
+    "FORMATS": ".names", "MANIFEST": ".names", "Plan": ".runner", "plan": ".runner", "run_batch": ".runner",
+    "summary": ".runner", "ExtractOptions": ".task", "FileJob": ".task", "FileResult": ".task", "run_job": ".task",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(home, __name__), name)

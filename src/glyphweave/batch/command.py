@@ -7,12 +7,14 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from glyphweave.core.errors import EXIT_ERROR, GlyphweaveError
 
-from .runner import MANIFEST, run_batch, summary
-from .task import FORMATS, ExtractOptions, FileResult
+from .names import FORMATS, MANIFEST
+
+if TYPE_CHECKING:
+    from .task import FileResult
 
 
 def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -56,6 +58,9 @@ def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], Non
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    from .runner import run_batch, summary
+    from .task import ExtractOptions
+
     password = args.password
     if args.password_file:
         try:

@@ -21,10 +21,8 @@ import attrs
 
 from glyphweave.core.errors import GlyphweaveError
 
-from .task import SUFFIXES, TEMP_PREFIX, ExtractOptions, FileJob, FileResult, appending
-
-MANIFEST = "manifest.jsonl"
-"""The manifest's name in the output folder: one JSON line per file."""
+from .names import MANIFEST, SUFFIXES, TEMP_PREFIX
+from .task import ExtractOptions, FileJob, FileResult, appending
 
 
 @attrs.frozen

@@ -20,15 +20,7 @@ from typing import IO, Any
 
 import attrs
 
-TEMP_PREFIX = ".glyphweave-part-"
-"""Names of outputs being written; a run that finds them in the output tree (left by a
-killed run) removes them."""
-
-FORMATS = ("text", "pages", "glyphs")
-"""Output formats: plain text (``.txt``), JSON lines of pages (``.pages.jsonl``: text and
-statistics per page) or of glyph records (``.glyphs.jsonl``)."""
-
-SUFFIXES = {"text": ".txt", "pages": ".pages.jsonl", "glyphs": ".glyphs.jsonl"}
+from .names import FORMATS, SUFFIXES, TEMP_PREFIX  # noqa: F401 (FORMATS: this module's public name)
 
 
 @attrs.frozen(kw_only=True)

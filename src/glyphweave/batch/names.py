@@ -1,0 +1,21 @@
+"""The names a batch writes: output formats and suffixes, the manifest, temporary outputs.
+
+A module of constants only, so that building the command line (which shows them in its
+help) imports nothing of the batch machinery.
+"""
+
+from __future__ import annotations
+
+FORMATS = ("text", "pages", "glyphs")
+"""Output formats: plain text (``.txt``), JSON lines of pages (``.pages.jsonl``: text and
+statistics per page) or of glyph records (``.glyphs.jsonl``)."""
+
+SUFFIXES = {"text": ".txt", "pages": ".pages.jsonl", "glyphs": ".glyphs.jsonl"}
+"""The output file's suffix per format."""
+
+MANIFEST = "manifest.jsonl"
+"""The manifest's name in the output folder: one JSON line per file."""
+
+TEMP_PREFIX = ".glyphweave-part-"
+"""Names of outputs being written; a run that finds them in the output tree (left by a
+killed run) removes them."""
