@@ -85,7 +85,7 @@ class DedupFilter(Filter):
         """
         grow = math.hypot(self.along, self.across) / (1.0 - self.size_tolerance)
         suspects: set[int] = set()
-        spans: list[tuple[float, float, float, float, Any, int]] = []
+        spans: list[tuple[float, float, float, float, Any, int, float]] = []
         along = self.along
         for k, run in enumerate(table.runs()):
             h = run.height
@@ -95,27 +95,32 @@ class DedupFilter(Filter):
                 suspects.update(range(run.start, run.end))
             r = grow * h
             x0, y0, x1, y1 = run.origins
-            spans.append((y0 - r, y1 + r, x0 - r, x1 + r, run, k))
+            spans.append((y0 - r, y1 + r, x0 - r, x1 + r, run, k, r))
         if len(spans) < 2:
             return suspects
         spans.sort(key=_BOTTOM)
-        active: list[tuple[float, float, float, float, Any, int]] = []
+        active: list[tuple[float, float, float, float, Any, int, float]] = []
         pairs = []
         for span in spans:
             bottom = span[0]
             if active and active[0][1] < bottom:
                 active = [a for a in active if a[1] >= bottom]
-            run = span[4]
+            run, r = span[4], span[6]
             for other in active:
-                if other[2] <= span[3] and span[2] <= other[3]:
+                # Each span is grown by its own reach r, but a match lies within the larger
+                # r of the two (r carries the height tolerance): pairing runs only that close,
+                # not within the sum, spares pairing every word with its neighbours.
+                slack = r if r < other[6] else other[6]
+                if other[2] + slack <= span[3] and span[2] + slack <= other[3]:
                     o = other[4]
-                    if run.dx * o.dx + run.dy * o.dy > SAME_DIRECTION:
+                    if run.dx * o.dx + run.dy * o.dy > SAME_DIRECTION and (
+                            other[0] + slack <= span[1] and span[0] + slack <= other[1]):
                         pairs.append((other, span))
             insort(active, span, key=_TOP)
         # Glyphs of each run that lie in the other's reach, from the runs themselves (no
         # page-wide columns; a bisection for the usual forward run).
         for a, b in pairs:
-            for (_, _, _, _, run, k), (y0, y1, x0, x1, _, _) in ((a, b), (b, a)):
+            for (_, _, _, _, run, k, _), (y0, y1, x0, x1, _, _, _) in ((a, b), (b, a)):
                 first = run.start
                 suspects.update(first + j for j in table.origins_within(k, (x0, y0, x1, y1)))
         return suspects
