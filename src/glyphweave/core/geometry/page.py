@@ -90,19 +90,24 @@ class PageGeometry:
             self._advance = statistics.median(means) if means else 0.0
         return self._advance
 
-    def plain_order(self) -> bool:
+    def plain_order(self, gap: float = 0.0) -> bool:
         """Whether paint order is plainly reading order, judged from where each line starts
         without building the lines: one writing direction, every line starting below the
         one before (by more than half a line height: no two pieces of one baseline, no jump
         up), no line start moved sideways by more than a third of the page, and no two
-        consecutive lines with a wide gap (interleaved columns). On such a page neither
-        order recovery nor the geometric order can change anything, and both are skipped.
-        False only means "look closer"."""
+        consecutive lines with a wide gap of at least ``gap`` (interleaved columns; the
+        geometric order and order recovery cut lines only at gaps that wide, so a caller
+        passing its own threshold lets the justified text's wide word spaces through). On
+        such a page neither order recovery nor the geometric order can change anything,
+        and both are skipped. False only means "look closer"."""
         walk = self.walk
         breaks = walk.breaks
         if not walk.pieces:
             return True
         wide = walk.wide
+        widths = walk.wide_widths
+        if gap > 0.0 and len(widths) == len(wide):
+            wide = [p for p, width in zip(wide, widths, strict=True) if width >= gap]
         if len(wide) > 1:
             line_of = [bisect_right(breaks, p) for p in wide]
             if any(b - a == 1 for a, b in zip(line_of, line_of[1:], strict=False)):

@@ -23,7 +23,7 @@ from typing import Any
 
 from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
 
-from ._shared import GEOMETRY_OPTIONS, ordered_rows, recovered_text, rules_geometry
+from ._shared import GEOMETRY_OPTIONS, order_thresholds, ordered_rows, recovered_text, rules_geometry
 from .structure import STRUCTURE_OPTIONS, play_structure
 
 
@@ -80,7 +80,7 @@ def geometric_choice(options: Assembler, page: PageContext, indices: Sequence[in
     if not geometry.walk.breaks:
         _served(page, "reading", "one line", no_structure)
         return geometry.reading_text()
-    if geometry.plain_order():
+    if geometry.plain_order(order_thresholds(o, geometry)["gap"]):
         _served(page, "reading", "paint order plainly agrees with geometric order", no_structure)
         return geometry.reading_text()
     lines = geometry.lines

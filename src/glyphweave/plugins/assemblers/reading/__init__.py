@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl, is_cjk
 
-from .._shared import ORDER_OPTIONS, RULE_OPTIONS, recovered_text, rules_geometry
+from .._shared import ORDER_OPTIONS, RULE_OPTIONS, order_thresholds, recovered_text, rules_geometry
 
 __all__ = ["ReadingAssembler", "glyphweave_register_assemblers", "is_cjk"]
 
@@ -104,7 +104,8 @@ class ReadingAssembler(Assembler):
         if not len(indices):
             return ""
         geometry = rules_geometry(self, page, indices)
-        if self.recover and len(geometry.walk.breaks) > 1 and not geometry.plain_order():
+        if self.recover and len(geometry.walk.breaks) > 1 and not geometry.plain_order(
+                order_thresholds(self, geometry)["gap"]):
             return recovered_text(self, page, geometry)
         return geometry.reading_text()
 
