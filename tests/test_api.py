@@ -376,6 +376,37 @@ def test_pause_gc_pauses_the_collector_per_page_and_restores_it():
     assert _gc_states(pause_gc=True) == ([False, False], True)
 
 
+def test_pause_gc_resumes_the_collector_between_pages_not_within_them():
+    import gc
+
+    states: list[bool] = []
+    with glyphweave.open(TWO_PAGES, pause_gc=True) as doc:
+        for _page, _text in doc.iter_text():
+            states.append(gc.isenabled())  # the consumer's turn: the page is done
+            with doc._collector_paused():  # a nested pause (a stage inside the page's)
+                with doc._collector_paused():
+                    pass
+                assert not gc.isenabled()
+            assert gc.isenabled()
+    assert states == [True, True]
+
+
+def test_a_page_extracted_with_pause_gc_still_answers_for_its_glyphs_and_stats():
+    # The iterators drop a page's glyph table once its text is taken, so the collector
+    # resumes without it: asked again, the page interprets again, to the same glyphs,
+    # without reporting its warnings twice.
+    with glyphweave.open(TWO_PAGES) as doc:
+        expected = [(page.glyphs(), page.stats) for page in doc.pages]
+    with glyphweave.open(TWO_PAGES, pause_gc=True) as doc:
+        pages = [page for page, _text in doc.iter_text()]
+        assert all(page._table is None for page in pages)
+        again = [(page.glyphs(), page.stats) for page in pages]
+        assert doc.stats.pages == 2
+    assert [g for g, _ in again] == [g for g, _ in expected]
+    assert [s.warnings for _, s in again] == [s.warnings for _, s in expected]
+    assert [s.glyphs for _, s in again] == [s.glyphs for _, s in expected]
+
+
 def test_pause_gc_leaves_a_collector_the_caller_disabled_disabled():
     import gc
 

@@ -199,6 +199,28 @@ def test_a_two_column_line_splits_at_the_gutter():
     assert line.split(1000) == [line]
 
 
+def test_an_uncut_line_is_not_kept_in_a_reference_cycle():
+    # A page's lines are freed by reference counting: a cycle per line would leave every
+    # page's geometry to the cyclic collector.
+    import gc
+
+    t = GlyphTable()
+    add_text(t, "Hello", 72, 660)
+    add_text(t, "world", 72 + 5 * STEP + 8, 660)  # a wide gap, far narrower than a gutter
+    _, g = geometry(t)
+    [line] = g.lines
+    assert line.wide
+    assert line.split(3 * g.advance) == [line]
+    assert line.split(3 * g.advance) == [line]  # from the cache
+    gc.collect()
+    gc.disable()
+    try:
+        del line, g, _
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
 def test_a_word_space_does_not_split_a_line():
     t = GlyphTable()
     add_text(t, "Hello world", 72, 680)  # a space glyph
@@ -453,6 +475,27 @@ def test_ordinary_columns_painted_column_by_column_are_left_alone():
 
 def test_recover_of_nothing():
     assert recover([], gap=15, min_width=60, min_lines=2).rows == []
+
+
+def test_plain_order_counts_only_gaps_as_wide_as_the_order_cuts_at():
+    # Two lines, each with a word space wider than a wide gap (0.4 box heights) but far
+    # narrower than a gutter: justified text, not interleaved columns.
+    t = GlyphTable()
+    add_text(t, "Justified", 72, 700)
+    add_text(t, "text", 72 + 9 * STEP + 6, 700)
+    add_text(t, "spreads", 72, 700 - LEADING)
+    add_text(t, "wide", 72 + 7 * STEP + 6, 700 - LEADING)
+    _, g = geometry(t)
+    assert len(g.walk.wide) == 2
+    assert not g.plain_order()  # every wide gap counts: look closer
+    assert g.plain_order(order_options(g)["gap"])
+    # Columns side by side on every baseline stay "look closer" under the same gap.
+    t = GlyphTable()
+    for i, (left, right) in enumerate(zip(LEFT[:3], RIGHT[:3], strict=True)):
+        add_text(t, left, 72, 700 - i * LEADING)
+        add_text(t, right, 300, 700 - i * LEADING)
+    _, g = geometry(t)
+    assert not g.plain_order(order_options(g)["gap"])
 
 
 # -- the reading assembler reads the geometry ------------------------------------------------------------
