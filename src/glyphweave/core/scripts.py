@@ -44,6 +44,7 @@ direction given: 91% came back exactly as typed, 8.5% as the other equally valid
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -84,7 +85,8 @@ _ARABIC_FORM_BLOCKS = ((0xFB50, 0xFDFF), (0xFE70, 0xFEFE))
 _ARABIC_FORM = re.compile("[\ufb50-\ufdff\ufe70-\ufefe]")
 
 
-def _arabic_form_table() -> dict[int, str]:
+@functools.cache
+def _arabic_forms() -> dict[int, str]:
     """Each presentation form → its NFKC base letters, without the space of isolated harakat."""
     table: dict[int, str] = {}
     for first, last in _ARABIC_FORM_BLOCKS:
@@ -101,9 +103,6 @@ def _arabic_form_table() -> dict[int, str]:
     return table
 
 
-_ARABIC_FORMS = _arabic_form_table()
-
-
 def normalize_arabic_forms(text: str) -> str:
     """Arabic presentation forms (U+FB50-FDFF, U+FE70-FEFE) → base letters, in logical order.
 
@@ -114,7 +113,7 @@ def normalize_arabic_forms(text: str) -> str:
     """
     if text.isascii() or not _ARABIC_FORM.search(text):
         return text
-    return text.translate(_ARABIC_FORMS)
+    return text.translate(_arabic_forms())
 
 
 # --- right-to-left detection -----------------------------------------------------------------
@@ -126,6 +125,7 @@ _RTL_BLOCKS = ((0x0590, 0x08FF), (0x200F, 0x200F), (0xFB1D, 0xFDFF), (0xFE70, 0x
                (0x10800, 0x10FFF), (0x1E800, 0x1EFFF))
 
 
+@functools.cache
 def _class_pattern(classes: frozenset[str]) -> re.Pattern[str]:
     """A regex character class of the code points in _RTL_BLOCKS with one of these bidi classes."""
     ranges: list[str] = []
@@ -145,11 +145,11 @@ def _class_pattern(classes: frozenset[str]) -> re.Pattern[str]:
 # accented Latin) than the hundred-odd exact ones, so the exact pattern runs only on text that
 # has something in these blocks.
 _RTL_BLOCK = re.compile("".join(["[", *(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in _RTL_BLOCKS), "]"]))
-_RTL = _class_pattern(frozenset({"R", "AL"}))
+_RTL = frozenset({"R", "AL"})
 # What makes a left-to-right line's order differ from its visual order at all: a right-to-left
 # letter, or Arabic digits (class AN, which UAX #9 lays out right-to-left around neutrals:
 # "١ ٢" displays as "٢ ١" even in a Latin line). Without any, every level is 0.
-_NEEDS_BIDI = _class_pattern(frozenset({"R", "AL", "AN"}))
+_NEEDS_BIDI = frozenset({"R", "AL", "AN"})
 
 
 def has_rtl(text: str) -> bool:
@@ -160,7 +160,7 @@ def has_rtl(text: str) -> bool:
     """
     if text.isascii() or not _RTL_BLOCK.search(text):
         return False
-    return _RTL.search(text) is not None
+    return _class_pattern(_RTL).search(text) is not None
 
 
 # --- bidi: classes ---------------------------------------------------------------------------
@@ -388,6 +388,7 @@ def logical_order(units: Sequence[str], *, paragraph_rtl: bool | None = None) ->
     right-to-left letters nor Arabic digits comes back joined, untouched, at once.
     """
     text = "".join(units)
-    if not paragraph_rtl and (text.isascii() or not _RTL_BLOCK.search(text) or not _NEEDS_BIDI.search(text)):
+    if not paragraph_rtl and (text.isascii() or not _RTL_BLOCK.search(text)
+                           or not _class_pattern(_NEEDS_BIDI).search(text)):
         return text  # every level would be 0: nothing moves
     return "".join(_logical_units(units, paragraph_rtl))
