@@ -9,6 +9,7 @@ string is measured and decoded with ``map`` at C speed.
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -243,14 +244,20 @@ class FontLoader:
 
     def _stream_loader(self, stream: Any, what: str) -> Callable[[], bytes | None]:
         """Read a stream on first use; an unreadable or oversized one reads as None (with a
-        warning when it was too large)."""
+        warning when it was too large). The loader holds this one weakly: it is kept in the
+        font's info, which this loader keeps, and a strong reference back would make every
+        document's fonts a reference cycle, freed only by the cyclic collector."""
+        owner = weakref.ref(self)
 
         def load() -> bytes | None:
+            loader = owner()
+            if loader is None:  # the document is gone
+                return None
             try:
-                return self._bytes(stream)
+                return loader._bytes(stream)
             except ValueError as exc:
                 if LIMIT in str(exc):
-                    self.warnings.append(f"{what}: {exc}")
+                    loader.warnings.append(f"{what}: {exc}")
                 return None
             except Exception:
                 return None
@@ -258,11 +265,16 @@ class FontLoader:
         return load
 
     def _cmap_loader(self, stream: Any, key: tuple[Any, ...], what: str) -> Callable[[], CMap | None]:
+        owner = weakref.ref(self)  # as in _stream_loader
+
         def load() -> CMap | None:
+            loader = owner()
+            if loader is None:
+                return None
             try:
-                return parse_cmap(self._bytes(stream), usecmap=_predefined_cmap)
+                return parse_cmap(loader._bytes(stream), usecmap=_predefined_cmap)
             except Exception as exc:
-                self.warnings.append(f"font {key}: unreadable {what} CMap ({exc})")
+                loader.warnings.append(f"font {key}: unreadable {what} CMap ({exc})")
                 return None
 
         return load
