@@ -145,13 +145,23 @@ class FontLoader:
 
     ``make_decode_table(info, to_cid)`` builds the per-font decode cache (the decoder
     chain lives in the pipeline, not here).
+
+    At most :attr:`cache_size` fonts are kept, the least recently used dropped first (and
+    read again if a page uses them again): a merged document can hold a thousand copies of
+    its sources' fonts, each with its width and decoding caches, and memory must not grow
+    with them. A font's warnings are reported once per document however often it is read.
     """
+
+    cache_size = 256
+    """Fonts kept at once. Past it, the older half is dropped in one go, with the measured
+    strings (whose keys hold the dropped fonts)."""
 
     def __init__(self, make_decode_table: Callable[[FontInfo, Callable[[bytes], int | None] | None], DecodeTable],
                  limits: Limits | None = None) -> None:
         self._make_decode_table = make_decode_table
         self.limits = limits if limits is not None else Limits()
         self._fonts: dict[tuple[Any, ...], FontState] = {}
+        self._warned: set[tuple[Any, str]] = set()
         self.warnings: list[str] = []
         self.measured: dict[Any, Any] = {}
         """The interpreter's cache of short strings already measured and decoded, keyed by
@@ -160,17 +170,29 @@ class FontLoader:
 
     def load(self, font: Any) -> FontState:
         key = object_key(font)
-        state = self._fonts.get(key)
+        fonts = self._fonts
+        state = fonts.pop(key, None)  # taken out and put back: the dict is in order of use
         if state is None:
             try:
                 state = self._load(font, key)
             except Exception as exc:  # a broken font must not stop the page
-                self.warnings.append(f"font {key}: {exc}")
+                self.warn(key, f"font {key}: {exc}")
                 log.debug("cannot read font %s: %s", key, exc)
                 state = FontState(FontInfo(key=key, base_font="(broken)"))
                 state.decode = self._decode_table(state)
-            self._fonts[key] = state
+            if len(fonts) >= self.cache_size:
+                for old in list(fonts)[: len(fonts) // 2 + 1]:
+                    del fonts[old]
+                self.measured.clear()
+        fonts[key] = state
         return state
+
+    def warn(self, source: Any, message: str) -> None:
+        """Report ``message`` about ``source`` (a font or stream key) once per document: a
+        font dropped from the cache and read again must not report its damage twice."""
+        if (source, message) not in self._warned:
+            self._warned.add((source, message))
+            self.warnings.append(message)
 
     def _decode_table(self, state: FontState) -> DecodeTable:
         return self._make_decode_table(state.info, state.cmap.to_cid if state.cmap is not None else None)
@@ -199,7 +221,7 @@ class FontLoader:
         if isinstance(tounicode_stream, pikepdf.Stream):
             to_unicode_loader = self._cmap_loader(tounicode_stream, key, "ToUnicode")
 
-        font_file_kind, font_file_loader = self._font_file(descriptor)
+        font_file_kind, font_file_loader = self._font_file(descriptor, key)
         info_kwargs: dict[str, Any] = dict(
             key=key,
             base_font=base,
@@ -214,11 +236,12 @@ class FontLoader:
         )
         cmap: CMap | None = None
         if composite:
-            cmap, cmap_name = self._encoding_cmap(font.get("/Encoding"), tounicode_stream)
+            cmap, cmap_name = self._encoding_cmap(font.get("/Encoding"), tounicode_stream, key)
             info_kwargs["encoding_cmap_name"] = cmap_name
             info_kwargs["writing_mode"] = cmap.wmode
             if desc_font is not None:
-                info_kwargs.update(_descendant_info(desc_font, self._stream_loader))
+                info_kwargs.update(_descendant_info(
+                    desc_font, lambda stream, what: self._stream_loader(stream, what, key)))
         else:
             base_enc, differences = self._simple_encoding(font.get("/Encoding"))
             info_kwargs["base_encoding"] = base_enc
@@ -242,7 +265,7 @@ class FontLoader:
             raise ValueError(f"{LIMIT}stream larger than the font stream limit of {self.limits.font_stream_mb:g} MB")
         return bytes(data)
 
-    def _stream_loader(self, stream: Any, what: str) -> Callable[[], bytes | None]:
+    def _stream_loader(self, stream: Any, what: str, font_key: Any) -> Callable[[], bytes | None]:
         """Read a stream on first use; an unreadable or oversized one reads as None (with a
         warning when it was too large). The loader holds this one weakly: it is kept in the
         font's info, which this loader keeps, and a strong reference back would make every
@@ -257,7 +280,7 @@ class FontLoader:
                 return loader._bytes(stream)
             except ValueError as exc:
                 if LIMIT in str(exc):
-                    loader.warnings.append(f"{what}: {exc}")
+                    loader.warn(font_key, f"{what}: {exc}")
                 return None
             except Exception:
                 return None
@@ -274,12 +297,12 @@ class FontLoader:
             try:
                 return parse_cmap(loader._bytes(stream), usecmap=_predefined_cmap)
             except Exception as exc:
-                loader.warnings.append(f"font {key}: unreadable {what} CMap ({exc})")
+                loader.warn(key, f"font {key}: unreadable {what} CMap ({exc})")
                 return None
 
         return load
 
-    def _font_file(self, descriptor: Any) -> tuple[str | None, Callable[[], bytes | None] | None]:
+    def _font_file(self, descriptor: Any, font_key: Any) -> tuple[str | None, Callable[[], bytes | None] | None]:
         if descriptor is None:
             return None, None
         for name in ("/FontFile", "/FontFile2", "/FontFile3"):
@@ -289,10 +312,10 @@ class FontLoader:
                 if name == "/FontFile3":
                     kind = _name(stream.get("/Subtype")) or kind
 
-                return kind, self._stream_loader(stream, "font program")
+                return kind, self._stream_loader(stream, "font program", font_key)
         return None, None
 
-    def _encoding_cmap(self, encoding: Any, tounicode: Any) -> tuple[CMap, str | None]:
+    def _encoding_cmap(self, encoding: Any, tounicode: Any, font_key: Any) -> tuple[CMap, str | None]:
         name = _name(encoding)
         if name is not None:
             cmap = _predefined_cmap(name)
@@ -318,7 +341,7 @@ class FontLoader:
                     cmap = _with_wmode(cmap, 1)
                 return cmap, _name(encoding.get("/CMapName"))
             except Exception as exc:
-                self.warnings.append(f"unreadable embedded CMap ({exc})")
+                self.warn(font_key, f"unreadable embedded CMap ({exc})")
         return identity_cmap(0), None
 
     @staticmethod

@@ -1,0 +1,39 @@
+"""The document's font cache is bounded: past its size the least recently used fonts are
+dropped and read again when a page uses them again, with the same text and without
+reporting a font's damage twice."""
+
+from __future__ import annotations
+
+import pytest
+
+from glyphweave.pdf.fonts import FontLoader
+from pdfs import Page, helvetica, make_pdf, open_pdf, truetype
+
+FONTS = {f"F{i}": helvetica(widths=True) for i in range(1, 7)}
+FONTS["Bad"] = truetype(tounicode=b"this is no CMap at all")
+
+
+def _content() -> bytes:
+    shows = [f"/F{i} 10 Tf ({chr(96 + i)}) Tj".encode() for i in range(1, 7)]
+    lines = [*shows, b"/Bad 10 Tf (x) Tj"]
+    return b"BT 72 700 Td " + b" 0 -14 Td ".join(lines) + b" ET"
+
+
+def _extract(size: int | None, monkeypatch: pytest.MonkeyPatch) -> tuple[str, list[str], int]:
+    if size is not None:
+        monkeypatch.setattr(FontLoader, "cache_size", size)
+    # Two pages sharing every font: with a small cache the second page reads them again.
+    with open_pdf(make_pdf(_content(), fonts=FONTS, extra_pages=[Page(_content())])) as doc:
+        text = doc.text()
+        return text, doc.warnings(), len(doc._fonts._fonts)
+
+
+def test_a_small_font_cache_gives_the_same_text_and_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
+    text, warnings, kept = _extract(None, monkeypatch)
+    assert kept == 7
+    assert "abcdef" in text.replace("\n", "").replace(" ", "")
+    assert len([w for w in warnings if "unreadable ToUnicode" in w]) == 1
+    small = _extract(2, monkeypatch)
+    assert small[0] == text
+    assert small[1] == warnings  # the broken font was read twice, reported once
+    assert small[2] <= 2
