@@ -206,3 +206,15 @@ def test_missing_table_falls_back_to_the_derived_encodings(monkeypatch):
         monkeypatch.undo()
         encodings._load_tables.cache_clear()
     assert encodings.encodings_source() == "mirror"
+
+
+def test_the_shipped_text_of_each_code_is_the_agl_reading_of_its_name():
+    # base_encoding_text.tsv spares loading the AGL; it must say what the AGL says.
+    from glyphweave.tables import encodings
+
+    shipped = encodings._shipped_texts()
+    assert shipped is not None
+    for name in encodings.BASE_ENCODING_NAMES:
+        via_agl = tuple(None if glyph is None else encodings.glyph_name_to_unicode(glyph)
+                        for glyph in base_encoding(name))
+        assert shipped[name] == via_agl, name

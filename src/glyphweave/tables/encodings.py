@@ -16,7 +16,9 @@ vector; see the PROVENANCE file beside it). Choices made there, per Annex D:
   of its names (``Asmall``, ``zerooldstyle``) have only Private Use Area values in the
   AGL; they decode to those, which the core treats as weak answers.
 
-The table and the AGL are read on first use and cached; importing this module does no work.
+Each code's text (the AGL's reading of its name) ships beside the names in
+``base_encoding_text.tsv``, generated from them, so a base-encoded font is decoded without loading
+the AGL. The tables and the AGL are read on first use and cached; importing this module does no work.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ BASE_ENCODING_NAMES = (
 """The names :func:`base_encoding` knows, as they appear in /Encoding or /BaseEncoding."""
 
 _RESOURCE = ("encodings", "base_encodings.tsv")
+_TEXT_RESOURCE = ("encodings", "base_encoding_text.tsv")
 
 GlyphNames = tuple[str | None, ...]
 
@@ -104,8 +107,29 @@ def glyph_name_to_unicode(name: str) -> str | None:
 
 @functools.cache
 def _unicode_table(name: str) -> tuple[str | None, ...]:
-    """A base encoding's glyph names, decoded once."""
+    """A base encoding's glyph names, decoded once: from the mirror's text table when it
+    matches the names in use (the AGL's reading of them, written when the tables were
+    generated), else through the AGL, which costs loading all of it."""
+    shipped = _shipped_texts()
+    if shipped is not None and _load_tables()[1] == "mirror":
+        return shipped[name]
     return tuple(None if glyph is None else glyph_name_to_unicode(glyph) for glyph in base_encoding(name))
+
+
+@functools.cache
+def _shipped_texts() -> dict[str, tuple[str | None, ...]] | None:
+    text = loader.read_text(*_TEXT_RESOURCE, encoding="ascii")
+    if text is None:
+        return None
+    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+    if rows[0] != ["code", *BASE_ENCODING_NAMES] or len(rows) != 257:
+        raise RuntimeError(f"{'/'.join(_TEXT_RESOURCE)} is damaged: unexpected header or row count")
+    columns: dict[str, list[str | None]] = {name: [None] * 256 for name in BASE_ENCODING_NAMES}
+    for row in rows[1:]:
+        code = int(row[0], 16)
+        for name, value in zip(BASE_ENCODING_NAMES, row[1:], strict=True):
+            columns[name][code] = None if value == "-" else "".join(chr(int(cp, 16)) for cp in value.split())
+    return {name: tuple(column) for name, column in columns.items()}
 
 
 def standard_text(encoding_name: str, code: int) -> str | None:
