@@ -100,8 +100,8 @@ class Line:
             # which only the cyclic collector frees (and a page's collections cost more
             # than building its lines).
             self._split = (gap, None if pieces == [self] else pieces)
-        pieces = self._split[1]
-        return [self] if pieces is None else pieces
+        cut = self._split[1]
+        return [self] if cut is None else cut
 
     def __repr__(self) -> str:
         return (f"Line({self.text!r}, across={self.across:.2f}, start={self.start:.2f}, end={self.end:.2f}, "
