@@ -502,6 +502,24 @@ def test_plain_order_counts_only_gaps_as_wide_as_the_order_cuts_at():
     assert not g.plain_order(order_options(g)["gap"])
 
 
+def test_plain_order_lets_the_first_and_last_line_start_anywhere_along():
+    # A page number set right below the text, a running head set right above it: still plain.
+    t = GlyphTable()
+    add_text(t, "RUNNING HEAD 12", 450, 740)
+    paragraph(t, [f"body line {i} of the page" for i in range(4)], 72, 700)
+    add_text(t, "13", 520, 600)
+    _, g = geometry(t)
+    assert len(g.walk.breaks) == 5
+    assert g.plain_order(order_options(g)["gap"])
+    # A line set that far aside between two others is a margin note or a column: look closer.
+    t = GlyphTable()
+    paragraph(t, ["body line one", "body line two"], 72, 700)
+    add_text(t, "a margin note", 450, 700 - 2 * LEADING)
+    paragraph(t, ["body line three", "body line four"], 72, 700 - 3 * LEADING)
+    _, g = geometry(t)
+    assert not g.plain_order(order_options(g)["gap"])
+
+
 # -- the reading assembler reads the geometry ------------------------------------------------------------
 
 def test_reading_text_is_the_walks_text_when_nothing_is_recovered():

@@ -94,7 +94,8 @@ class PageGeometry:
         """Whether paint order is plainly reading order, judged from where each line starts
         without building the lines: one writing direction, every line starting below the
         one before (by more than half a line height: no two pieces of one baseline, no jump
-        up), no line start moved sideways by more than a third of the page, and no two
+        up), no line start but the first's and the last's moved sideways by more than a third
+        of the page, and no two
         consecutive lines with a wide gap of at least ``gap`` (interleaved columns; the
         geometric order and order recovery cut lines only at gaps that wide, so a caller
         passing its own threshold lets the justified text's wide word spaces through). On
@@ -115,15 +116,22 @@ class PageGeometry:
         builder = self.builder
         glyphs = walk.glyphs
         span = self._page_span / 3
+        # The first and the last line may start anywhere along (a running head or a page
+        # number set right, above or below everything else): strictly above or below all
+        # the other lines, neither can stand beside them as a column.
+        last = len(breaks)
+        ends = (1, last) if last >= 3 else ()
         prev: tuple[float, float, float, float, float] | None = None
-        for p in (0, *breaks):
+        for i, p in enumerate((0, *breaks)):
             cur = builder.start_of(glyphs[p])
             if prev is not None:
                 ux, uy, across, along, h = cur
                 pux, puy, pacross, palong, ph = prev
                 if ux != pux or uy != puy:
                     return False
-                if not across - pacross < -0.5 * (h if h > ph else ph) or abs(along - palong) > span:
+                if not across - pacross < -0.5 * (h if h > ph else ph):
+                    return False
+                if abs(along - palong) > span and i not in ends:
                     return False
             prev = cur
         return True
