@@ -400,8 +400,10 @@ def test_a_page_extracted_with_pause_gc_still_answers_for_its_glyphs_and_stats()
     with glyphweave.open(TWO_PAGES, pause_gc=True) as doc:
         pages = [page for page, _text in doc.iter_text()]
         assert all(page._table is None for page in pages)
+        left = doc._budget.document_left
         again = [(page.glyphs(), page.stats) for page in pages]
         assert doc.stats.pages == 2
+        assert doc._budget.document_left == left  # the content was paid for the first time
     assert [g for g, _ in again] == [g for g, _ in expected]
     assert [s.warnings for _, s in again] == [s.warnings for _, s in expected]
     assert [s.glyphs for _, s in again] == [s.glyphs for _, s in expected]

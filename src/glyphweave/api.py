@@ -106,7 +106,9 @@ class Page:
     def table(self) -> GlyphTable:
         """The raw glyph table (every painted glyph, in paint order)."""
         if self._table is None:
-            interpreter = PageInterpreter(self.document._fonts, self.document.limits, self.document._budget)
+            budget, fonts = self.document._budget, self.document._fonts
+            left_before, pending = budget.document_left, len(fonts.warnings)
+            interpreter = PageInterpreter(fonts, self.document.limits, budget)
             with self.document._collector_paused():
                 try:
                     self._table = interpreter.run_page(self._obj, resolve_inherited(self._obj, "/Resources"))
@@ -114,9 +116,11 @@ class Page:
                     self._table = interpreter.table
                     interpreter.warnings.append("content nested too deeply; page cut short")
             if self._released:
-                # Interpreted again after _release: the warnings and failures were reported
-                # the first time, and a second report would count them twice.
+                # Interpreted again after _release: its content was paid for and its warnings
+                # and failures reported the first time; a second time would count them twice.
                 self.document.pipeline.chain.take_failures()
+                budget.document_left = left_before
+                del fonts.warnings[pending:]
                 return self._table
             failures = [f"page {self.number + 1}: {failure}"
                         for failure in self.document.pipeline.chain.take_failures()]
@@ -245,9 +249,9 @@ class Document:
         """What a page and the document may cost (the profile's ``[limits]``, or ``limits=``)."""
         self._budget = Budget(self.limits)
         self.pause_gc = pause_gc
+        """Pause Python's cyclic garbage collector while a page is extracted (see :func:`open_document`)."""
         self._pause_depth = 0
         self._gc_was_enabled = True
-        """Pause Python's cyclic garbage collector while a page is extracted (see :func:`open_document`)."""
         self._fonts = FontLoader(pipeline.chain.table_for, self.limits)
         self._page_stats: dict[int, PageStats] = {}
         self._component_warnings: list[str] = []
