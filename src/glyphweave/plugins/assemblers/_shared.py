@@ -52,13 +52,31 @@ ORDER_OPTIONS = {
 GEOMETRY_OPTIONS = {**RULE_OPTIONS, **ORDER_OPTIONS}
 
 
-def rules_geometry(component: Any, page: PageContext, indices: Sequence[int]) -> PageGeometry:
+class RuleOptions:
+    """The attributes :data:`RULE_OPTIONS` give a component, declared once for every
+    assembler that takes them (a base class of the assembler, beside ``Assembler``)."""
+
+    word_gap: float
+    line_gap: float
+    back_jump: float
+    ligatures: bool
+
+
+class GeometryOptions(RuleOptions):
+    """The attributes :data:`GEOMETRY_OPTIONS` give a component."""
+
+    gap: float
+    min_width: float
+    min_lines: int
+
+
+def rules_geometry(component: RuleOptions, page: PageContext, indices: Sequence[int]) -> PageGeometry:
     """The page geometry of ``indices`` under ``component``'s reading-rule options."""
     return page.geometry(indices, word_gap=component.word_gap, line_gap=component.line_gap,
                          back_jump=component.back_jump, ligatures=component.ligatures)
 
 
-def order_thresholds(component: Any, geometry: PageGeometry) -> dict[str, Any]:
+def order_thresholds(component: GeometryOptions, geometry: PageGeometry) -> dict[str, Any]:
     """``component``'s order options as :func:`geometric_rows` and :func:`recover` take
     them: lengths in user space, from the page's typical advance."""
     advance = geometry.advance
@@ -66,14 +84,14 @@ def order_thresholds(component: Any, geometry: PageGeometry) -> dict[str, Any]:
             "min_lines": component.min_lines}
 
 
-def ordered_rows(component: Any, geometry: PageGeometry, lines: Sequence[Line],
+def ordered_rows(component: GeometryOptions, geometry: PageGeometry, lines: Sequence[Line],
                  gutters: list[tuple[float, float]] | None = None) -> list[list[Line]]:
     """``lines`` in geometric order under ``component``'s thresholds (the gutters found
     are appended to ``gutters`` when given)."""
     return geometric_rows(lines, gutters=gutters, **order_thresholds(component, geometry))
 
 
-def recovered_text(component: Any, page: PageContext, geometry: PageGeometry) -> str:
+def recovered_text(component: GeometryOptions, page: PageContext, geometry: PageGeometry) -> str:
     """The page in paint order with order recovery: the regions paint order gets badly
     wrong read geometrically (noted as ``order`` in the page's statistics)."""
     recovered = recover(geometry.lines, **order_thresholds(component, geometry))

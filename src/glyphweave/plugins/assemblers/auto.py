@@ -19,15 +19,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
-from typing import Any
 
 from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
 
-from ._shared import GEOMETRY_OPTIONS, order_thresholds, ordered_rows, recovered_text, rules_geometry
-from .structure import STRUCTURE_OPTIONS, play_structure
+from ._shared import (
+    GEOMETRY_OPTIONS,
+    GeometryOptions,
+    order_thresholds,
+    ordered_rows,
+    recovered_text,
+    rules_geometry,
+)
+from .structure import STRUCTURE_OPTIONS, StructureOptions, play_structure
 
 
-class AutoAssembler(Assembler):
+class AutoAssembler(Assembler, StructureOptions):
     """Per page: the structure tree where usable, else geometric order where paint order
     contradicts it, else reading."""
 
@@ -45,16 +51,6 @@ class AutoAssembler(Assembler):
         ),
     }
 
-    word_gap: float
-    line_gap: float
-    back_jump: float
-    ligatures: bool
-    gap: float
-    min_width: float
-    min_lines: int
-    coverage: float
-    artifacts: str
-    alt: bool
     structure: bool
     recover: bool
 
@@ -67,11 +63,10 @@ class AutoAssembler(Assembler):
         return geometric_choice(self, page, indices)
 
 
-def geometric_choice(options: Assembler, page: PageContext, indices: Sequence[int]) -> str:
+def geometric_choice(o: GeometryOptions, page: PageContext, indices: Sequence[int]) -> str:
     """What auto serves on a page without usable structure: the geometric order where it
     found columns or moved whole lines, else reading (with order recovery when the
-    component has ``recover`` on). ``options`` is a component with the geometry options."""
-    o: Any = options
+    component has ``recover`` on). ``o`` is a component with the geometry options."""
     no_structure = page.notes.get("reason")
     if not len(indices):
         _served(page, "reading", "no glyphs", no_structure)

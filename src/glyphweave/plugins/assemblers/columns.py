@@ -15,22 +15,14 @@ from collections.abc import Sequence
 
 from glyphweave.plugin import Assembler, PageContext, hookimpl
 
-from ._shared import GEOMETRY_OPTIONS, ordered_rows, rules_geometry
+from ._shared import GEOMETRY_OPTIONS, GeometryOptions, ordered_rows, rules_geometry
 
 
-class ColumnsAssembler(Assembler):
+class ColumnsAssembler(Assembler, GeometryOptions):
     """Geometric reading order: columns found from whitespace, read one after the other."""
 
     NAME = "columns"
     OPTIONS = GEOMETRY_OPTIONS
-
-    word_gap: float
-    line_gap: float
-    back_jump: float
-    ligatures: bool
-    gap: float
-    min_width: float
-    min_lines: int
 
     def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
         if not len(indices):

@@ -30,7 +30,7 @@ from glyphweave.plugin import (
     hookimpl,
 )
 
-from ._shared import RULE_OPTIONS, rules_geometry
+from ._shared import RULE_OPTIONS, RuleOptions, rules_geometry
 
 __all__ = ["LayoutAssembler", "glyphweave_register_assemblers"]
 
@@ -66,7 +66,7 @@ class _Piece:
         """Its grid position, ``round((start - left) / cell)``; None past the row's width."""
 
 
-class LayoutAssembler(Assembler):
+class LayoutAssembler(Assembler, RuleOptions):
     """The page as a monospace grid: columns, indentation, tables and blank lines kept as spaces.
 
     * **Frame.** The lines are grouped by writing direction; the group with the most
@@ -151,10 +151,6 @@ class LayoutAssembler(Assembler):
         ),
     }
 
-    word_gap: float
-    line_gap: float
-    back_jump: float
-    ligatures: bool
     cell_width: float
     run_gap: float
     blank_gap: float

@@ -47,7 +47,7 @@ from glyphweave.plugin import (
     join_backwards,
 )
 
-from ._shared import GEOMETRY_OPTIONS, ordered_rows, rules_geometry
+from ._shared import GEOMETRY_OPTIONS, GeometryOptions, ordered_rows, rules_geometry
 
 STRUCTURE_OPTIONS = {
     "coverage": Option(
@@ -67,22 +67,20 @@ STRUCTURE_OPTIONS = {
 }
 
 
-class StructureAssembler(Assembler):
+class StructureOptions(GeometryOptions):
+    """The attributes :data:`STRUCTURE_OPTIONS` (and the geometry options its fallback
+    reads) give a component: what :func:`play_structure` reads."""
+
+    coverage: float
+    artifacts: str
+    alt: bool
+
+
+class StructureAssembler(Assembler, StructureOptions):
     """Tagged PDFs in the author's order (the structure tree), geometric order elsewhere."""
 
     NAME = "structure"
     OPTIONS = {**GEOMETRY_OPTIONS, **STRUCTURE_OPTIONS}
-
-    word_gap: float
-    line_gap: float
-    back_jump: float
-    ligatures: bool
-    gap: float
-    min_width: float
-    min_lines: int
-    coverage: float
-    artifacts: str
-    alt: bool
 
     def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
         page.note("assembler", self.NAME)
@@ -94,7 +92,7 @@ class StructureAssembler(Assembler):
         return geometric_choice(self, page, indices)
 
 
-def play_structure(options: Any, page: PageContext, indices: Sequence[int]) -> str | None:
+def play_structure(options: StructureOptions, page: PageContext, indices: Sequence[int]) -> str | None:
     """The page's text in structure order, or None (with ``reason`` noted) when the page's
     structure is not usable. ``options`` is a component with the structure and geometry
     options (the structure or the auto assembler)."""
@@ -155,7 +153,7 @@ def _author_order(items: Sequence[StructItem], by_key: dict[Any, list[int]],
     return order, starts, repeated
 
 
-def _body_text(options: Any, page: PageContext, order: list[int], starts: list[_Start]) -> str:
+def _body_text(options: StructureOptions, page: PageContext, order: list[int], starts: list[_Start]) -> str:
     """The tagged content's text: the reading rules between glyphs, forced line ends
     between blocks, cells of a row joined, replacement texts in place of their glyphs."""
     if not order and not any(item.text or item.alt for _, item in starts):
@@ -209,7 +207,7 @@ def _body_text(options: Any, page: PageContext, order: list[int], starts: list[_
     return geometry.text_of_rows(join_backwards(geometry.lines))
 
 
-def _plain(pieces: list[str], options: Any) -> str:
+def _plain(pieces: list[str], options: StructureOptions) -> str:
     from glyphweave.plugin import expand_ligatures, finish_text
 
     text = finish_text("".join(pieces))
@@ -226,7 +224,7 @@ def _separator(prev: StructItem | None, item: StructItem) -> str:
     return "" if item.block == prev.block else "\n"
 
 
-def _geometric_text(options: Any, page: PageContext, indices: list[int]) -> str:
+def _geometric_text(options: StructureOptions, page: PageContext, indices: list[int]) -> str:
     """Glyphs outside the tree, in geometric order (the columns assembler's)."""
     if not indices:
         return ""
@@ -234,7 +232,7 @@ def _geometric_text(options: Any, page: PageContext, indices: list[int]) -> str:
     return geometry.text_of_rows(ordered_rows(options, geometry, geometry.lines))
 
 
-def _artifact_text(options: Any, page: PageContext, artifacts: list[int], order: list[int]) -> tuple[list[str], list[str]]:
+def _artifact_text(options: StructureOptions, page: PageContext, artifacts: list[int], order: list[int]) -> tuple[list[str], list[str]]:
     """The artifacts' text before and after the content, as the ``artifacts`` option says."""
     mode = options.artifacts
     if mode == "drop" or not artifacts:

@@ -21,12 +21,19 @@ from collections.abc import Sequence
 
 from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl, is_cjk
 
-from .._shared import ORDER_OPTIONS, RULE_OPTIONS, order_thresholds, recovered_text, rules_geometry
+from .._shared import (
+    ORDER_OPTIONS,
+    RULE_OPTIONS,
+    GeometryOptions,
+    order_thresholds,
+    recovered_text,
+    rules_geometry,
+)
 
 __all__ = ["ReadingAssembler", "glyphweave_register_assemblers", "is_cjk"]
 
 
-class ReadingAssembler(Assembler):
+class ReadingAssembler(Assembler, GeometryOptions):
     """Content-order text: word spaces and line breaks inferred from glyph geometry.
 
     Between a glyph and the one painted before it ("prev"), with ``h`` the *larger* of
@@ -91,14 +98,7 @@ class ReadingAssembler(Assembler):
         **ORDER_OPTIONS,
     }
 
-    word_gap: float
-    line_gap: float
-    back_jump: float
-    ligatures: bool
     recover: bool
-    gap: float
-    min_width: float
-    min_lines: int
 
     def assemble(self, page: PageContext, indices: Sequence[int]) -> str | Assembled:
         if not len(indices):
