@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 from glyphweave.core.fontinfo import strip_subset_prefix
 from glyphweave.tables import loader
@@ -63,15 +64,22 @@ def _load_tables() -> tuple[dict[str, GlyphNames], str]:
 
 
 def _parse_tables(text: str) -> dict[str, GlyphNames]:
+    """The glyph names of ``base_encodings.tsv``."""
+    return _parse_columns(text, _RESOURCE, str)
+
+
+def _parse_columns(text: str, resource: tuple[str, str], read: Callable[[str], str]) -> dict[str, GlyphNames]:
+    """A table of the mirror with a row per code and a column per base encoding (``-``:
+    nothing there), each cell read by ``read``."""
     rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
     header, body = rows[0], rows[1:]
     if header != ["code", *BASE_ENCODING_NAMES] or len(body) != 256:
-        raise RuntimeError(f"{'/'.join(_RESOURCE)} is damaged: unexpected header or row count")
+        raise RuntimeError(f"{'/'.join(resource)} is damaged: unexpected header or row count")
     columns: dict[str, list[str | None]] = {name: [None] * 256 for name in BASE_ENCODING_NAMES}
     for row in body:
         code = int(row[0], 16)
-        for name, glyph in zip(BASE_ENCODING_NAMES, row[1:], strict=True):
-            columns[name][code] = None if glyph == "-" else glyph
+        for name, cell in zip(BASE_ENCODING_NAMES, row[1:], strict=True):
+            columns[name][code] = None if cell == "-" else read(cell)
     return {name: tuple(column) for name, column in columns.items()}
 
 
@@ -121,15 +129,12 @@ def _shipped_texts() -> dict[str, tuple[str | None, ...]] | None:
     text = loader.read_text(*_TEXT_RESOURCE, encoding="ascii")
     if text is None:
         return None
-    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
-    if rows[0] != ["code", *BASE_ENCODING_NAMES] or len(rows) != 257:
-        raise RuntimeError(f"{'/'.join(_TEXT_RESOURCE)} is damaged: unexpected header or row count")
-    columns: dict[str, list[str | None]] = {name: [None] * 256 for name in BASE_ENCODING_NAMES}
-    for row in rows[1:]:
-        code = int(row[0], 16)
-        for name, value in zip(BASE_ENCODING_NAMES, row[1:], strict=True):
-            columns[name][code] = None if value == "-" else "".join(chr(int(cp, 16)) for cp in value.split())
-    return {name: tuple(column) for name, column in columns.items()}
+    return _parse_columns(text, _TEXT_RESOURCE, _code_points)
+
+
+def _code_points(cell: str) -> str:
+    """The text of hex code points separated by spaces (``0066 0069`` is "fi")."""
+    return "".join(chr(int(cp, 16)) for cp in cell.split())
 
 
 def standard_text(encoding_name: str, code: int) -> str | None:
