@@ -754,9 +754,7 @@ def _fast_section(data: bytes, pos: int, kind: str, builder: _Builder) -> int:
             builder.bfchar_hex(hexes)
         else:
             builder.section(kind, _hex_many(hexes))
-    elif kind == "cidrange" and builder.cidrange_entries(_CIDRANGE_ENTRY.findall(data, pos, stop), data, pos, stop):
-        pass
-    else:
+    elif kind != "cidrange" or not builder.cidrange_entries(_CIDRANGE_ENTRY.findall(data, pos, stop), data, pos, stop):
         items = [decode_hex(hexs) if not integer else int(integer) for hexs, integer in _SIMPLE_TOKEN.findall(data, pos, stop)]
         builder.section(kind, items)
     return after
