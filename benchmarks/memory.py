@@ -25,7 +25,6 @@ Run nothing else while timing. Figures to read, not a test: nothing is asserted.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import sys
@@ -33,19 +32,10 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from run import DEFAULT_PDFS, run_child
+from run import DEFAULT_PDFS, glyphweave_cli, outcome, run_child
 
 TARGET_PEAK_MB = 120.0
 FLAT_RATIO = 1.10  # the largest size's peak over the smallest's, at most: "flat"
-
-
-def glyphweave() -> list[str] | None:
-    """The glyphweave console script of this interpreter's environment, else the one on PATH."""
-    exe = Path(sys.executable).parent / "glyphweave"
-    if exe.is_file() and os.access(exe, os.X_OK):
-        return [str(exe)]
-    found = shutil.which("glyphweave")
-    return [found] if found else None
 
 
 def bench_files(folder: Path) -> list[tuple[Path, int]]:
@@ -116,16 +106,6 @@ def describe(taken: dict[str, list[list[int]]]) -> str:
     )
 
 
-def measure(cmd: list[str], timeout: float) -> dict:
-    child = run_child(cmd, timeout, capture=False)
-    if child["timeout"]:
-        return {"status": "timeout", "peak_mb": child["peak_mb"]}
-    if child["returncode"] != 0:
-        lines = [line for line in child["stderr"].strip().splitlines() if line.strip()]
-        return {"status": "error", "message": lines[-1] if lines else f"exit {child['returncode']}"}
-    return {"status": "ok", "seconds": child["wall"], "peak_mb": child["peak_mb"]}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -157,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    cli = glyphweave()
+    cli = glyphweave_cli()
     if cli is None:
         print("glyphweave is not installed (pip install -e .).", file=sys.stderr)
         return 2
@@ -189,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
                 order = list(tools) if (rep + di) % 2 == 0 else list(reversed(tools))
                 for tool in order:
                     cmd = [*tools[tool], str(path)] if tool == "glyphweave" else [*tools[tool], str(path), "-"]
-                    r = measure(cmd, args.timeout)
+                    r = outcome(run_child(cmd, args.timeout, capture=False))
                     results.setdefault((label, tool), []).append(r)
                     shown = f"{r['seconds']:.2f} s, {r['peak_mb']:.0f} MB" if r["status"] == "ok" else r["status"]
                     print(f"[{rep + 1}/{args.repeat}] {label:<32} {tool:<11} {shown}", file=sys.stderr, flush=True)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -149,5 +148,4 @@ def _ratio(value: float, base: float) -> str:
 
 
 if __name__ == "__main__":
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # the compiled bytecode is read either way
     sys.exit(main())

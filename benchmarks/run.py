@@ -159,7 +159,7 @@ TARGET_FILE_RATIO = 2.0
 TARGET_STARTUP_S = 0.15
 
 
-def _glyphweave_cli() -> list[str] | None:
+def glyphweave_cli() -> list[str] | None:
     """The glyphweave console script of this interpreter's environment, else the one on PATH."""
     exe = Path(sys.executable).parent / "glyphweave"
     if exe.is_file() and os.access(exe, os.X_OK):
@@ -172,7 +172,7 @@ def available(name: str) -> bool:
     if name == "pdftotext":
         return shutil.which("pdftotext") is not None
     if name == "glyphweave-cli":
-        return _glyphweave_cli() is not None
+        return glyphweave_cli() is not None
     import importlib.util
 
     module = IN_PROCESS[name][0]
@@ -187,7 +187,7 @@ def command(name: str, path: Path, profile: str) -> tuple[list[str], bool]:
     if name == "pdftotext":
         return ["pdftotext", "-q", str(path), "-"], False
     if name == "glyphweave-cli":
-        cli = _glyphweave_cli()
+        cli = glyphweave_cli()
         assert cli is not None
         # One process: without --jobs 1, extract splits a long file across the cores.
         return [*cli, "extract", str(path), "--profile", profile, "--jobs", "1"], False
@@ -305,6 +305,21 @@ def run_child(cmd: list[str], timeout: float, capture: bool = True) -> dict:
 def measure(name: str, path: Path, profile: str, timeout: float) -> dict:
     cmd, self_timed = command(name, path, profile)
     child = run_child(cmd, timeout, capture=self_timed)
+    result = outcome(child)
+    if result["status"] != "ok":
+        return result
+    if self_timed:
+        try:
+            report = json.loads(child["stdout"])
+        except ValueError:
+            return {"status": "error", "message": "worker printed no result", "peak_mb": child["peak_mb"]}
+        result.update(seconds=report["seconds"], chars=report["chars"], pages=report["pages"])
+    return result
+
+
+def outcome(child: dict) -> dict:
+    """What :func:`run_child` reports, as a measurement: ``status`` ok (with ``seconds``),
+    timeout or error (with the last line the command wrote to stderr), and ``peak_mb``."""
     if child["timeout"]:
         return {"status": "timeout", "peak_mb": child["peak_mb"]}
     if child["returncode"] != 0:
@@ -314,14 +329,7 @@ def measure(name: str, path: Path, profile: str, timeout: float) -> dict:
             "message": lines[-1] if lines else f"exit {child['returncode']}",
             "peak_mb": child["peak_mb"],
         }
-    result = {"status": "ok", "peak_mb": child["peak_mb"], "seconds": child["wall"]}
-    if self_timed:
-        try:
-            report = json.loads(child["stdout"])
-        except ValueError:
-            return {"status": "error", "message": "worker printed no result", "peak_mb": child["peak_mb"]}
-        result.update(seconds=report["seconds"], chars=report["chars"], pages=report["pages"])
-    return result
+    return {"status": "ok", "peak_mb": child["peak_mb"], "seconds": child["wall"]}
 
 
 def page_count(path: Path) -> int | None:
