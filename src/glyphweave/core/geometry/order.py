@@ -29,6 +29,7 @@ The result is a list of rows; a row is a list of pieces read along the line.
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 
 from .blocks import same_direction
@@ -204,7 +205,7 @@ def _columns(items: list[_Item], g0: float, g1: float, min_width: float, min_lin
     if len(left) < min_lines or len(right) < min_lines:
         return False
     for side in (left, right):
-        if _median([it.s1 - it.s0 for it in side]) < min_width:
+        if statistics.median(it.s1 - it.s0 for it in side) < min_width:
             return False
     ltop, lbot = max(it.c1 for it in left), min(it.c0 for it in left)
     rtop, rbot = max(it.c1 for it in right), min(it.c0 for it in right)
@@ -226,13 +227,3 @@ def _rows(items: list[_Item]) -> list[list[_Item]]:
     for row in rows:
         row.sort(key=lambda it: it.s0)
     return rows
-
-
-def _median(values: list[float]) -> float:
-    """The median (the mean of the middle two for an even count), as ``statistics.median``
-    computes it; that module's import (fractions, decimal) costs the command's start-up more
-    than every page's use of this."""
-    data = sorted(values)
-    n = len(data)
-    half = n // 2
-    return data[half] if n % 2 else (data[half - 1] + data[half]) / 2
