@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
@@ -110,8 +111,6 @@ def _output(path: str | None, *, encoding: str = "utf-8") -> Iterator[IO[str]]:
         yield sys.stdout
         sys.stdout.flush()
         return
-    import tempfile
-
     from glyphweave.core.errors import GlyphweaveError
 
     if os.path.isdir(path):
