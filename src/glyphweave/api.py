@@ -10,7 +10,8 @@ import contextlib
 import gc
 import io
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
 import attrs
@@ -73,14 +74,46 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str]:
     return pdf, name
 
 
+def _reopener(source: Source, password: str | None) -> Callable[[], pikepdf.Pdf | None] | None:
+    """How to open ``source`` again, or None: a file is opened again only while its size,
+    modification time and inode are what they were before the first opening; bytes
+    always; a stream never (a second reading would share its position)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source) if not isinstance(source, bytes) else source
+        return lambda: pikepdf.open(io.BytesIO(data), password=password or "")
+    if not isinstance(source, (str, os.PathLike)):
+        return None
+    path = os.fspath(source)
+    try:
+        seen = _identity(path)
+    except OSError:
+        return None
+
+    def reopen() -> pikepdf.Pdf | None:
+        if _identity(path) != seen:
+            return None
+        return pikepdf.open(path, password=password or "")
+
+    return reopen
+
+
+def _identity(path: str) -> tuple[int, ...]:
+    st = os.stat(path)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 class Page:
     """One page. Interpreting happens on first use and is kept with the page."""
 
-    def __init__(self, document: Document, number: int, obj: Any) -> None:
+    def __init__(self, document: Document, number: int, obj: Any, pdf: pikepdf.Pdf | None = None) -> None:
         self.document = document
         self.number = number
         """0-based index."""
         self._obj = obj
+        self._pdf = pdf if pdf is not None else document._pdf
+        """The opening ``obj`` belongs to, kept alive with the page: pikepdf destroys an
+        opening's objects when it is freed, and the document may have opened the file
+        again since (see :attr:`Document.reopen_pages`)."""
         self._table: GlyphTable | None = None
         self._warnings: list[str] = []
         self._visible: list[int] | None = None
@@ -215,14 +248,15 @@ class PageList(Sequence[Page]):
 
     def __init__(self, document: Document) -> None:
         self._document = document
-        self._objs = document._pdf.pages
+        self._pdf = document._pdf
+        self._objs = self._pdf.pages
 
     def __len__(self) -> int:
         return len(self._objs)
 
     def __iter__(self) -> Iterator[Page]:
         for index, obj in enumerate(self._objs):
-            yield Page(self._document, index, obj.obj)
+            yield Page(self._document, index, obj.obj, self._pdf)
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
@@ -231,15 +265,35 @@ class PageList(Sequence[Page]):
         if not -n <= index < n:
             raise PageError(f"page index {index} out of range (document has {n} pages)")
         index %= n
-        return Page(self._document, index, self._objs[index].obj)
+        return Page(self._document, index, self._objs[index].obj, self._pdf)
 
 
 class Document:
     """An open PDF with a pipeline. Use :func:`glyphweave.open` to make one."""
 
+    reopen_pages = 100
+    """Pages the document iterators extract at least before they open the PDF again, when
+    the document knows how (``reopen``). qpdf keeps every object it has parsed until the
+    PDF is closed, about 30 KB a page on the benchmark corpus, so a long document would
+    grow without bound; a fresh opening starts empty, and the fonts read so far are kept
+    (they find their streams by object number)."""
+    reopen_share = 0.02
+    """The largest share of the extraction time that opening the PDF again may take: qpdf
+    reads the whole cross-reference table at each opening (55 ms for a file of 16,000
+    objects), so a document is reopened only once the pages since its last opening took
+    at least ``1 / reopen_share`` times as long as that opening did."""
+
     def __init__(self, pdf: pikepdf.Pdf, pipeline: Pipeline, name: str = "<pdf>", *,
-                 pause_gc: bool = False, limits: Limits | Mapping[str, Any] | None = None) -> None:
+                 pause_gc: bool = False, limits: Limits | Mapping[str, Any] | None = None,
+                 reopen: Callable[[], pikepdf.Pdf | None] | None = None) -> None:
         self._pdf = pdf
+        self._reopen = reopen
+        """Opens the same PDF again (None when it has changed); None: never reopened."""
+        self._since_open = 0
+        self._opened_at = time.monotonic()
+        self._open_seconds = 0.0
+        """How long the last opening took (0 until the document has reopened it once: a
+        caller that made ``pdf`` did not say)."""
         self.pipeline = pipeline
         self.name = name
         if limits is None or isinstance(limits, Limits):
@@ -252,7 +306,7 @@ class Document:
         """Pause Python's cyclic garbage collector while a page is extracted (see :func:`open_document`)."""
         self._pause_depth = 0
         self._gc_was_enabled = True
-        self._fonts = FontLoader(pipeline.chain.table_for, self.limits)
+        self._fonts = FontLoader(pipeline.chain.table_for, self.limits, pdf if reopen is not None else None)
         self._page_stats: dict[int, PageStats] = {}
         self._component_warnings: list[str] = []
         self._structure_tree: DocumentStructure | None = None
@@ -354,7 +408,34 @@ class Document:
     def _selected(self, pages: Iterable[int] | None) -> Iterator[Page]:
         indices = range(len(self.pages)) if pages is None else pages
         for i in indices:
+            if self._since_open >= self.reopen_pages and self._reopen is not None and (
+                    (time.monotonic() - self._opened_at) * self.reopen_share >= self._open_seconds):
+                self._open_again()
+            self._since_open += 1
             yield self.pages[i]
+
+    def _open_again(self) -> None:
+        """Replace the open PDF by a fresh opening of the same file (see :attr:`reopen_pages`).
+
+        The previous opening is dropped, not closed: pages a caller still holds keep it
+        alive and readable, and it is freed with the last of them. A file that changed since, or fails to open, or opens with
+        another page count, is not reopened again."""
+        self._since_open = 0
+        if self._reopen is None:
+            return
+        started = time.monotonic()
+        try:
+            pdf = self._reopen()
+        except Exception:
+            pdf = None
+        self._opened_at = time.monotonic()
+        self._open_seconds = self._opened_at - started
+        if pdf is None or len(pdf.pages) != len(self._pdf.pages):
+            self._reopen = None
+            if pdf is not None:
+                pdf.close()
+            return
+        self._pdf = self._fonts.pdf = pdf
 
     def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
              separator: str = "\f") -> str:
@@ -420,8 +501,12 @@ def open_document(source: Source, *, password: str | None = None, profile: Any =
     warning instead of exhausting memory or time.
     """
     pipeline = build_pipeline(profile, plugin_manager)
+    reopen = _reopener(source, password)
+    started = time.monotonic()
     pdf, name = _open_pdf(source, password)
-    return Document(pdf, pipeline, name, pause_gc=pause_gc, limits=limits)
+    document = Document(pdf, pipeline, name, pause_gc=pause_gc, limits=limits, reopen=reopen)
+    document._open_seconds = time.monotonic() - started
+    return document
 
 
 def build_pipeline(profile: Any = "default", plugin_manager: Any = None) -> Pipeline:

@@ -157,9 +157,14 @@ class FontLoader:
     strings (whose keys hold the dropped fonts)."""
 
     def __init__(self, make_decode_table: Callable[[FontInfo, Callable[[bytes], int | None] | None], DecodeTable],
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, pdf: pikepdf.Pdf | None = None) -> None:
         self._make_decode_table = make_decode_table
         self.limits = limits if limits is not None else Limits()
+        self.pdf = pdf
+        """The open document the fonts come from. When set, a font's streams are read on
+        first use by object number from whatever this is then: the document may be opened
+        again (to let go of the objects the first opening parsed) and its fonts stay
+        loaded. When None, each font holds its streams."""
         self._fonts: dict[tuple[Any, ...], FontState] = {}
         self._warned: set[tuple[Any, str]] = set()
         self.warnings: list[str] = []
@@ -271,13 +276,14 @@ class FontLoader:
         font's info, which this loader keeps, and a strong reference back would make every
         document's fonts a reference cycle, freed only by the cyclic collector."""
         owner = weakref.ref(self)
+        find = self._finder(stream)
 
         def load() -> bytes | None:
             loader = owner()
             if loader is None:  # the document is gone
                 return None
             try:
-                return loader._bytes(stream)
+                return loader._bytes(find(loader))
             except ValueError as exc:
                 if LIMIT in str(exc):
                     loader.warn(font_key, f"{what}: {exc}")
@@ -287,15 +293,30 @@ class FontLoader:
 
         return load
 
+    def _finder(self, stream: Any) -> Callable[[FontLoader], Any]:
+        """How a lazy loader gets ``stream`` back: by its object number from the loader's
+        :attr:`pdf` (a font loaded before the document was opened again must not keep the
+        first opening alive), or held as it is when there is no :attr:`pdf` to ask."""
+        objgen = getattr(stream, "objgen", (0, 0))
+        if self.pdf is None or objgen == (0, 0):
+            return lambda loader: stream
+        return lambda loader: loader._object(objgen)
+
+    def _object(self, objgen: tuple[int, int]) -> Any:
+        if self.pdf is None:
+            raise ValueError("the document is not set")
+        return self.pdf.get_object(objgen)
+
     def _cmap_loader(self, stream: Any, key: tuple[Any, ...], what: str) -> Callable[[], CMap | None]:
         owner = weakref.ref(self)  # as in _stream_loader
+        find = self._finder(stream)
 
         def load() -> CMap | None:
             loader = owner()
             if loader is None:
                 return None
             try:
-                return parse_cmap(loader._bytes(stream), usecmap=_predefined_cmap)
+                return parse_cmap(loader._bytes(find(loader)), usecmap=_predefined_cmap)
             except Exception as exc:
                 loader.warn(key, f"font {key}: unreadable {what} CMap ({exc})")
                 return None
