@@ -751,6 +751,41 @@ def test_operators_are_dispatched_apart_from_fused_items():
     assert all(op in operators for record in fused for op in record.operators)
 
 
+def test_an_ocr_glyph_block_paints_what_its_operators_paint_one_by_one():
+    # A comment after "q" keeps the tokenizer from reading a block as one item.
+    blocks = [
+        b"q 1.1 0 0 1.4 72 700 cm BT 3 Tr 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td (a) Tj ET Q",
+        b"q 0.9 0 0 1.4 80 700 cm BT 1 0 0 1 2 0 Tm /F1 11 Tf 1 0 Td <62> Tj ET Q",
+        b"q 1 0 0 1 90 700 cm BT 1 0 0 1 0 0 Tm /Missing 9 Tf 0 0 Td (c) Tj ET Q",  # no such font
+        # Tc is kept in the block; Q restores the font and the CTM for (e).
+        b"BT /F2 8 Tf 5 Tc ET q 1 0 0 1 99 700 cm BT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td (d) Tj ET Q BT 1 2 Td (e) Tj ET",
+    ]
+    content = b"\n".join(blocks)
+    fonts = {"F1": helvetica(widths=True), "F2": helvetica(widths=True)}
+
+    def both(data: bytes, **kwargs: Any) -> tuple[Any, Any]:
+        return (page_glyphs(data, fonts=fonts, **kwargs),
+                page_glyphs(data.replace(b"q ", b"q %\n"), fonts=fonts, **kwargs))
+
+    (fused, fused_warnings), (apart, apart_warnings) = both(content)
+    assert text_of(fused) == "abde"
+    assert fused == apart
+    assert fused_warnings == apart_warnings and any("Missing" in w for w in fused_warnings)
+    # In a form too (where glyphs have no token index).
+    (in_form, _), (in_form_apart, _) = both(b"/Fm0 Do", xobjects={"Fm0": form(content)})
+    assert text_of(in_form) == "abde" and in_form == in_form_apart
+
+
+def test_an_ocr_glyph_block_past_the_nesting_limit_balances_its_q_and_q():
+    block = b"q 1 0 0 1 72 700 cm BT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td (a) Tj ET Q"
+    deep = b"q " * 3 + block + b" Q" * 3 + b" BT /F1 9 Tf 72 600 Td (b) Tj ET"
+    with open_pdf(make_pdf(deep), limits={"nesting": 2}) as doc:
+        fused = doc.pages[0].glyphs(raw=True)
+    with open_pdf(make_pdf(deep.replace(b"q 1", b"q %\n1")), limits={"nesting": 2}) as doc:
+        apart = doc.pages[0].glyphs(raw=True)
+    assert text_of(fused) == "ab" and fused == apart
+
+
 def test_a_fused_operation_that_fails_still_shows_its_string():
     # Bad operands for the operation before a shown string: reported, and the string shown
     # (as when the two are read apart).

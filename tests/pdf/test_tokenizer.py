@@ -15,7 +15,16 @@ from typing import Any
 import pytest
 
 from glyphweave.pdf.lexer import decode_hex, decode_name, unescape_literal
-from glyphweave.pdf.tokenizer import _IGNORED_OPS, FUSIONS, Fused, RawTJ, _general, operations
+from glyphweave.pdf.tokenizer import (
+    _IGNORED_OPS,
+    FUSIONS,
+    GLYPH_BLOCK,
+    GLYPH_BLOCK_TR,
+    Fused,
+    RawTJ,
+    _general,
+    operations,
+)
 
 
 def read_values(args: list[Any]) -> list[Any]:
@@ -464,6 +473,14 @@ FUSION_CASES = [
     b"q 2 0 0 1 5 5 cm BT 3 Tr 1 0 0 1 0 0 Tm /F11 9.00 Tf 0.00 0.00 Td <3c> Tj ET Q <0041 4>Tj",  # OCR layers
     b"BT /F1 9 Tf (a) Tj /F1 9 Tf [(b)] TJ /F2 7 Tf 1 2 Td <41> Tj ET",  # Tf then a string: not fused
     b"BT /F1 9 Tf 1 2 Td (a\\)b) Tj 0 -12 TD [(c\\(d) -250 <4 1>] TJ ET",  # escapes, hex with spaces
+    # Glyph blocks: without Tr, with a literal, after stray operands, and near misses.
+    b"q\n1.03 0.00 0.00 1.46 187.20 644.36 cm\nBT\n1 0 0 1 0 0 Tm\n/F10 17.00 Tf\n0 0 Td\n(a\\)) Tj\nET\nQ\n",
+    b"/X q 1 0 0 1 5 5 cm BT 3 Tr 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td <41> Tj ET Q",
+    b"q 1 0 0 1 5 5 cm BT 3 Tr 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td <41> Tj ET Q Q",
+    b"q 1 0 0 1 5 5 cm BT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td <41> Tj ET Qx",  # Qx is another word
+    b"q 1 0 0 1 5 5 cm BT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td [<41>] TJ ET Q",  # TJ: not a glyph block
+    b"q 1 0 0 1 5 5 cm %c\nBT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td <41> Tj ET Q",  # a comment inside
+    b"q 1 0 0 1 5 cm BT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td <41> Tj ET Q",  # five numbers for cm
 ]
 
 
@@ -477,6 +494,16 @@ def test_fused_items_for_pdftex_and_dvipdfmx_lines():
     names = [op for op, _, _ in operations(data, fuse=True)]
     assert names == [b"BT", FUSIONS[b"Tf", b"Td", b"TJ"], FUSIONS[b"Td", b"Tj"], FUSIONS[b"Tf", b"Td"], b"ET"]
     assert all(isinstance(name, Fused) for name in names[1:4])
+
+
+def test_an_ocr_glyph_block_is_one_item():
+    block = b"q 1.03 0 0 1.46 187.2 644.36 cm BT 3 Tr 1 0 0 1 0 0 Tm /F10 17 Tf 0 0 Td <b9d8> Tj ET Q"
+    items = list(operations(block + b"\n" + block.replace(b" 3 Tr", b""), fuse=True))
+    assert [(op, index) for op, _, index in items] == [(GLYPH_BLOCK_TR, 10), (GLYPH_BLOCK, 19)]
+    assert items[0][1] == [b"1.03", b"0", b"0", b"1.46", b"187.2", b"644.36", b"3",
+                           b"1", b"0", b"0", b"1", b"0", b"0", "F10", b"17", b"0", b"0", bytearray(b"\xb9\xd8")]
+    assert [op for op, _, _ in operations(block)] == [b"q", b"cm", b"BT", b"Tr", b"Tm", b"Tf", b"Td", b"Tj",
+                                                      b"ET", b"Q"]
 
 
 def test_fused_records_split_their_operands():

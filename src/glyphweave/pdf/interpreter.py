@@ -30,7 +30,7 @@ from glyphweave.core.limits import LIMIT, MB, Budget, Limits
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
 from glyphweave.pdf.streams import read_bounded
-from glyphweave.pdf.tokenizer import FUSIONS, Fused, RawTJ, operations
+from glyphweave.pdf.tokenizer import FUSIONS, GLYPH_BLOCK, GLYPH_BLOCK_TR, Fused, RawTJ, operations
 
 log = logging.getLogger(__name__)
 
@@ -302,6 +302,8 @@ class PageInterpreter:
             FUSIONS[b"Td", b"TJ"]: self._op_Td_TJ,
             FUSIONS[b"Tf", b"Td"]: self._op_Tf_Td,
             FUSIONS[b"Tf", b"Td", b"TJ"]: self._op_Tf_Td_TJ,
+            GLYPH_BLOCK: self._op_glyph_block,
+            GLYPH_BLOCK_TR: self._op_glyph_block_tr,
         }
         for record in FUSIONS.values():
             if record not in fused:
@@ -443,6 +445,37 @@ class PageInterpreter:
     def _op_Tf_Td_TJ(self, args: list[Any], res: _Resources) -> None:
         self._set_font(args[-5], args[-4], res)
         self._op_Td_TJ(args, res)
+
+    def _op_glyph_block(self, args: list[Any], res: _Resources) -> None:
+        """``q cm BT Tm Tf Td Tj ET Q``, an OCR layer's glyph (see
+        :data:`~glyphweave.pdf.tokenizer.GLYPH_BLOCK`)."""
+        self._glyph_block(args, res, -17)
+
+    def _op_glyph_block_tr(self, args: list[Any], res: _Resources) -> None:
+        """The same with ``Tr`` after ``BT``."""
+        self._glyph_block(args, res, -18)
+
+    def _glyph_block(self, args: list[Any], res: _Resources, cm: int) -> None:
+        """A glyph block as its operators would run one by one. The tokenizer read its
+        operands as numbers and a name, so only the shown string can fail: that failure is
+        reported as a ``Tj``'s, and the state is restored after it all the same. The
+        operands are counted from the end (``cm``: where the six of ``cm`` start; a
+        ``Tr``'s one follows them)."""
+        self._op_q(args, res)
+        self._op_cm(args[cm:cm + 6], res)
+        self.tm = self.tlm = IDENTITY  # BT
+        if cm == -18:
+            self._op_Tr(args[-12:-11], res)
+        self._op_Tm(args[-11:-5], res)
+        self._set_font(args[-5], args[-4], res)
+        self._op_Td(args[-3:-1], res)
+        if not self.in_form:
+            self.token -= 2  # the item's index is its Q's; the string is shown by its Tj
+        try:
+            self._op_Tj(args, res)
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
+            self._warn(f"operator Tj: {exc}")
+        self._op_Q(args, res)
 
     def _op_TD(self, args: list[Any], res: _Resources) -> None:
         self.tl = -float(args[-1])

@@ -44,7 +44,7 @@ from glyphweave.pdf.lexer import (
     unescape_literal,
 )
 
-__all__ = ["FUSABLE", "FUSIONS", "ContentSyntaxError", "Fused", "RawTJ", "operations"]
+__all__ = ["FUSABLE", "FUSIONS", "GLYPH_BLOCK", "GLYPH_BLOCK_TR", "ContentSyntaxError", "Fused", "RawTJ", "operations"]
 
 
 class ContentSyntaxError(ValueError):
@@ -75,7 +75,7 @@ class Fused:
 
     def __init__(self, *operators: bytes) -> None:
         self.operators = operators
-        self._counts = tuple(2 if op == b"Td" else 1 for op in operators[1:])
+        self._counts = tuple(_ARITY.get(op, 1) for op in operators[1:])
 
     def split(self, operands: list[Any]) -> list[tuple[bytes, list[Any]]]:
         """The operations this item stands for, each with its own operands."""
@@ -94,6 +94,9 @@ class Fused:
         return f"Fused({self})"
 
 
+_ARITY = {b"Td": 2, b"TD": 2, b"Tf": 2, b"Tm": 6, b"cm": 6, b"q": 0, b"Q": 0, b"BT": 0, b"ET": 0, b"T*": 0}
+"""Operands of the operators a fused item may hold after its first (1 for the rest)."""
+
 FUSABLE = frozenset([b"Td", b"TD", b"Tm", b"T*", b"Tc", b"Tw", b"Tz", b"TL", b"Ts", b"Tr", b"BT"])
 """Operators with numeric operands (or none) that ``operations(fuse=True)`` reports together
 with the string shown right after them."""
@@ -102,9 +105,16 @@ _THEN_TJ_STRING = {op: Fused(op, b"Tj") for op in FUSABLE}
 _TF_TD = Fused(b"Tf", b"Td")
 _TF_TD_TJ = Fused(b"Tf", b"Td", b"TJ")
 _TF_TD_TJ_STRING = Fused(b"Tf", b"Td", b"Tj")
+GLYPH_BLOCK = Fused(b"q", b"cm", b"BT", b"Tm", b"Tf", b"Td", b"Tj", b"ET", b"Q")
+"""A whole text object that paints one string in a saved state: what OCR layers (Epson's
+scanner software, some others) write for every glyph or word, as
+``q a b c d e f cm BT 1 0 0 1 0 0 Tm /F 9 Tf 0 0 Td <..> Tj ET Q``."""
+GLYPH_BLOCK_TR = Fused(b"q", b"cm", b"BT", b"Tr", b"Tm", b"Tf", b"Td", b"Tj", b"ET", b"Q")
+"""The same with a rendering mode set after ``BT`` (``3 Tr``: invisible text over a scan)."""
 FUSIONS: dict[tuple[bytes, ...], Fused] = {
     fused.operators: fused
-    for fused in [*_THEN_TJ.values(), *_THEN_TJ_STRING.values(), _TF_TD, _TF_TD_TJ, _TF_TD_TJ_STRING]
+    for fused in [*_THEN_TJ.values(), *_THEN_TJ_STRING.values(), _TF_TD, _TF_TD_TJ, _TF_TD_TJ_STRING,
+                  GLYPH_BLOCK, GLYPH_BLOCK_TR]
 }
 """Every :class:`Fused` record ``operations(fuse=True)`` may yield, by its operators."""
 
@@ -137,6 +147,20 @@ _FAST = re.compile(
     re.DOTALL,
 )
 _SHOWN_BY = {"tj": b"TJ", "lit": b"Tj", "hex": b"Tj"}
+
+# A glyph block (GLYPH_BLOCK, GLYPH_BLOCK_TR) from its "q": white-space (no comments)
+# between its tokens, a number or keyword always followed by some.
+_SEP = WS_CHAR + WS
+_BLOCK = re.compile(
+    rb"q" + _SEP + rb"(?P<cm>(?:" + NUMBER + _SEP + rb"){6})cm" + _SEP + rb"BT" + _SEP
+    + rb"(?:(?P<tr>" + NUMBER + rb")" + _SEP + rb"Tr" + _SEP + rb")?"
+    + rb"(?P<tm>(?:" + NUMBER + _SEP + rb"){6})Tm" + WS
+    + rb"/(?P<font>" + REGULAR + rb"+)" + _SEP + rb"(?P<size>" + NUMBER + rb")" + _SEP + rb"Tf" + _SEP
+    + rb"(?P<tx>" + NUMBER + rb")" + _SEP + rb"(?P<ty>" + NUMBER + rb")" + _SEP + rb"Td" + WS
+    + rb"(?:\((?P<lit>" + LITERAL_BODY + rb")\)|<(?P<hex>" + HEX_BODY + rb")>)" + WS + rb"Tj" + _SEP
+    + rb"ET" + _SEP + rb"Q" + TOKEN_END,
+    re.DOTALL,
+)
 
 # Operators with only numeric operands (or none) that cannot change where or what text is
 # painted. Longest alternatives first.
@@ -227,6 +251,15 @@ def operations(data: bytes, *, fuse: bool = False) -> Iterator[Item]:
             continue
         count += 1
         if op in _DRAWING_OPS:
+            if fuse and op == b"q" and not m["nums"]:
+                block = _BLOCK.match(data, m.start("op"))
+                if block is not None:
+                    item = _glyph_block(block, stack, count)
+                    count = item[2]
+                    pos = block.end()
+                    stack = []
+                    yield item
+                    continue
             end, more = _skip_drawing(data, pos, op)
             if end:
                 count += more
@@ -275,6 +308,23 @@ def _fused_show(m: re.Match[bytes], op: bytes, show: str, stack: list[Any], inde
         stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
     stack.append(_shown(m, show))
     return (_THEN_TJ if show == "tj" else _THEN_TJ_STRING)[op], stack, index
+
+
+def _glyph_block(m: re.Match[bytes], stack: list[Any], index: int) -> Item:
+    """The item for a glyph block whose ``q`` has index ``index`` (operands before it, if
+    any, are left on ``stack`` for its first operator, as in any fused item)."""
+    for group in ("cm", "tr", "tm"):
+        nums = m[group]
+        if nums:
+            stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
+    stack.append(decode_name(m["font"]))
+    stack.append(m["size"])
+    stack.append(m["tx"])
+    stack.append(m["ty"])
+    stack.append(_shown(m, m.lastgroup or ""))
+    if m["tr"] is None:
+        return GLYPH_BLOCK, stack, index + 8
+    return GLYPH_BLOCK_TR, stack, index + 9
 
 
 def _font_then(m: re.Match[bytes], last: str, stack: list[Any], index: int) -> Item:
