@@ -271,17 +271,18 @@ class PageList(Sequence[Page]):
 class Document:
     """An open PDF with a pipeline. Use :func:`glyphweave.open` to make one."""
 
-    reopen_pages = 100
+    reopen_pages = 250
     """Pages the document iterators extract at least before they open the PDF again, when
     the document knows how (``reopen``). qpdf keeps every object it has parsed until the
     PDF is closed, about 30 KB a page on the benchmark corpus, so a long document would
     grow without bound; a fresh opening starts empty, and the fonts read so far are kept
     (they find their streams by object number)."""
-    reopen_share = 0.02
-    """The largest share of the extraction time that opening the PDF again may take: qpdf
+    reopen_share = 0.01
+    """The largest share of the extraction time that opening the PDF again may take. qpdf
     reads the whole cross-reference table at each opening (55 ms for a file of 16,000
-    objects), so a document is reopened only once the pages since its last opening took
-    at least ``1 / reopen_share`` times as long as that opening did."""
+    objects), and the objects the next pages share (object streams, resources) are parsed
+    again, so a document is reopened only once the pages since its last opening took at
+    least ``1 / reopen_share`` times as long as opening it and counting its pages did."""
 
     def __init__(self, pdf: pikepdf.Pdf, pipeline: Pipeline, name: str = "<pdf>", *,
                  pause_gc: bool = False, limits: Limits | Mapping[str, Any] | None = None,
@@ -426,11 +427,12 @@ class Document:
         started = time.monotonic()
         try:
             pdf = self._reopen()
+            count = len(pdf.pages) if pdf is not None else -1
         except Exception:
-            pdf = None
+            pdf, count = None, -1
         self._opened_at = time.monotonic()
         self._open_seconds = self._opened_at - started
-        if pdf is None or len(pdf.pages) != len(self._pdf.pages):
+        if pdf is None or count != len(self._pdf.pages):
             self._reopen = None
             if pdf is not None:
                 pdf.close()
@@ -505,6 +507,8 @@ def open_document(source: Source, *, password: str | None = None, profile: Any =
     started = time.monotonic()
     pdf, name = _open_pdf(source, password)
     document = Document(pdf, pipeline, name, pause_gc=pause_gc, limits=limits, reopen=reopen)
+    with contextlib.suppress(Exception):  # a broken page tree fails where pages are asked for, as before
+        len(document)  # qpdf reads the page tree once, here, to be timed with the opening
     document._open_seconds = time.monotonic() - started
     return document
 
