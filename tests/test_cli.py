@@ -57,6 +57,24 @@ def test_extract_text(capsys: pytest.CaptureFixture[str], pdf: Path):
     assert out == "Hello world\n\fPage two\n\f"
 
 
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+def test_extract_freezes_what_outlives_each_page_and_undoes_it(
+        capsys: pytest.CaptureFixture[str], pdf: Path, monkeypatch: pytest.MonkeyPatch, fmt: str):
+    import gc
+
+    frozen: list[int] = []
+    real_freeze = gc.freeze
+
+    def freeze() -> None:
+        frozen.append(len(capsys.readouterr().out))  # written before the freeze that follows it
+        real_freeze()
+
+    monkeypatch.setattr(gc, "freeze", freeze)
+    assert main(["extract", "--format", fmt, str(pdf)]) == 0
+    assert len(frozen) == 2 and all(frozen)  # after each page, once it was written
+    assert gc.get_freeze_count() == 0
+
+
 def test_extract_pages(capsys: pytest.CaptureFixture[str], pdf: Path):
     code, out, _ = run(capsys, "extract", str(pdf), "--pages", "2")
     assert (code, out) == (0, "Page two\n\f")
