@@ -285,7 +285,11 @@ def _worker_main(conn: Connection, options: SplitOptions, mode: str | None, want
         error = failed
         if reader is not None:
             try:
-                pages.extend(reader.pages(numbers))
+                for result in reader.pages(numbers):
+                    pages.append(result)
+                    # What outlives a page, out of the collector's reach, as ``extract`` does
+                    # between the pages it writes (this process is ours too).
+                    gc.freeze()
             except Exception as exc:
                 error = _portable(exc)
         try:
