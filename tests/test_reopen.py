@@ -126,3 +126,18 @@ def test_a_document_slow_to_open_is_not_reopened_for_a_few_fast_pages(monkeypatc
         text = doc.text()
         assert doc._pdf is first
     assert "page 5" in text
+
+
+def test_an_encrypted_document_is_reopened_with_its_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = make_pdf(FIRST, fonts=FONTS, extra_pages=[Page(LATER % n) for n in range(2, 6)],
+                    encryption=pikepdf.Encryption(user="u", owner="o"))
+    monkeypatch.setattr(Document, "reopen_pages", 1)
+    openings = []
+    with glyphweave.open(data, password="u", pause_gc=True) as doc:
+        texts = []
+        for _page, text in doc.iter_text():
+            texts.append(text)
+            if not openings or openings[-1] is not doc._pdf:
+                openings.append(doc._pdf)
+    assert len(openings) == 5
+    assert "Ω∑" in texts[1] and "page 5" in texts[4]
