@@ -162,3 +162,15 @@ def test_a_font_stream_past_its_limit_is_left_unread_with_a_warning():
     text, warnings = _extract(tounicode_bomb(20), font_stream_mb=1)
     assert "Hello" in text  # the font's encoding answered instead
     assert any("limit reached: stream larger than the font stream limit of 1 MB" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("content", [
+    b"BT /F1 10 Tf %s Tr 72 700 Td (a) Tj ET",
+    # The same in an OCR glyph block, which the tokenizer reads as one item.
+    b"q 1 0 0 1 72 700 cm BT %s Tr 1 0 0 1 0 0 Tm /F1 10 Tf 0 0 Td (a) Tj ET Q",
+])
+def test_a_number_too_large_for_an_integer_skips_its_operator_only(content: bytes):
+    # float() of 400 nines is infinity, and no integer: the operator is skipped, not the document.
+    text, warnings = _extract(make_pdf(content % (b"9" * 400) + b" BT /F1 10 Tf 72 600 Td (b) Tj ET"))
+    assert text.split() == ["a", "b"]
+    assert len(warnings) == 1 and "Tr" in warnings[0] and "infinity" in warnings[0]

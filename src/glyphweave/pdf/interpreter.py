@@ -46,6 +46,11 @@ ACTUAL_TEXT = "actualtext"
 """``decoded_by`` of glyphs whose text comes from an /ActualText span."""
 
 
+OPERAND_ERRORS = (ValueError, TypeError, IndexError, KeyError, AttributeError, ArithmeticError)
+"""What bad operands make an operator's handler raise (a missing operand, a name where a
+number belongs, a number too large to be an integer): the operator is skipped with a
+warning, as viewers skip it, and the page goes on."""
+
 _CHECK_EVERY = 2000
 """Glyphs between two looks at the clock, when a page has a time limit."""
 
@@ -275,7 +280,7 @@ class PageInterpreter:
             if handler is not None:
                 try:
                     handler(args, res)
-                except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
+                except OPERAND_ERRORS as exc:
                     # Bad operands for one operator: skip it, as viewers do.
                     self._warn(f"operator {op.decode('latin-1') if isinstance(op, bytes) else op}: {exc}")
 
@@ -320,7 +325,7 @@ class PageInterpreter:
         def handler(args: list[Any], res: _Resources) -> None:
             try:
                 first(args[:-1], res)
-            except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
+            except OPERAND_ERRORS as exc:
                 self._warn(f"operator before a shown string: {exc}")
             show(args[-1:], res)
 
@@ -457,15 +462,18 @@ class PageInterpreter:
 
     def _glyph_block(self, args: list[Any], res: _Resources, cm: int) -> None:
         """A glyph block as its operators would run one by one. The tokenizer read its
-        operands as numbers and a name, so only the shown string can fail: that failure is
-        reported as a ``Tj``'s, and the state is restored after it all the same. The
-        operands are counted from the end (``cm``: where the six of ``cm`` start; a
+        operands as numbers and a name, so only ``Tr`` (a number too large for an integer)
+        and the shown string can fail: each failure is reported as its operator's, and the
+        state is restored after it all the same. The operands are counted from the end (``cm``: where the six of ``cm`` start; a
         ``Tr``'s one follows them)."""
         self._op_q(args, res)
         self._op_cm(args[cm:cm + 6], res)
         self.tm = self.tlm = IDENTITY  # BT
         if cm == -18:
-            self._op_Tr(args[-12:-11], res)
+            try:
+                self._op_Tr(args[-12:-11], res)
+            except OPERAND_ERRORS as exc:  # a number too large for an integer
+                self._warn(f"operator Tr: {exc}")
         self._op_Tm(args[-11:-5], res)
         self._set_font(args[-5], args[-4], res)
         self._op_Td(args[-3:-1], res)
@@ -473,7 +481,7 @@ class PageInterpreter:
             self.token -= 2  # the item's index is its Q's; the string is shown by its Tj
         try:
             self._op_Tj(args, res)
-        except (ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
+        except OPERAND_ERRORS as exc:
             self._warn(f"operator Tj: {exc}")
         self._op_Q(args, res)
 
