@@ -17,7 +17,8 @@ process's peak resident set. The processes are spawned through run.py's small la
 this process, which holds pikepdf and the built documents, each figure would be at least this process's
 own peak. Prints seconds, pages/s and peak RSS per document and tool, and whether glyphweave's peak
 stays within issue 13's 120 MB and is flat: the largest size's peak over the smallest's (1,000 over 250
-pages by default) at most 1.10.
+pages by default) at most 1.10. With three sizes or more it also prints the last step (1,000 over 500
+pages by default), which leaves out the caches filling over the first pages.
 
 Run nothing else while timing. Figures to read, not a test: nothing is asserted. Linux (ru_maxrss in KiB).
 """
@@ -218,6 +219,13 @@ def main(argv: list[str] | None = None) -> int:
         if tool == "glyphweave":
             line += f"; flat (<= {FLAT_RATIO:.2f}): {'yes' if ratio <= FLAT_RATIO else 'NO'}"
         print(line)
+        before = f"concat-{sizes[-2]}.pdf"
+        if len(sizes) > 2 and (before, tool) in peaks:
+            # The caches (fonts, measured strings) fill over the first few hundred pages and
+            # then hold their level: the last step shows the growth that goes on after them.
+            last = peaks[(big, tool)] / peaks[(before, tool)]
+            print(f"{tool} peak RSS, last step, {sizes[-1]} pages over {sizes[-2]}: {last:.2f} "
+                  f"({peaks[(big, tool)]:.0f} / {peaks[(before, tool)]:.0f} MB)")
     return 0
 
 
