@@ -33,7 +33,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from run import DEFAULT_PDFS, glyphweave_cli, outcome, run_child
+from run import DEFAULT_PDFS, glyphweave_cli, no_pdf_folder, outcome, run_child
 
 TARGET_PEAK_MB = 120.0
 FLAT_RATIO = 1.10  # the largest size's peak over the smallest's, at most: "flat"
@@ -132,12 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--chunk and --repeat must be at least 1")
 
     if not args.pdfs.is_dir():
-        print(
-            f"No PDF folder at {args.pdfs}.\nThe benchmark corpus lives in ../shared/bench/pdfs beside the "
-            "repository; pass another folder with --pdfs DIR.",
-            file=sys.stderr,
-        )
-        return 2
+        return no_pdf_folder(args.pdfs)
     cli = glyphweave_cli()
     if cli is None:
         print("glyphweave is not installed (pip install -e .).", file=sys.stderr)

@@ -558,6 +558,16 @@ def print_per_document(
     print(f"Target {ours} start-up <= {t['limit']:.2f} s: {t['value']:.3f} s, {verdict(t['met'])}")
 
 
+def no_pdf_folder(folder: Path) -> int:
+    """Say that the corpus is missing and where it should be; the exit status to return."""
+    print(
+        f"No PDF folder at {folder}.\nThe benchmark corpus lives in ../shared/bench/pdfs beside the "
+        "repository; pass another folder with --pdfs DIR.",
+        file=sys.stderr,
+    )
+    return 2
+
+
 def _compile_bytecode() -> None:
     """Write the package's bytecode before the command line is timed, as ``pip install``
     does: an editable checkout (or ``PYTHONDONTWRITEBYTECODE``) would otherwise make every
@@ -613,12 +623,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown extractor(s): {', '.join(unknown)} (known: {', '.join(ALL)})")
 
     if not args.pdfs.is_dir():
-        print(
-            f"No PDF folder at {args.pdfs}.\nThe benchmark corpus lives in ../shared/bench/pdfs beside the "
-            "repository; pass another folder with --pdfs DIR.",
-            file=sys.stderr,
-        )
-        return 2
+        return no_pdf_folder(args.pdfs)
     files = sorted(p for p in args.pdfs.iterdir() if p.suffix.lower() == ".pdf" and p.is_file())
     if not files:
         print(f"No .pdf files in {args.pdfs}.", file=sys.stderr)

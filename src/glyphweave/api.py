@@ -77,10 +77,10 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str]:
 def _reopener(source: Source, password: str | None) -> Callable[[], pikepdf.Pdf | None] | None:
     """How to open ``source`` again, or None: a file is opened again only while its size,
     modification time and inode are what they were before the first opening; bytes
-    always; a stream never (a second reading would share its position)."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source) if not isinstance(source, bytes) else source
-        return lambda: pikepdf.open(io.BytesIO(data), password=password or "")
+    always (:func:`open_document` makes a bytearray bytes once, for every opening); a
+    stream never (a second reading would share its position)."""
+    if isinstance(source, bytes):
+        return lambda: pikepdf.open(io.BytesIO(source), password=password or "")
     if not isinstance(source, (str, os.PathLike)):
         return None
     path = os.fspath(source)
@@ -419,11 +419,11 @@ class Document:
         """Replace the open PDF by a fresh opening of the same file (see :attr:`reopen_pages`).
 
         The previous opening is dropped, not closed: pages a caller still holds keep it
-        alive and readable, and it is freed with the last of them. A file that changed since, or fails to open, or opens with
-        another page count, is not reopened again."""
+        alive and readable, and it is freed with the last of them. A file that changed
+        since, fails to open or opens with another page count is not reopened again.
+        Called by :meth:`_selected` only when ``_reopen`` is set."""
+        assert self._reopen is not None
         self._since_open = 0
-        if self._reopen is None:
-            return
         started = time.monotonic()
         try:
             pdf = self._reopen()
@@ -503,6 +503,8 @@ def open_document(source: Source, *, password: str | None = None, profile: Any =
     warning instead of exhausting memory or time.
     """
     pipeline = build_pipeline(profile, plugin_manager)
+    if isinstance(source, (bytearray, memoryview)):
+        source = bytes(source)
     reopen = _reopener(source, password)
     started = time.monotonic()
     pdf, name = _open_pdf(source, password)

@@ -454,22 +454,23 @@ class PageInterpreter:
     def _op_glyph_block(self, args: list[Any], res: _Resources) -> None:
         """``q cm BT Tm Tf Td Tj ET Q``, an OCR layer's glyph (see
         :data:`~glyphweave.pdf.tokenizer.GLYPH_BLOCK`)."""
-        self._glyph_block(args, res, -17)
+        self._glyph_block(args, res, False)
 
     def _op_glyph_block_tr(self, args: list[Any], res: _Resources) -> None:
         """The same with ``Tr`` after ``BT``."""
-        self._glyph_block(args, res, -18)
+        self._glyph_block(args, res, True)
 
-    def _glyph_block(self, args: list[Any], res: _Resources, cm: int) -> None:
+    def _glyph_block(self, args: list[Any], res: _Resources, tr: bool) -> None:
         """A glyph block as its operators would run one by one. The tokenizer read its
         operands as numbers and a name, so only ``Tr`` (a number too large for an integer)
         and the shown string can fail: each failure is reported as its operator's, and the
-        state is restored after it all the same. The operands are counted from the end (``cm``: where the six of ``cm`` start; a
-        ``Tr``'s one follows them)."""
+        state is restored after it all the same. The operands are counted from the end:
+        the string, Td's two, Tf's two, Tm's six, Tr's one if ``tr``, then cm's six."""
+        cm = -18 if tr else -17
         self._op_q(args, res)
         self._op_cm(args[cm:cm + 6], res)
         self.tm = self.tlm = IDENTITY  # BT
-        if cm == -18:
+        if tr:
             try:
                 self._op_Tr(args[-12:-11], res)
             except OPERAND_ERRORS as exc:  # a number too large for an integer

@@ -305,7 +305,7 @@ def _fused_show(m: re.Match[bytes], op: bytes, show: str, stack: list[Any], inde
     """The item for an operator of :data:`FUSABLE` and the string shown right after it."""
     nums = m["nums"]
     if nums:
-        stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
+        stack.extend(_numbers(nums))
     stack.append(_shown(m, show))
     return (_THEN_TJ if show == "tj" else _THEN_TJ_STRING)[op], stack, index
 
@@ -316,15 +316,20 @@ def _glyph_block(m: re.Match[bytes], stack: list[Any], index: int) -> Item:
     for group in ("cm", "tr", "tm"):
         nums = m[group]
         if nums:
-            stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
+            stack.extend(_numbers(nums))
     stack.append(decode_name(m["font"]))
     stack.append(m["size"])
     stack.append(m["tx"])
     stack.append(m["ty"])
     stack.append(_shown(m, m.lastgroup or ""))
-    if m["tr"] is None:
-        return GLYPH_BLOCK, stack, index + 8
-    return GLYPH_BLOCK_TR, stack, index + 9
+    record = GLYPH_BLOCK if m["tr"] is None else GLYPH_BLOCK_TR
+    return record, stack, index + len(record.operators) - 1
+
+
+def _numbers(nums: bytes) -> list[bytes]:
+    """The numbers of a run of numbers and white-space (NUL is white-space too). The fast
+    loop of :func:`operations` does the same inline."""
+    return (nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split()
 
 
 def _font_then(m: re.Match[bytes], last: str, stack: list[Any], index: int) -> Item:
