@@ -43,21 +43,13 @@ from glyphweave.pdf.lexer import (
     read_literal,
     unescape_literal,
 )
+from glyphweave.pdf.operands import RawTJ
 
 __all__ = ["FUSABLE", "FUSIONS", "GLYPH_BLOCK", "GLYPH_BLOCK_TR", "ContentSyntaxError", "Fused", "RawTJ", "operations"]
 
 
 class ContentSyntaxError(ValueError):
     """The content stream cannot be tokenized past some point."""
-
-
-class RawTJ(bytes):
-    """A TJ operand straight from the fast path, not yet read: the array's source between
-    the brackets. Equal sources denote equal operands, so the interpreter can recognise
-    one it has measured before; :func:`glyphweave.pdf.lexer.read_tj` reads it when it
-    has not."""
-
-    __slots__ = ()
 
 
 class Fused:
