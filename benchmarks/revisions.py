@@ -4,8 +4,10 @@
                                    [--profile NAME] [--timeout S] [--json FILE]
 
 Each REV is anything ``git worktree add`` takes (a commit, a tag, ``HEAD~3``), or ``.`` for the checkout
-as it is, uncommitted changes included. Every revision gets a temporary worktree (removed at the end)
-whose sources are byte-compiled first, as ``pip install`` leaves them, and runs as
+as it is, uncommitted changes included. ``REV+mypyc`` is that revision's compiled build: the modules its
+``glyphweave.accelerated`` lists (those its compiled wheel holds) compiled in place by mypyc, in a copy
+for ``.+mypyc`` (needs mypy and a C compiler). Every revision gets a temporary worktree (removed at the
+end) whose sources are byte-compiled first, as ``pip install`` leaves them, and runs as
 ``python -m glyphweave.cli extract FILE --jobs 1`` with ``PYTHONPATH`` pointing at its ``src``: one
 worker, the whole process, output to /dev/null. The plugins are found through the installed
 distribution's entry points, which name modules, so each revision runs its own plugin code; a revision
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import runpy
 import shutil
 import statistics
 import subprocess
@@ -37,19 +40,43 @@ from run import DEFAULT_PDFS, DEFAULT_STARTUP_PDF, page_count, run_child
 REPO = Path(__file__).resolve().parent.parent
 
 
+COMPILED_SUFFIX = "+mypyc"
+
+
 def _worktree(rev: str, where: Path) -> Path:
     """The ``src`` folder of ``rev`` (a worktree made at ``where``, or this checkout for
-    ``.``), byte-compiled."""
+    ``.``), byte-compiled; for ``REV+mypyc``, with its hot modules compiled in place too."""
     import compileall
 
-    if rev == ".":
+    base = rev.removesuffix(COMPILED_SUFFIX)
+    if base == "." and base != rev:  # compiled in a copy, never in the checkout
+        shutil.copytree(REPO, where, ignore=shutil.ignore_patterns(".git", ".tox", "build", "__pycache__", "*.so"))
+        src = where / "src"
+    elif base == ".":
         src = REPO / "src"
     else:
-        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "--quiet", str(where), rev],
+        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "--quiet", str(where), base],
                        check=True)
         src = where / "src"
+    if base != rev:
+        _compile_in_place(src.parent, rev)
     compileall.compile_dir(str(src), quiet=1)
     return src
+
+
+def _compile_in_place(tree: Path, rev: str) -> None:
+    """Compile ``tree``'s hot modules next to their sources with mypyc, the modules its
+    ``glyphweave.accelerated.COMPILED`` lists (what its compiled wheel holds); mypy must be
+    installed here."""
+    listing = tree / "src" / "glyphweave" / "accelerated.py"
+    if not listing.is_file():
+        raise SystemExit(f"{rev}: this revision has no compiled build")
+    names = runpy.run_path(str(listing))["COMPILED"]
+    paths = [str(Path(*name.split(".")).with_suffix(".py")) for name in names]
+    print(f"compiling {rev} with mypyc...", file=sys.stderr)
+    done = subprocess.run([sys.executable, "-m", "mypyc", *paths], cwd=tree / "src", capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{rev}: the compiled build failed (is mypy installed?)\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
 
 
 def _command(src: Path, pdf: Path, profile: str) -> list[str]:
@@ -86,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             runs = _measure(files, srcs, args)
         finally:
             for rev, tree in trees.items():
-                if rev != "." and tree.exists():
+                if not rev.startswith(".") and tree.exists():
                     subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(tree)],
                                    check=False, capture_output=True)
             subprocess.run(["git", "-C", str(REPO), "worktree", "prune"], check=False)

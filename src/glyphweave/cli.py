@@ -29,6 +29,25 @@ from glyphweave.core.errors import (  # noqa: F401 (the documented exit statuses
 )
 
 
+class _Version(argparse.Action):
+    """``--version``: the version and the build, found only when asked (finding it imports
+    the compiled modules, which other commands may never need)."""
+
+    def __init__(self, option_strings: list[str], version: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, **kwargs)
+        self.version = version
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from glyphweave.accelerated import COMPILED, compiled_modules
+
+        compiled = compiled_modules()
+        build = (f"compiled with mypyc: {len(compiled)} of {len(COMPILED)} hot modules" if compiled
+                 else "pure Python")
+        print(f"{self.version} ({build})")  # on stdout, as argparse's own version action
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     from glyphweave import __version__
 
@@ -38,7 +57,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog="exit status: 0 done, 1 other error, 2 usage, 3 warnings (--strict), 4 cannot open the PDF,\n"
                "5 password missing or wrong, 6 a plugin or profile failed, 7 a resource limit was reached (--strict)",
     )
-    parser.add_argument("--version", action="version", version=f"glyphweave {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, version=f"glyphweave {__version__}",
+                        help="show the version, and whether this install runs its compiled modules, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def plugin_options(p: argparse.ArgumentParser) -> None:

@@ -8,9 +8,8 @@ shown at 10 pt, so each glyph advances exactly 5 units; Helvetica's AFM ascent a
 from __future__ import annotations
 
 import ast
-import inspect
-import textwrap
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -715,9 +714,19 @@ def test_one_operand_in_two_fonts_is_decoded_by_each():
 # --------------------------------------------------------------------------- records and dispatch
 
 
-def _tuple_names(func: Any, callee: str) -> list[list[str]]:
-    """The names in each tuple passed to ``callee`` in ``func``'s source."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
+def _method_tree(name: str) -> ast.AST:
+    """The syntax tree of a :class:`PageInterpreter` method, from the module's source file
+    (beside the extension in a compiled build, where ``inspect`` finds no source)."""
+    source = Path(interpreter.__file__).with_name("interpreter.py").read_text(encoding="utf-8")
+    (cls,) = [node for node in ast.parse(source).body
+              if isinstance(node, ast.ClassDef) and node.name == "PageInterpreter"]
+    (method,) = [node for node in cls.body if isinstance(node, ast.FunctionDef) and node.name == name]
+    return method
+
+
+def _tuple_names(method: str, callee: str) -> list[list[str]]:
+    """The names in each tuple passed to ``callee`` in a method's source."""
+    tree = _method_tree(method)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == callee:
@@ -731,12 +740,12 @@ def _tuple_names(func: Any, callee: str) -> list[list[str]]:
 def test_runs_and_measured_records_are_built_in_field_order():
     # The hot path builds both records from tuples (keywords cost three times as much):
     # the tuples' names must be the fields, in order.
-    assert _tuple_names(interpreter.PageInterpreter._show, "_make_run") == [list(Run._fields)]
-    assert _tuple_names(interpreter.PageInterpreter._measure, "_make_measured") == [list(interpreter.Measured._fields)]
+    assert _tuple_names("_show", "_make_run") == [list(Run._fields)]
+    assert _tuple_names("_measure", "_make_measured") == [list(interpreter.Measured._fields)]
 
 
 def test_measured_records_are_unpacked_in_field_order():
-    tree = ast.parse(textwrap.dedent(inspect.getsource(interpreter.PageInterpreter._show)))
+    tree = _method_tree("_show")
     unpacks = [node.targets[0] for node in ast.walk(tree) if isinstance(node, ast.Assign)
                and isinstance(node.value, ast.Name) and node.value.id == "measured"
                and isinstance(node.targets[0], ast.Tuple)]

@@ -1,0 +1,33 @@
+"""The optional compiled build: which modules mypyc compiles, and which of them run compiled.
+
+A wheel built with ``GLYPHWEAVE_MYPYC=1`` (see the usage guide, "The compiled build")
+holds the modules of :data:`COMPILED` as C extensions made by mypyc from the very same
+sources; any other install runs them as Python. The Python modules are the reference: a
+test compares both builds' text on every shared PDF. This module imports nothing of
+glyphweave, so the build reads :data:`COMPILED` from it before the package is installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+
+__all__ = ["COMPILED", "compiled_modules"]
+
+COMPILED = (
+    "glyphweave.pdf.lexer",
+    "glyphweave.pdf.tokenizer",
+    "glyphweave.pdf.interpreter",
+    "glyphweave.core.geometry.lines",
+    "glyphweave.core.geometry.runwalk",
+)
+"""The modules a compiled build compiles: where a page's time goes, per shown string,
+run and line (see the design notes, "Speed"). Each must keep to what mypyc compiles: no
+subclass of a built-in type, no ``attrs`` class, no hook implementation."""
+
+
+def compiled_modules() -> list[str]:
+    """The modules of :data:`COMPILED` that this install runs compiled (importing them)."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return [name for name in COMPILED
+            if (getattr(importlib.import_module(name), "__file__", None) or "").endswith(suffixes)]
