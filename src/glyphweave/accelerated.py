@@ -18,12 +18,20 @@ COMPILED = (
     "glyphweave.pdf.lexer",
     "glyphweave.pdf.tokenizer",
     "glyphweave.pdf.interpreter",
-    "glyphweave.core.geometry.lines",
+    "glyphweave.core.geometry.glyphwalk",
     "glyphweave.core.geometry.runwalk",
+    "glyphweave.core.geometry.walk",
+    "glyphweave.core.geometry.lines",
+    "glyphweave.core.geometry.blocks",
+    "glyphweave.core.geometry.order",
+    "glyphweave.core.geometry.recovery",
+    "glyphweave.core.geometry.page",
 )
 """The modules a compiled build compiles: where a page's time goes, per shown string,
-run and line (see the design notes, "Speed"). Each must keep to what mypyc compiles: no
-subclass of a built-in type, no ``attrs`` class, no hook implementation."""
+run and line (see the design notes, "Speed"): the content stream's reading and
+interpretation, and the shared page geometry (walks, lines, blocks, order). Each must keep
+to what mypyc compiles: no subclass of a built-in type, no ``attrs`` class, no hook
+implementation. ``geometry.rules`` is left out (its cache is a dictionary subclass)."""
 
 
 def compiled_modules() -> list[str]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from glyphweave.accelerated import compiled_modules
 from glyphweave.core.geometry import Line, PageGeometry, build_blocks, geometric_rows
 from glyphweave.core.geometry.recovery import recover
 from glyphweave.core.glyphtable import GlyphTable
@@ -382,6 +383,8 @@ def test_vertical_columns_are_read_right_to_left():
     assert texts(rows) == ["500", "480", "460", "440"]
 
 
+@pytest.mark.skipif("glyphweave.core.geometry.order" in compiled_modules(),
+                    reason="counts calls by patching a module function, which compiled code calls directly")
 def test_a_wide_table_checks_a_bounded_number_of_gutters(monkeypatch: pytest.MonkeyPatch):
     # Rows of 500 short cells: every gap between two cells is a gutter candidate, and none
     # has text columns on its sides. Each check is a pass over all the pieces: checking every
