@@ -36,6 +36,21 @@ def _geometry(run):
     return geo
 
 
+def test_extend_records_what_append_records_one_run_at_a_time():
+    empty = _run(TURNED, n=1)._replace(codes=[])
+    runs = [_run(TURNED, n=3), empty, _run((1.0, 0.0, 0.0, 1.0, 5.0, 6.0), n=2)]
+    one_by_one = _table(*runs)
+    at_once = GlyphTable()
+    at_once.append(_run(TURNED, n=1))
+    at_once.extend([])
+    assert at_once.columns()["ox"]  # the columns built before the extension are dropped by it
+    at_once.extend(runs)
+    assert len(at_once) == 1 + 3 + 2
+    assert at_once.raw_runs()[1:] == one_by_one.raw_runs()  # the empty run is ignored, as by append
+    assert at_once.columns()["ox"][1:] == one_by_one.columns()["ox"]
+    assert len(at_once.runs()) == 3
+
+
 # Rotated 90° and mirrored: the writing axis of writing mode 0 points down, that of writing
 # mode 1 to the left, so neither frame is the identity's.
 TURNED = (0.0, -2.0, -2.0, 0.0, 100.0, 50.0)
