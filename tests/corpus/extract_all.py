@@ -1,8 +1,9 @@
 """Every shared PDF's text in three modes, with its warnings and glyph counts, as JSON on stdout.
 
 The child process of ``test_compiled_build.py``, run once on the installed build and once on
-the checkout's sources: ``python extract_all.py SHARED_FOLDER``. A file that cannot be read
-gives its error's type and message, which must match too.
+the checkout's sources: ``python extract_all.py SHARED_FOLDER``. Encrypted corpus files are
+opened with the passwords the corpus README lists. A file that cannot be read gives its
+error's type and message, which must match too.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from corpus_passwords import read_passwords
+
 import glyphweave
 from glyphweave.accelerated import compiled_modules
 
@@ -19,11 +22,11 @@ FOLDERS = ("bench", "eval", "corpus")
 MODES = ("auto", "reading", "columns")
 
 
-def extract(pdf: Path) -> dict[str, Any]:
+def extract(pdf: Path, password: str | None) -> dict[str, Any]:
     """The file's text and glyph count per page in each mode, then its warnings."""
     found: dict[str, Any] = {}
     try:
-        with glyphweave.open(pdf) as doc:
+        with glyphweave.open(pdf, password=password) as doc:
             for mode in MODES:
                 found[mode] = [(text, page.stats.glyphs) for page, text in doc.iter_text(mode=mode)]
             found["warnings"] = [str(warning) for warning in doc.warnings()]
@@ -34,7 +37,8 @@ def extract(pdf: Path) -> dict[str, Any]:
 
 def main() -> None:
     shared = Path(sys.argv[1])
-    files = {str(pdf.relative_to(shared)): extract(pdf)
+    passwords = read_passwords(shared / "corpus")
+    files = {str(pdf.relative_to(shared)): extract(pdf, passwords.get(pdf.name, ("", None))[0] or None)
              for folder in FOLDERS for pdf in sorted((shared / folder).rglob("*.pdf"))}
     json.dump({"compiled": compiled_modules(), "files": files}, sys.stdout)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
+from corpus_passwords import read_passwords
 
 from glyphweave.cli import EXIT_PASSWORD, EXIT_UNREADABLE, main
 
@@ -30,37 +31,7 @@ MAX_PAGES = 5
 MIN_F1 = 0.9
 
 
-def _passwords() -> dict[str, tuple[str, str | None]]:
-    """file → (user password, owner password or None when unknown), from the corpus README."""
-    readme = CORPUS / "README.md"
-    if not readme.is_file():
-        return {}
-    found: dict[str, tuple[str, str | None]] = {}
-    row = re.compile(r"^\|\s*(\S+\.pdf)\s*\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|")
-
-    def value(cell: str) -> str | None:
-        cell = cell.strip()
-        if cell == "unknown":
-            return None
-        if cell.startswith("''"):
-            return ""
-        return cell
-
-    in_table = False
-    for line in readme.read_text(encoding="utf-8").splitlines():
-        if line.startswith("|") and "user password" in line:
-            in_table = True
-            continue
-        if in_table and not line.startswith("|"):
-            break
-        m = row.match(line)
-        if in_table and m:
-            user = value(m.group(2))
-            found[m.group(1)] = (user or "", value(m.group(3)))
-    return found
-
-
-PASSWORDS = _passwords()
+PASSWORDS = read_passwords(CORPUS)
 CORPUS_FILES = sorted(CORPUS.glob("*.pdf")) if CORPUS.is_dir() else []
 EVAL_FILES = sorted(EVAL.glob("*.pdf")) if EVAL.is_dir() else []
 
