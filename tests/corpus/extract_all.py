@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from corpus_passwords import read_passwords
+from shared_corpus import read_passwords
 
 import glyphweave
 from glyphweave.accelerated import compiled_modules

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_corpus import SHARED
 
 from glyphweave.accelerated import COMPILED, compiled_modules
 
 HERE = Path(__file__).resolve().parent
 SOURCES = HERE.parents[1] / "src"
-SHARED = Path(os.environ.get("GLYPHWEAVE_SHARED") or HERE.parents[1].parent / "shared")
 
 pytestmark = [
     pytest.mark.skipif(not compiled_modules(), reason="the installed glyphweave is not the compiled build"),

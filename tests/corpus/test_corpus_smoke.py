@@ -8,7 +8,6 @@ five pages are extracted on pages 1-5 only, to keep the run short.
 
 from __future__ import annotations
 
-import os
 import re
 import unicodedata
 from collections import Counter
@@ -16,11 +15,10 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from corpus_passwords import read_passwords
+from shared_corpus import SHARED, read_passwords
 
 from glyphweave.cli import EXIT_PASSWORD, EXIT_UNREADABLE, main
 
-SHARED = Path(os.environ.get("GLYPHWEAVE_SHARED") or Path(__file__).resolve().parents[2].parent / "shared")
 CORPUS = SHARED / "corpus"
 EVAL = SHARED / "eval" / "corpus"
 

@@ -3,14 +3,13 @@ the geometric assemblers and order recovery exist for."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from shared_corpus import SHARED
 
 import glyphweave
 
-SHARED = Path(os.environ.get("GLYPHWEAVE_SHARED") or Path(__file__).resolve().parents[2].parent / "shared")
 CORPUS = SHARED / "corpus"
 EVAL = SHARED / "eval" / "corpus"
 

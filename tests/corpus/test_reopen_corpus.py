@@ -5,15 +5,14 @@ statistics and the warnings of one opening (skipped when the shared bench is abs
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from shared_corpus import SHARED
 
 import glyphweave
 from glyphweave.api import Document
 
-SHARED = Path(os.environ.get("GLYPHWEAVE_SHARED") or Path(__file__).resolve().parents[2].parent / "shared")
 BENCH = SHARED / "bench" / "pdfs"
 FILES = ["cjk_ctex_manual.pdf", "word_chelsea_pdta.pdf", "dense_irs_i1040nr.pdf"]
 

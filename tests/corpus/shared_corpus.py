@@ -1,13 +1,17 @@
-"""The passwords of the shared corpus's encrypted files, as its README lists them.
+"""Where the shared corpus is, and the passwords of its encrypted files.
 
-Read by the corpus smoke test and by ``extract_all.py`` (the compiled build's differential
-run), which open the encrypted files with them.
+The shared folder sits beside the repository (``../shared``) or where ``GLYPHWEAVE_SHARED``
+points. The corpus tests read it from here, and so does ``extract_all.py`` (the compiled
+build's differential run), which opens the encrypted files with their passwords.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+
+SHARED = Path(os.environ.get("GLYPHWEAVE_SHARED") or Path(__file__).resolve().parents[2].parent / "shared")
 
 
 def read_passwords(corpus: Path) -> dict[str, tuple[str, str | None]]:
