@@ -18,6 +18,7 @@ COMPILED = (
     "glyphweave.pdf.lexer",
     "glyphweave.pdf.tokenizer",
     "glyphweave.pdf.interpreter",
+    "glyphweave.core.geometry.rules",
     "glyphweave.core.geometry.glyphwalk",
     "glyphweave.core.geometry.runwalk",
     "glyphweave.core.geometry.walk",
@@ -29,9 +30,10 @@ COMPILED = (
 )
 """The modules a compiled build compiles: where a page's time goes, per shown string,
 run and line (see the design notes, "Speed"): the content stream's reading and
-interpretation, and the shared page geometry (walks, lines, blocks, order). Each must keep
-to what mypyc compiles: no subclass of a built-in type, no ``attrs`` class, no hook
-implementation. ``geometry.rules`` is left out (its cache is a dictionary subclass)."""
+interpretation, each run's geometry, the word-gap rules, and the shared page geometry
+(walks, lines, blocks, order). Each must keep to what mypyc compiles: no subclass of a
+built-in type, no ``attrs`` class, no hook implementation, no method aliased by
+assignment."""
 
 
 def compiled_modules() -> list[str]:

@@ -74,28 +74,26 @@ def is_cjk(ch: str) -> bool:
     return k >= 0 and cp <= _CJK_RANGES[k][1]
 
 
-class _Kinds(dict):  # type: ignore[type-arg]
-    """Cache: glyph text -> (is whitespace, first char is CJK, last char is CJK)."""
-
-    def __missing__(self, text: str) -> tuple[bool, bool, bool]:
-        kind = (
-            text.isspace(),
-            bool(text) and is_cjk(text[0]),
-            bool(text) and is_cjk(text[-1]),
-        )
-        if len(self) < 100_000:
-            self[text] = kind
-        return kind
+_KINDS: dict[str, tuple[bool, bool, bool]] = {}
+"""Cache: glyph text -> (is whitespace, first char is CJK, last char is CJK)."""
 
 
-_KINDS = _Kinds()
+def _kind(text: str) -> tuple[bool, bool, bool]:
+    """The cached kind of ``text`` (a plain dictionary and a lookup, not a dictionary
+    subclass with ``__missing__``: the compiled build cannot run one)."""
+    kind = _KINDS.get(text)
+    if kind is None:
+        kind = (text.isspace(), bool(text) and is_cjk(text[0]), bool(text) and is_cjk(text[-1]))
+        if len(_KINDS) < 100_000:
+            _KINDS[text] = kind
+    return kind
 
 
 def may_space(before: str, text: str) -> bool:
     """Whether a word space may go between the piece ``before`` and the glyph text
     ``text``: not when either already is whitespace, nor between two CJK characters."""
-    kb = _KINDS[before]
-    kt = _KINDS[text]
+    kb = _kind(before)
+    kt = _kind(text)
     return not (kb[0] or kt[0] or (kb[2] and kt[1]))
 
 
@@ -122,6 +120,12 @@ class Side:
 
     def __init__(self, ox: float, oy: float, ex: float, ey: float, px: float, py: float,
                  ux: float, uy: float, h: float) -> None:
+        self.place(ox, oy, ex, ey, px, py, ux, uy, h)
+
+    def place(self, ox: float, oy: float, ex: float, ey: float, px: float, py: float,
+              ux: float, uy: float, h: float) -> None:
+        """Refill in place, as the run walk does (a method of its own rather than an alias
+        of ``__init__``, which the compiled build cannot call)."""
         self.ox = ox
         self.oy = oy
         self.ex = ex
@@ -131,8 +135,6 @@ class Side:
         self.ux = ux
         self.uy = uy
         self.h = h
-
-    place = __init__  # refill in place, as the run walk does
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
@@ -266,7 +268,7 @@ def _stacked(before: str, text: str, along: float, across: float, hh: float) -> 
     """Upright CJK glyph placed right below the previous one: a vertical column."""
     if not (-_STACK_STEP * hh <= across < 0 and -_STACK_ALONG * hh <= along <= _STACK_ALONG * hh):
         return False
-    return _KINDS[before][2] and _KINDS[text][1]
+    return _kind(before)[2] and _kind(text)[1]
 
 
 def finish_text(text: str) -> str:
