@@ -18,6 +18,7 @@ COMPILED = (
     "glyphweave.pdf.lexer",
     "glyphweave.pdf.tokenizer",
     "glyphweave.pdf.interpreter",
+    "glyphweave.core.runs",
     "glyphweave.core.geometry.rules",
     "glyphweave.core.geometry.glyphwalk",
     "glyphweave.core.geometry.runwalk",

@@ -38,7 +38,8 @@ from glyphweave.core.geometry import (
 )
 from glyphweave.core.geometry.recovery import Recovery, join_backwards, recover
 from glyphweave.core.glyph import FontRef, Glyph
-from glyphweave.core.glyphtable import GlyphTable, Run, RunFrame, RunGeometry, run_frame, run_page_size
+from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.runs import Run, RunFrame, RunGeometry, run_frame, run_page_size
 from glyphweave.core.scripts import expand_ligatures, has_rtl, logical_order, normalize_arabic_forms
 from glyphweave.core.stages import Assembled, Assembler, Component, Decoder, Filter, Option, PageContext
 from glyphweave.core.structure import ContentKey, Coverage, PageStructure, StructItem, content_keys, coverage

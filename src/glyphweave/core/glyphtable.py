@@ -6,9 +6,10 @@ string, the per-glyph pen offsets along the writing axis, and the decoded text. 
 all the per-glyph work the hot path does: building a record per glyph would cost more
 than interpreting the whole page.
 
-A run's *frame* (:func:`run_frame`) turns its matrix and writing mode into a base point
-and three directions in user space; every position below is computed from it, so the
-writing mode is decided in one place.
+The run records, and what is computed from one run alone (its *frame*, which turns its
+matrix and writing mode into a base point and three directions in user space, and its
+geometry), live in :mod:`glyphweave.core.runs`; every position below is computed from the
+frame, so the writing mode is decided in one place.
 
 Stages read *columns*: parallel lists indexed by paint order (``table.ox[i]`` is the x of
 glyph ``i``'s origin). Filters pass around lists of glyph indices, not copies. A stage
@@ -48,129 +49,26 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from itertools import islice
-from operator import attrgetter, sub
-from typing import Any, NamedTuple
+from operator import attrgetter
+from typing import Any
 
 import attrs
 
 from glyphweave.core.glyph import FontRef, Glyph
+from glyphweave.core.runs import (
+    Run,
+    RunFrame,
+    RunGeometry,
+    points_along,
+    run_axes,
+    run_frame,
+    run_page_size,
+    runs_geometry,
+)
 
-
-class Run(NamedTuple):
-    """One shown string as the interpreter recorded it (see :meth:`GlyphTable.add_run`).
-
-    Positions are pen offsets in text space along the writing axis; ``matrix`` maps text
-    space to user space. Stages that can work a run at a time read these directly.
-    """
-
-    font: int
-    size: float
-    matrix: tuple[float, float, float, float, float, float]
-    rise: float
-    wmode: int
-    codes: Sequence[Any]
-    cids: Sequence[int] | None
-    decoded: Sequence[tuple[str, str | None]]
-    starts: Sequence[float]
-    advances: Sequence[float]
-    pens: Sequence[float]
-    lo: float
-    hi: float
-    render: int
-    mcid: int | None
-    tag: str | None
-    actual_text: str | None
-    token: int
-    extent: tuple[float, float, float] | None = None
-    """Optional (lowest, highest offset any glyph covers, smallest step between
-    consecutive starts), when the interpreter knows them without extra work."""
-
-
-_new = tuple.__new__
-"""Builds a named tuple from a plain one without the generated ``__new__``'s Python call:
-about 40% cheaper, which counts where one is built per run."""
-
+__all__ = ["GlyphTable", "Run", "RunFrame", "RunGeometry", "run_frame", "run_page_size"]
 
 _CODES = attrgetter("codes")
-
-
-class RunFrame(NamedTuple):
-    """A run's axes in user space: a glyph at pen offset ``s`` has its origin at
-    ``(bx + ax·s, by + ay·s)``; ``(nx, ny)`` maps a cross-axis text-space offset (descent,
-    ascent; writing mode 1: the half-widths) to user space; ``(ux, uy)`` points the way
-    reading goes (not normalised): along the baseline, or down the column in writing mode 1."""
-
-    bx: float
-    by: float
-    ax: float
-    ay: float
-    nx: float
-    ny: float
-    ux: float
-    uy: float
-
-
-def run_page_size(run: Run) -> float:
-    """The size of ``run``'s glyphs on the page, in points: the ``Tf`` size times the length
-    the text matrix and CTM give the text-space unit across the baseline (a glyph's em
-    square is that tall on the page, whatever the writing mode)."""
-    c, d = run.matrix[2], run.matrix[3]
-    return run.size * math.hypot(c, d)
-
-
-def run_frame(run: Run) -> RunFrame:
-    """The frame of ``run`` (see :class:`RunFrame`)."""
-    return _new(RunFrame, _frame(run))
-
-
-def _frame(run: Run) -> tuple[float, float, float, float, float, float, float, float]:
-    """:func:`run_frame` as a plain tuple: the one place the writing mode decides which
-    matrix row is the writing axis. The per-run loops here unpack it at once; building
-    the named tuple for them made the run geometry of a page about a third slower."""
-    a, b, c, d, e, f = run.matrix
-    if run.wmode == 0:
-        # text-space point (s, rise) → user space
-        rise = run.rise
-        return e + c * rise, f + d * rise, a, b, c, d, a, b
-    # text-space point (0, s): the vertical pen moves along text y (down for negative s)
-    return e, f, c, d, a, b, -c, -d
-
-
-def _along(
-    bx: float, by: float, ax: float, ay: float, offsets: Sequence[float]
-) -> tuple[list[float], list[float]]:
-    """The points ``(bx + ax·s, by + ay·s)`` for the pen offsets ``s`` (x list, y list).
-
-    The one place a run's glyphs are placed along its axis. A zero component of the axis
-    (a horizontal or vertical baseline, i.e. almost every run) leaves that coordinate at
-    the base for every glyph: one list comprehension instead of two, and exactly the value
-    ``by`` rather than ``by + 0·s``, so every caller agrees bit for bit with the columns.
-    """
-    if ay == 0.0:
-        return [bx + ax * s for s in offsets], [by] * len(offsets)
-    if ax == 0.0:
-        return [bx] * len(offsets), [by + ay * s for s in offsets]
-    return [bx + ax * s for s in offsets], [by + ay * s for s in offsets]
-
-
-class RunGeometry(NamedTuple):
-    """Where one run lies, in user space; glyphs ``start <= i < end`` belong to it."""
-
-    start: int
-    end: int
-    box: tuple[float, float, float, float]
-    """Axis-aligned bounds (x0, y0, x1, y1) of all the run's glyph boxes."""
-    origins: tuple[float, float, float, float]
-    """Axis-aligned bounds of the run's glyph origins."""
-    dx: float
-    dy: float
-    """Unit writing direction."""
-    height: float
-    """Box height of every glyph of the run."""
-    min_step: float
-    """Smallest move between consecutive origins along the writing direction (user
-    space); <= 0 when the pen ever stands still or moves back, +inf for one glyph."""
 
 
 @attrs.define(slots=True)
@@ -307,14 +205,14 @@ class GlyphTable:
         box, far from every other run) let a stage skip the per-glyph test for most glyphs.
         """
         if self._run_geometry is None:
-            self._run_geometry, self._frames = _run_geometry(self._runs)
+            self._run_geometry, self._frames = runs_geometry(self._runs)
         return self._run_geometry
 
     def frames(self) -> list[RunFrame]:
         """Each run's :func:`run_frame`, in paint order (cached with :meth:`runs`, which
         computes them anyway): for a stage that walks every run, no call per run."""
         if self._frames is None:
-            self._run_geometry, self._frames = _run_geometry(self._runs)
+            self._run_geometry, self._frames = runs_geometry(self._runs)
         return self._frames
 
     def origins_within(self, k: int, box: tuple[float, float, float, float]) -> list[int]:
@@ -323,7 +221,7 @@ class GlyphTable:
         computing every origin when the run moves forward along the x axis (its starts
         are then sorted, so a bisection narrows the scan to the glyphs near the box)."""
         run = self._runs[k]
-        bx, by, ax, ay, _nx, _ny, _ux, _uy = _frame(run)
+        bx, by, ax, ay, _nx, _ny, _ux, _uy = run_axes(run)
         x0, y0, x1, y1 = box
         starts = run.starts
         lo, hi = 0, len(starts)
@@ -337,16 +235,16 @@ class GlyphTable:
             slack = 1e-9 * (abs(s0) + abs(s1) + abs(bx / ax) + 1.0)
             lo = bisect_left(starts, s0 - slack)
             hi = bisect_right(starts, s1 + slack, lo)
-        xs, ys = _along(bx, by, ax, ay, starts[lo:hi])
+        xs, ys = points_along(bx, by, ax, ay, starts[lo:hi])
         return [j for j, x, y in zip(range(lo, hi), xs, ys, strict=True) if x0 <= x <= x1 and y0 <= y <= y1]
 
     def run_centres(self, k: int) -> tuple[list[float], list[float]]:
         """The centres of run ``k``'s glyph boxes (x list, y list), from the run alone."""
         run = self._runs[k]
-        bx, by, ax, ay, nx, ny, _ux, _uy = _frame(run)
+        bx, by, ax, ay, nx, ny, _ux, _uy = run_axes(run)
         mid = (run.lo + run.hi) / 2
         offsets = [s + w / 2 for s, w in zip(run.starts, run.advances, strict=True)]
-        return _along(bx + nx * mid, by + ny * mid, ax, ay, offsets)
+        return points_along(bx + nx * mid, by + ny * mid, ax, ay, offsets)
 
     def sparse_columns(self, indices: Sequence[int], names: Sequence[str]) -> dict[str, Any]:
         """Columns ``names`` for just ``indices``, as mappings from glyph index to value.
@@ -365,8 +263,8 @@ class GlyphTable:
             k = bisect_right(firsts, i) - 1
             run, geo = self._runs[k], geometry[k]
             j = i - geo.start
-            bx, by, ax, ay, _nx, _ny, _ux, _uy = _frame(run)
-            (x,), (y,) = _along(bx, by, ax, ay, (run.starts[j],))
+            bx, by, ax, ay, _nx, _ny, _ux, _uy = run_axes(run)
+            (x,), (y,) = points_along(bx, by, ax, ay, (run.starts[j],))
             text, decoded_by = run.decoded[j]
             values = {
                 "text": text, "decoded_by": decoded_by, "ox": x, "oy": y,
@@ -440,7 +338,7 @@ def _expand_geometry(runs: list[Run]) -> dict[str, list[Any]]:
         cols["dx"], cols["dy"], cols["lox"], cols["loy"], cols["hix"], cols["hiy"], cols["height"])
     hypot = math.hypot
     for run in runs:
-        bx, by, ax, ay, nx, ny, ux, uy = _frame(run)
+        bx, by, ax, ay, nx, ny, ux, uy = run_axes(run)
         starts, lo, hi = run.starts, run.lo, run.hi
         n = len(starts)
         norm = hypot(ux, uy) or 1.0
@@ -449,7 +347,7 @@ def _expand_geometry(runs: list[Run]) -> dict[str, list[Any]]:
             # A third of all runs hold one glyph: one call to place its three points and
             # appends cost less than three calls and thirteen one-element extends.
             s = starts[0]
-            (x0, x1, x2), (y0, y1, y2) = _along(bx, by, ax, ay, (s, s + run.advances[0], run.pens[0]))
+            (x0, x1, x2), (y0, y1, y2) = points_along(bx, by, ax, ay, (s, s + run.advances[0], run.pens[0]))
             ox.append(x0)
             ex.append(x1)
             px.append(x2)
@@ -464,13 +362,13 @@ def _expand_geometry(runs: list[Run]) -> dict[str, list[Any]]:
             hiys.append(hiy)
             heights.append(hypot(hix - lox, hiy - loy))
             continue
-        xs, ys = _along(bx, by, ax, ay, starts)
+        xs, ys = points_along(bx, by, ax, ay, starts)
         ox += xs
         oy += ys
-        xs, ys = _along(bx, by, ax, ay, [s + w for s, w in zip(starts, run.advances, strict=True)])
+        xs, ys = points_along(bx, by, ax, ay, [s + w for s, w in zip(starts, run.advances, strict=True)])
         ex += xs
         ey += ys
-        xs, ys = _along(bx, by, ax, ay, run.pens)
+        xs, ys = points_along(bx, by, ax, ay, run.pens)
         px += xs
         py += ys
         dxs += [ux / norm] * n
@@ -516,81 +414,3 @@ _EXPANDERS = {
     "marks": _expand_marks,
     "meta": _expand_meta,
 }
-
-
-def _run_geometry(runs: list[Run]) -> tuple[list[RunGeometry], list[RunFrame]]:
-    """Each run's geometry, and its frame (computed for the geometry anyway, so a stage that
-    needs both gets the frame for the price of keeping it)."""
-    out: list[RunGeometry] = []
-    append = out.append
-    frames: list[RunFrame] = []
-    keep = frames.append
-    start = 0
-    hypot = math.hypot
-    inf = math.inf
-    for run in runs:
-        frame = _frame(run)
-        keep(_new(RunFrame, frame))
-        bx, by, ax, ay, nx, ny, ux, uy = frame
-        starts, lo, hi, extent = run.starts, run.lo, run.hi, run.extent
-        n = len(starts)
-        if extent is not None and ay == 0.0 and nx == 0.0:
-            # Upright text (the axis along x, across along y) whose extent the interpreter
-            # knew, i.e. most runs: the general computation below with its zero terms left
-            # out, which changes no bit.
-            g_lo, g_hi, min_step_ts = extent
-            x0, x1 = bx + ax * g_lo, bx + ax * g_hi
-            y0, y1 = by + ny * lo, by + ny * hi
-            o0, o1 = bx + ax * starts[0], bx + ax * starts[-1]
-            along = abs(ax)
-            norm = along or 1.0
-            append(_new(RunGeometry, (
-                start, start + n,
-                (x0 if x0 < x1 else x1, y0 if y0 < y1 else y1, x1 if x0 < x1 else x0, y1 if y0 < y1 else y0),
-                (o0 if o0 < o1 else o1, by, o1 if o0 < o1 else o0, by),
-                ux / norm, uy / norm, abs(hi - lo) * abs(ny),
-                min_step_ts * along if min_step_ts != inf else inf,
-            )))
-            start += n
-            continue
-        if extent is not None:
-            g_lo, g_hi, min_step_ts = extent
-            s_lo, s_hi = starts[0], starts[-1]
-        else:
-            g_lo, g_hi, min_step_ts = _extent(run)
-            s_lo, s_hi = min(starts), max(starts)
-        along = hypot(ax, ay)
-        # text-space (s, t) with s along the axis, t across -> user space
-        ox0, oy0 = bx + ax * s_lo, by + ay * s_lo
-        ox1, oy1 = bx + ax * s_hi, by + ay * s_hi
-        if ay == 0.0 and nx == 0.0:  # upright text: the box is the two extremes
-            xs = [bx + ax * g_lo, bx + ax * g_hi]
-            ys = [by + ny * lo, by + ny * hi]
-        else:
-            xs = [bx + ax * g_lo + nx * lo, bx + ax * g_lo + nx * hi, bx + ax * g_hi + nx * lo, bx + ax * g_hi + nx * hi]
-            ys = [by + ay * g_lo + ny * lo, by + ay * g_lo + ny * hi, by + ay * g_hi + ny * lo, by + ay * g_hi + ny * hi]
-        norm = hypot(ux, uy) or 1.0
-        append(RunGeometry(
-            start, start + n,
-            (min(xs), min(ys), max(xs), max(ys)),
-            (min(ox0, ox1), min(oy0, oy1), max(ox0, ox1), max(oy0, oy1)),
-            ux / norm, uy / norm, abs(hi - lo) * hypot(nx, ny),
-            min_step_ts * along if min_step_ts != inf else inf,
-        ))
-        start += n
-    return out, frames
-
-
-def _extent(run: Run) -> tuple[float, float, float]:
-    """What the interpreter records as ``extent`` when it knows it, worked out from the run:
-    (lowest, highest offset a glyph covers, smallest step between consecutive starts
-    towards reading order). Extremes are over-estimated, never under-estimated."""
-    starts, advances, pens = run.starts, run.advances, run.pens
-    # A glyph covers its origin to origin + own advance; the pens bound it too.
-    g_lo = min(min(starts) + min(min(advances), 0.0), min(pens))
-    g_hi = max(max(starts) + max(max(advances), 0.0), max(pens))
-    if len(starts) < 2:
-        return g_lo, g_hi, math.inf
-    steps = map(sub, islice(starts, 1, None), starts)
-    # Writing mode 1 reads down the column, towards decreasing offsets.
-    return g_lo, g_hi, min(steps) if run.wmode == 0 else -max(steps)

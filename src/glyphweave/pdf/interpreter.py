@@ -25,8 +25,9 @@ import pikepdf
 
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyph import FontRef
-from glyphweave.core.glyphtable import GlyphTable, Run
+from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.limits import LIMIT, MB, Budget, Limits
+from glyphweave.core.runs import Run
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
 from glyphweave.pdf.streams import read_bounded

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from itertools import accumulate, compress
 from operator import add
 
-from glyphweave.core.glyphtable import GlyphTable, Run, RunFrame, RunGeometry
+from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.runs import Run, RunFrame, RunGeometry
 
 Box = tuple[float, float, float, float]
 """Axis-aligned bounds (x0, y0, x1, y1) in page user space."""

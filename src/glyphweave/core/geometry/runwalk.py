@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, compress, repeat
 from operator import gt, itemgetter
 
-from glyphweave.core.glyphtable import GlyphTable, Run, RunFrame, RunGeometry
+from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.runs import Run, RunFrame, RunGeometry
 
 from .rules import JOIN, WIDE_GAP, Decision, Rules, Side, Verdict, may_space
 from .walk import Walk
