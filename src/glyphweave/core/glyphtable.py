@@ -94,11 +94,13 @@ class GlyphTable:
     # -- building (interpreter side) -------------------------------------------------
     def font_index(self, ref: FontRef) -> int:
         """Index of ``ref`` in :attr:`fonts`, appending it on first use."""
-        try:
-            return self.fonts.index(ref)
-        except ValueError:
-            self.fonts.append(ref)
-            return len(self.fonts) - 1
+        fonts = self.fonts
+        if ref in fonts:
+            return fonts.index(ref)
+        # Not list.index's ValueError: its message formats the record's repr, which cost
+        # more than the page's other font bookkeeping together (once per font and page).
+        fonts.append(ref)
+        return len(fonts) - 1
 
     def add_run(
         self,
