@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pikepdf
 import pytest
 
 from glyphweave import api as document_module
-from glyphweave.cli import EXIT_PASSWORD, EXIT_PLUGIN, EXIT_UNREADABLE, main
+from glyphweave.cli import EXIT_PASSWORD, EXIT_PLUGIN, EXIT_UNREADABLE, EXIT_WARNINGS, main
 from glyphweave.core.errors import GlyphweaveError
 from pdfs import Page, make_pdf
 
@@ -58,6 +59,51 @@ def test_version_says_which_build_runs(capsys: pytest.CaptureFixture[str]):
     compiled = compiled_modules()
     build = f"compiled with mypyc: {len(compiled)} of {len(COMPILED)} hot modules" if compiled else "pure Python"
     assert capsys.readouterr().out == f"glyphweave {__version__} ({build})\n"
+
+
+# --------------------------------------------------------------------------- the console script
+
+
+def _script(*argv: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """The command as a user runs it: a process of its own, through :func:`glyphweave.cli.run`."""
+    return subprocess.run([sys.executable, "-m", "glyphweave.cli", *argv], capture_output=True, input=stdin,
+                          timeout=120, check=False)
+
+
+def test_script_writes_every_page_before_it_ends_without_teardown(pdf: Path, tmp_path: Path):
+    # extract and glyphs end the process with os._exit: what they wrote must all be flushed.
+    many = tmp_path / "many.pdf"
+    many.write_bytes(make_pdf(PAGE1, extra_pages=[Page(b"BT /F1 10 Tf 100 700 Td (Page %d) Tj ET" % n)
+                                                  for n in range(2, 400)]))
+    done = _script("extract", str(many), "--jobs", "1")
+    assert (done.returncode, done.stderr) == (0, b"")
+    pages = done.stdout.decode().split("\f")
+    assert pages[0] == "Hello world\n" and pages[-2] == "Page 399\n" and pages[-1] == ""
+    assert len(pages) == 400
+    glyphs = _script("glyphs", str(pdf))
+    assert glyphs.returncode == 0
+    assert [json.loads(line)["page"] for line in glyphs.stdout.splitlines()][-1] == 2
+
+
+def test_script_reports_status_and_errors_as_main_does(pdf: Path, tmp_path: Path):
+    bad = tmp_path / "bad.pdf"
+    bad.write_bytes(b"not a pdf")
+    done = _script("extract", str(bad))
+    assert done.returncode == EXIT_UNREADABLE
+    assert done.stdout == b"" and done.stderr.decode().startswith("glyphweave: error:")
+    fontless = tmp_path / "fontless.pdf"
+    fontless.write_bytes(make_pdf(b"BT 100 700 Td (no font) Tj ET"))
+    warned = _script("extract", str(fontless), "--strict")  # the command returned: a quick exit
+    assert warned.returncode == EXIT_WARNINGS and b"warning(s) (--strict)" in warned.stderr
+    assert _script().returncode == 2  # no command: usage
+    profiles = _script("profiles")  # not a quick-exit command: exits as usual
+    assert profiles.returncode == 0 and b"default" in profiles.stdout
+
+
+def test_script_output_to_a_file_is_complete(pdf: Path, tmp_path: Path):
+    out = tmp_path / "out.txt"
+    assert _script("extract", str(pdf), "-o", str(out)).returncode == 0
+    assert out.read_text() == "Hello world\n\fPage two\n\f"
 
 
 # --------------------------------------------------------------------------- extract
