@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Protocol
@@ -236,27 +237,30 @@ def _count_visible(table: GlyphTable, visible: Sequence[int]) -> tuple[Counter[s
     """Decoder counts and untagged count over the visible glyphs, a run at a time.
 
     ``visible`` is sorted (the filter contract), so two bisections tell how much of each
-    run survived; only runs cut by a filter are counted glyph by glyph.
+    run survived; only runs cut by a filter are gathered glyph by glyph. The decoders are
+    then counted in one pass over the whole page: ``Counter.update`` per run cost about
+    1 µs of Python-level checks each, 0.18 s over the bench corpus.
     """
-    by: Counter[str | None] = Counter()
-    untagged = 0
     if not visible:
-        return by, 0
+        return Counter(), 0
     whole = len(visible) == len(table)
+    untagged = 0
+    pieces: list[Sequence[tuple[str, str | None]]] = []
+    keep = pieces.append
     start = 0
     for run in table.raw_runs():
-        end = start + len(run.codes)
+        decoded = run.decoded
+        end = start + len(decoded)
         if whole:
             kept = end - start
         else:
             lo, hi = bisect_left(visible, start), bisect_left(visible, end)
             kept = hi - lo
         if kept == end - start:
-            by.update(map(_decoder_of, run.decoded))
+            keep(decoded)
         elif kept:
-            decoded = run.decoded
-            by.update(decoded[i - start][1] for i in visible[lo:hi])
+            keep([decoded[i - start] for i in visible[lo:hi]])
         if run.mcid is None:
             untagged += kept
         start = end
-    return by, untagged
+    return Counter(map(_decoder_of, chain.from_iterable(pieces))), untagged

@@ -1,0 +1,48 @@
+"""Page statistics counted a run at a time agree with a count glyph by glyph, whatever the
+filters kept (the statistics are how a user learns what could not be decoded)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.pipeline import Pipeline
+from glyphweave.testing.factories import add_text
+
+# Each run: its text, the glyphs that decode to nothing, and its marked-content id.
+_RUN = st.tuples(
+    st.text(alphabet="abc ", min_size=1, max_size=6),
+    st.sets(st.integers(0, 5), max_size=3),
+    st.one_of(st.none(), st.integers(0, 3)),
+)
+
+
+def _table(runs: list[tuple[str, set[int], int | None]]) -> GlyphTable:
+    table = GlyphTable()
+    for k, (text, unresolved, mcid) in enumerate(runs):
+        add_text(table, text, 10.0, 700.0 - 12 * k, mcid=mcid, unresolved=sorted(i for i in unresolved if i < len(text)))
+    return table
+
+
+@settings(max_examples=200, deadline=None)
+@given(runs=st.lists(_RUN, max_size=8), data=st.data())
+def test_page_stats_count_what_a_glyph_by_glyph_count_finds(runs, data):
+    table = _table(runs)
+    everything = list(range(len(table)))
+    visible = sorted(data.draw(st.sets(st.sampled_from(everything))) if everything else [])
+    stats = Pipeline.page_stats(0, table, visible, {}, [])
+
+    decoders = Counter(table.decoded_by[i] for i in visible)
+    assert stats.unresolved == decoders.pop(None, 0)
+    assert stats.decoded_by == dict(decoders)
+    assert stats.untagged == sum(1 for i in visible if table.mcid[i] is None)
+    assert (stats.glyphs, stats.visible) == (len(table), len(visible))
+
+
+def test_every_glyph_visible_counts_every_run_whole():
+    table = _table([("ab", {1}, None), ("c", set(), 2), ("dd", set(), None)])
+    stats = Pipeline.page_stats(0, table, list(range(len(table))), {}, [])
+    assert stats.unresolved == 1 and sum(stats.decoded_by.values()) == 4 and stats.untagged == 4
