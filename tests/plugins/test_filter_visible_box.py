@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.plugins.filters import visible_box
@@ -139,3 +141,23 @@ def test_order_and_subset_preserved():
     page = page_context(t)
     assert VisibleBoxFilter().apply(page, [3, 5, 1, 0]) == [3, 1, 0]
     assert VisibleBoxFilter().apply(page, []) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.text(alphabet="ab", min_size=1, max_size=5),
+                          st.floats(-60, 640), st.floats(-60, 850), st.sampled_from([0.0, 30.0, 90.0])),
+                max_size=8))
+def test_runs_decided_whole_keep_what_a_glyph_by_glyph_test_keeps(runs):
+    # Runs inside, outside and across the crop box's edges, in any order: deciding whole runs
+    # (every glyph still visible) keeps exactly the glyphs the per-glyph test keeps.
+    t = GlyphTable()
+    for text, x, y, angle in runs:
+        add_text(t, text, x, y, size=12.0, angle=angle)
+    page = page_context(t, cropbox=(0, 0, 580, 780))
+    every = list(range(len(t)))
+    by_runs = VisibleBoxFilter().apply(page, every)
+    area = visible_area(page.mediabox, page.cropbox)
+    assert area is not None
+    doubled = tuple(2 * v for v in area)
+    assert by_runs == VisibleBoxFilter._by_glyph(t, every, doubled)
+    assert every == list(range(len(t)))  # the list received is not changed

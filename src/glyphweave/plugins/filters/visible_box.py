@@ -71,7 +71,7 @@ class VisibleBoxFilter(Filter):
         if len(indices) == len(t):
             # Every glyph (indices are increasing and unique, so this is range(n)): decide
             # whole runs by their bounds and test glyphs only in runs that straddle an edge.
-            return self._by_runs(t, (x0, y0, x1, y1))
+            return self._by_runs(t, indices, (x0, y0, x1, y1))
         return self._by_glyph(t, indices, (x0, y0, x1, y1))
 
     @staticmethod
@@ -85,25 +85,33 @@ class VisibleBoxFilter(Filter):
             if x0 <= ox[i] + ex[i] + lox[i] + hix[i] <= x1 and y0 <= oy[i] + ey[i] + loy[i] + hiy[i] <= y1
         ]
 
-    def _by_runs(self, t: Any, bounds: Box) -> list[int]:
+    def _by_runs(self, t: Any, every: Sequence[int], bounds: Box) -> list[int]:
+        """:meth:`apply` when ``every`` glyph is still visible (``every`` is ``range(n)`` as a
+        list). Until a run lies partly or wholly outside, nothing is built: on the usual page
+        every run lies inside and ``every`` is copied once, at C speed, where extending a
+        list run by run cost a new integer object per glyph."""
         x0, y0, x1, y1 = bounds  # doubled, like the doubled centres
         cx0, cy0, cx1, cy1 = x0 / 2, y0 / 2, x1 / 2, y1 / 2
-        kept: list[int] = []
+        kept: list[int] | None = None  # None while every run so far lies inside
         for k, run in enumerate(t.runs()):
             bx0, by0, bx1, by1 = run.box
             # Every glyph centre lies inside the run's box.
             if x0 <= 2 * bx0 and 2 * bx1 <= x1 and y0 <= 2 * by0 and 2 * by1 <= y1:
-                kept.extend(range(run.start, run.end))
-            elif 2 * bx1 < x0 or 2 * bx0 > x1 or 2 * by1 < y0 or 2 * by0 > y1:
+                if kept is not None:
+                    kept.extend(every[run.start:run.end])
                 continue
-            else:  # straddles an edge: test its glyphs, from the run alone
-                xs, ys = t.run_centres(k)
-                first = run.start
-                kept.extend(
-                    first + j for j, (x, y) in enumerate(zip(xs, ys, strict=True))
-                    if cx0 <= x <= cx1 and cy0 <= y <= cy1
-                )
-        return kept
+            if kept is None:
+                kept = list(every[:run.start])  # the runs before this one, all inside
+            if 2 * bx1 < x0 or 2 * bx0 > x1 or 2 * by1 < y0 or 2 * by0 > y1:
+                continue
+            # Straddles an edge: test its glyphs, from the run alone.
+            xs, ys = t.run_centres(k)
+            first = run.start
+            kept.extend(
+                first + j for j, (x, y) in enumerate(zip(xs, ys, strict=True))
+                if cx0 <= x <= cx1 and cy0 <= y <= cy1
+            )
+        return list(every) if kept is None else kept
 
 
 @hookimpl
