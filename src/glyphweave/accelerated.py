@@ -28,13 +28,14 @@ COMPILED = (
     "glyphweave.core.geometry.order",
     "glyphweave.core.geometry.recovery",
     "glyphweave.core.geometry.page",
+    "glyphweave.plugins.filters.overprint",
 )
 """The modules a compiled build compiles: where a page's time goes, per shown string,
 run and line (see the design notes, "Speed"): the content stream's reading and
-interpretation, each run's geometry, the word-gap rules, and the shared page geometry
-(walks, lines, blocks, order). Each must keep to what mypyc compiles: no subclass of a
-built-in type, no ``attrs`` class, no hook implementation, no method aliased by
-assignment."""
+interpretation, each run's geometry, the word-gap rules, the shared page geometry
+(walks, lines, blocks, order), and the ``dedup`` filter's sweep (the filter itself holds a
+hook implementation). Each must keep to what mypyc compiles: no subclass of a built-in
+type, no ``attrs`` class, no hook implementation, no method aliased by assignment."""
 
 
 def compiled_modules() -> list[str]:

@@ -9,12 +9,10 @@ letters sit a full advance apart, identical table cells a column apart.
 from __future__ import annotations
 
 import math
-from bisect import insort
 from collections.abc import Sequence
-from operator import itemgetter
-from typing import Any
 
 from glyphweave.plugin import Filter, Option, PageContext, hookimpl
+from glyphweave.plugins.filters.overprint import suspects as overprint_suspects
 
 SAME_DIRECTION = 0.99
 """Two writing directions are the same when their unit vectors' dot product exceeds this
@@ -28,10 +26,6 @@ def _is_space(text: str) -> bool:
     return all(ch <= " " or ch in _SPACE_EXTRA for ch in text)
 
 
-_BOTTOM = itemgetter(0)
-_TOP = itemgetter(1)
-
-
 class DedupFilter(Filter):
     """Drop glyphs painted over an earlier copy of themselves (fake bold, shadows, overprint).
 
@@ -43,7 +37,9 @@ class DedupFilter(Filter):
     only with glyphs already kept: a triple strike collapses to its first copy, and a
     chain of copies drifting 0.08 × size apart keeps every copy that has drifted beyond
     the tolerance from the survivor, so a match never spreads along a line. Spaces
-    (≤ U+0020, U+00A0, U+3000) and unresolved glyphs are never candidates.
+    (≤ U+0020, U+00A0, U+3000) and unresolved glyphs are never candidates. Only the
+    glyphs the sweep of :func:`~glyphweave.plugins.filters.overprint.suspects` finds
+    within reach of another are compared.
     """
 
     NAME = "dedup"
@@ -65,7 +61,7 @@ class DedupFilter(Filter):
     def apply(self, page: PageContext, indices: Sequence[int]) -> list[int]:
         if not indices:
             return []
-        suspects = self._suspects(page.table)
+        suspects = overprint_suspects(page.table, self.along, self.across, self.size_tolerance, SAME_DIRECTION)
         if not suspects:
             return list(indices)
         wanted = set(indices)
@@ -73,57 +69,6 @@ class DedupFilter(Filter):
         if kept is None:
             return list(indices)
         return [i for i in indices if i not in kept]
-
-    def _suspects(self, table: Any) -> set[int]:
-        """Glyphs that could repeat, or be repeated by, another glyph.
-
-        A match lies within ``reach`` × height of its original, so two glyphs of different
-        runs can match only where the runs' origin bounds, grown by that reach, overlap; a
-        run can repeat itself only where its pen stands still or moves back. Runs are swept
-        bottom to top, so the runs compared are those on the same line: per-run work,
-        not per-glyph, for the usual page without overprint.
-        """
-        grow = math.hypot(self.along, self.across) / (1.0 - self.size_tolerance)
-        suspects: set[int] = set()
-        spans: list[tuple[float, float, float, float, Any, int, float]] = []
-        along = self.along
-        for k, run in enumerate(table.runs()):
-            h = run.height
-            if not (0.0 < h < math.inf):
-                continue
-            if run.min_step <= along * h * 1.000001:
-                suspects.update(range(run.start, run.end))
-            r = grow * h
-            x0, y0, x1, y1 = run.origins
-            spans.append((y0 - r, y1 + r, x0 - r, x1 + r, run, k, r))
-        if len(spans) < 2:
-            return suspects
-        spans.sort(key=_BOTTOM)
-        active: list[tuple[float, float, float, float, Any, int, float]] = []
-        pairs = []
-        for span in spans:
-            bottom = span[0]
-            if active and active[0][1] < bottom:
-                active = [a for a in active if a[1] >= bottom]
-            run, r = span[4], span[6]
-            for other in active:
-                # Each span is grown by its own reach r, but a match lies within the larger
-                # r of the two (r carries the height tolerance): pairing runs only that close,
-                # not within the sum, spares pairing every word with its neighbours.
-                slack = r if r < other[6] else other[6]
-                if other[2] + slack <= span[3] and span[2] + slack <= other[3]:
-                    o = other[4]
-                    if run.dx * o.dx + run.dy * o.dy > SAME_DIRECTION and (
-                            other[0] + slack <= span[1] and span[0] + slack <= other[1]):
-                        pairs.append((other, span))
-            insort(active, span, key=_TOP)
-        # Glyphs of each run that lie in the other's reach, from the runs themselves (no
-        # page-wide columns; a bisection for the usual forward run).
-        for a, b in pairs:
-            for (_, _, _, _, run, k, _), (y0, y1, x0, x1, _, _, _) in ((a, b), (b, a)):
-                first = run.start
-                suspects.update(first + j for j in table.origins_within(k, (x0, y0, x1, y1)))
-        return suspects
 
     def _exact(self, page: PageContext, indices: Sequence[int]) -> set[int] | None:
         """The glyphs among ``indices`` (sorted) that repeat an earlier kept one."""

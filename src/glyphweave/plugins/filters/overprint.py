@@ -1,0 +1,77 @@
+"""Where glyphs may be painted over a copy of themselves: the sweep behind the ``dedup``
+filter, in a module of its own so that the compiled build compiles it (a module holding a
+hook implementation cannot be; see :mod:`glyphweave.accelerated`).
+
+A copy lies within a small reach of its original, so two runs can hold a copy of each
+other only where their origin bounds, grown by that reach, overlap; a run can repeat itself
+only where its pen stands still or moves back. The runs are swept bottom to top, so only
+runs on the same line are compared: per-run work, not per-glyph, on the usual page with no
+overprint at all.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import insort
+from operator import itemgetter
+
+from glyphweave.plugin import GlyphTable, RunGeometry
+
+# A run's span in the sweep: bottom, top, left and right of its grown origin bounds, the
+# run's geometry, its index, and its own reach.
+_Span = tuple[float, float, float, float, RunGeometry, int, float]
+
+_BOTTOM = itemgetter(0)
+_TOP = itemgetter(1)
+
+
+def suspects(table: GlyphTable, along: float, across: float, size_tolerance: float,
+             same_direction: float) -> set[int]:
+    """The glyphs of ``table`` that could repeat, or be repeated by, another glyph: those
+    within reach of a glyph of another run of the same writing direction (the dot product
+    of the two unit directions above ``same_direction``), and those of a run whose pen
+    ever moves less than ``along`` heights forward. ``along``, ``across`` and
+    ``size_tolerance`` are the ``dedup`` filter's options (a match lies within ``along``
+    × height along the baseline and ``across`` × height across it, its height within
+    ``size_tolerance`` of the larger)."""
+    grow = math.hypot(along, across) / (1.0 - size_tolerance)
+    found: set[int] = set()
+    spans: list[_Span] = []
+    for k, run in enumerate(table.runs()):
+        h = run.height
+        if not (0.0 < h < math.inf):
+            continue
+        if run.min_step <= along * h * 1.000001:
+            found.update(range(run.start, run.end))
+        r = grow * h
+        x0, y0, x1, y1 = run.origins
+        spans.append((y0 - r, y1 + r, x0 - r, x1 + r, run, k, r))
+    if len(spans) < 2:
+        return found
+    spans.sort(key=_BOTTOM)
+    active: list[_Span] = []
+    pairs: list[tuple[_Span, _Span]] = []
+    for span in spans:
+        bottom = span[0]
+        if active and active[0][1] < bottom:
+            active = [a for a in active if a[1] >= bottom]
+        run, r = span[4], span[6]
+        for other in active:
+            # Each span is grown by its own reach r, but a match lies within the larger r
+            # of the two (r carries the height tolerance): pairing runs only that close,
+            # not within the sum, spares pairing every word with its neighbours.
+            slack = r if r < other[6] else other[6]
+            if other[2] + slack <= span[3] and span[2] + slack <= other[3]:
+                o = other[4]
+                if run.dx * o.dx + run.dy * o.dy > same_direction and (
+                        other[0] + slack <= span[1] and span[0] + slack <= other[1]):
+                    pairs.append((other, span))
+        insort(active, span, key=_TOP)
+    # Glyphs of each run that lie in the other's reach, from the runs themselves (no
+    # page-wide columns; a bisection for the usual forward run).
+    for a, b in pairs:
+        for mine, theirs in ((a, b), (b, a)):
+            first, k = mine[4].start, mine[5]
+            reach = (theirs[2], theirs[0], theirs[3], theirs[1])  # x0, y0, x1, y1
+            found.update(first + j for j in table.origins_within(k, reach))
+    return found
