@@ -249,14 +249,14 @@ class PageList(Sequence[Page]):
     def __init__(self, document: Document) -> None:
         self._document = document
         self._pdf = document._pdf
-        self._objs = self._pdf.pages
+        self._objs = document._page_objects()
 
     def __len__(self) -> int:
         return len(self._objs)
 
     def __iter__(self) -> Iterator[Page]:
         for index, obj in enumerate(self._objs):
-            yield Page(self._document, index, obj.obj, self._pdf)
+            yield Page(self._document, index, obj, self._pdf)
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
@@ -265,7 +265,7 @@ class PageList(Sequence[Page]):
         if not -n <= index < n:
             raise PageError(f"page index {index} out of range (document has {n} pages)")
         index %= n
-        return Page(self._document, index, self._objs[index].obj, self._pdf)
+        return Page(self._document, index, self._objs[index], self._pdf)
 
 
 class Document:
@@ -313,6 +313,16 @@ class Document:
         self._structure_tree: DocumentStructure | None = None
         self._structure_read = False
         self._structure_warned = False
+        self._page_objs: list[Any] | None = None
+
+    def _page_objects(self) -> list[Any]:
+        """The page dictionaries of the open PDF, in page order, listed once per opening:
+        pikepdf's page list walks qpdf's list of every page for each ``len()`` and each index
+        (12 µs apiece on a 350-page file), which a page iterator paid twice per page."""
+        objs = self._page_objs
+        if objs is None:
+            objs = self._page_objs = [page.obj for page in self._pdf.pages]
+        return objs
 
     def _structure(self) -> DocumentStructure | None:
         """The structure tree, walked on first need and once per document."""
@@ -438,6 +448,7 @@ class Document:
                 pdf.close()
             return
         self._pdf = self._fonts.pdf = pdf
+        self._page_objs = None
 
     def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
              separator: str = "\f") -> str:
