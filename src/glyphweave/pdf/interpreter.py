@@ -549,7 +549,7 @@ class PageInterpreter:
         state = self.font
         if state is None:
             # A TJ source holds a string exactly when it holds a "(" or a "<".
-            if strings and (not isinstance(strings, RawTJ) or b"(" in strings or b"<" in strings):
+            if strings and (not isinstance(strings, RawTJ) or 0x28 in strings or 0x3C in strings):
                 self._warn("text shown with no font set")
             return
         full = None if key is None else (state, key, self.fs, self.th, self.tc, self.tw)

@@ -6,6 +6,11 @@ the character classes and token patterns (as regex fragments, for the scanners t
 compile them into their own token regexes) and the readers of token bodies (literal
 strings, hex strings, names, TJ arrays). Each reader exists once, so the two parsers
 cannot drift apart on an escape or a stray byte.
+
+Here and in the tokenizer, bytes are searched for one byte by its value (``0x5C in raw``,
+not ``b"\\" in raw``): given a ``bytes`` needle, ``in`` first tries it as an integer and
+formats a ``TypeError`` message before it searches, 95 ns against 13 ns on Python 3.11 and
+180 ns on 3.12 and 3.13, for tests made on nearly every operator.
 """
 
 from __future__ import annotations
@@ -64,11 +69,11 @@ def _unescape(m: re.Match[bytes]) -> bytes:
 def unescape_literal(raw: bytes) -> bytearray:
     """The bytes a literal string's inside denotes (§7.3.4.2), as a ``bytearray``: the
     content tokenizer tells strings from numbers (``bytes``) by type."""
-    if b"\r" in raw:
+    if 0x0D in raw:  # a CR
         # A raw end-of-line in a string is one LF; a backslash before it continues the
         # line. Escapes (\\r, \\015) are decoded after this, so they stay CR.
         raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    if b"\\" in raw:
+    if 0x5C in raw:  # a backslash
         raw = _ESCAPE.sub(_unescape, raw)
     return bytearray(raw)
 
@@ -114,7 +119,7 @@ def decode_hex(raw: bytes) -> bytes:
 def decode_name(raw: bytes) -> str:
     """A name's text without the slash (§7.3.5): ``#xx`` escapes decoded, bytes read as
     Latin-1 so that a name that is not UTF-8 still reads, byte for byte."""
-    if b"#" in raw:
+    if 0x23 in raw:  # "#"
         raw = _NAME_ESCAPE.sub(lambda m: bytes((int(m.group(1), 16),)), raw)
     return raw.decode("latin-1")
 
@@ -134,7 +139,7 @@ def read_tj(operand: bytes | list[Any]) -> tuple[list[Any], list[tuple[int, floa
     adjustments: list[tuple[int, float]] = []
     count = 0  # bytes shown so far
     # Most arrays hold no escape: their literal strings are the bytes they denote.
-    plain = b"\\" not in operand and b"\r" not in operand
+    plain = 0x5C not in operand and 0x0D not in operand  # no backslash, no CR
     for lit, hexs, num in _TJ_ITEM.findall(operand):
         if num:
             adjustments.append((count, float(num)))
@@ -144,7 +149,7 @@ def read_tj(operand: bytes | list[Any]) -> tuple[list[Any], list[tuple[int, floa
                 strings.append(data)
                 count += len(data)
         elif lit:
-            if not plain and (b"\\" in lit or b"\r" in lit):
+            if not plain and (0x5C in lit or 0x0D in lit):
                 lit = bytes(unescape_literal(lit))
                 if not lit:
                     continue

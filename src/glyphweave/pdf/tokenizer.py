@@ -260,7 +260,7 @@ def operations(data: bytes, *, fuse: bool = False) -> Iterator[Item]:
                 continue
         nums = m["nums"]
         if nums:
-            stack.extend((nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split())
+            stack.extend((nums if 0 not in nums else nums.replace(b"\0", b" ")).split())
         if op == b"ID":
             pos = _skip_inline_image(data, pos)
             stack.clear()
@@ -321,7 +321,7 @@ def _glyph_block(m: re.Match[bytes], stack: list[Any], index: int) -> Item:
 def _numbers(nums: bytes) -> list[bytes]:
     """The numbers of a run of numbers and white-space (NUL is white-space too). The fast
     loop of :func:`operations` does the same inline."""
-    return (nums if b"\0" not in nums else nums.replace(b"\0", b" ")).split()
+    return (nums if 0 not in nums else nums.replace(b"\0", b" ")).split()  # 0: a NUL byte
 
 
 def _font_then(m: re.Match[bytes], last: str, stack: list[Any], index: int) -> Item:
@@ -423,7 +423,7 @@ def _count_operators(skipped: bytes) -> int:
 
     A drawing holds only numbers and operators, so its operators are its runs of letters:
     counted by one translate and split, with no object per operator."""
-    if b"%" not in skipped:
+    if 0x25 not in skipped:  # no "%": no comment
         return len(skipped.translate(_WORD_CHARS).split())
     return sum(map(bool, _OPWORD_OR_COMMENT.findall(skipped)))
 
