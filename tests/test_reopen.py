@@ -141,3 +141,14 @@ def test_an_encrypted_document_is_reopened_with_its_password(monkeypatch: pytest
                 openings.append(doc._pdf)
     assert len(openings) == 5
     assert "Ω∑" in texts[1] and "page 5" in texts[4]
+
+
+def test_pages_after_a_reopening_come_from_the_new_opening(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The document lists its page dictionaries once per opening: after a reopening, a page
+    # must be read from the new opening, not from the list the old one made.
+    monkeypatch.setattr(Document, "reopen_pages", 1)
+    with glyphweave.open(_document(), pause_gc=True) as doc:
+        for page, _text in doc.iter_text():
+            assert page._obj.is_owned_by(doc._pdf)
+            assert page._obj.is_owned_by(page._pdf)
+        assert doc.pages[4]._obj.is_owned_by(doc._pdf) and len(doc) == 5
