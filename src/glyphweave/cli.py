@@ -256,10 +256,10 @@ def _frozen_after_each(items: Iterator[Any]) -> Iterator[Any]:
     reached the collector as young objects and was scanned again by every collection (on
     the CJK manual of the benchmark corpus, 41 ms of collections per run; 11 ms frozen).
     Extraction makes no reference cycles per page (one plugin manager per document at
-    most), so nothing the freeze keeps from the collector would have been garbage. The freeze is process-wide, which only this
-    command, owning its process, may decide (a library caller decides for itself), and
-    it is undone when the pages end, for a caller that runs the command in its own
-    process (the tests)."""
+    most), so nothing the freeze keeps from the collector would have been garbage. The
+    freeze is process-wide, which only this command, owning its process, may decide (a
+    library caller decides for itself), and it is undone when the pages end, for a caller
+    that runs the command in its own process (the tests)."""
     try:
         for item in items:
             yield item

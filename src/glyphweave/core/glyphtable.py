@@ -143,20 +143,14 @@ class GlyphTable:
         ))
 
     def append(self, run: Run) -> None:
-        """Record a run built by the caller: :meth:`add_run` without the keywords, for the
-        interpreter, which records one per shown string. Empty runs are ignored."""
-        n = len(run.codes)
-        if n:
-            self._runs.append(run)
-            self._count += n
-            self._cols = None
-            self._run_geometry = None
-            self._frames = None
+        """Record a run built by the caller: :meth:`add_run` without the keywords. An empty
+        run is ignored."""
+        self.extend((run,))
 
     def extend(self, runs: Sequence[Run]) -> None:
-        """Record many runs built by the caller at once: :meth:`append` for the
-        interpreter, which hands over a page's runs when the page ends (a call per shown
-        string cost it about 2% of its time). Empty runs are ignored."""
+        """Record many runs built by the caller at once, as the interpreter hands over a
+        page's runs when the page ends (a call per shown string cost it about 2% of its
+        time). Empty runs are ignored."""
         codes = list(map(_CODES, runs))
         if not all(codes):
             runs = [run for run in runs if run.codes]
