@@ -1,6 +1,7 @@
 """How close to pdftotext a pikepdf + Python extractor could get, file by file.
 
-    python benchmarks/floor.py [--pdfs DIR] [--repeat N] [--startup-pdf FILE] [--timeout S] [--json FILE]
+    python benchmarks/floor.py [--pdfs DIR] [--repeat N] [--python PYTHON ...] [--startup-pdf FILE]
+                               [--timeout S] [--json FILE]
 
 Issue 13 asks for no bench file above 2.0x pdftotext. Whether that is reachable for a file depends on
 what the file costs before any text logic runs, so this prints, per file and as ratios to pdftotext's
@@ -18,13 +19,15 @@ per-document time:
 Each file runs in one fresh worker process per repeat (through ``run.py``'s launcher); the worker takes
 the best of three rounds of each figure, and the figure reported is the median over the repeats.
 pdftotext is timed as ``run.py --per-document`` times it: its whole process on the file minus its whole
-process on the start-up PDF (medians over the repeats, after one run not counted), at least 1 ms.
+process on the start-up PDF (medians over the repeats, after one run on each not counted), at least 1 ms.
 
 Read it as: a file whose ``tokens`` ratio is already near 1 cannot reach 2.0x with a tokenizer written in
 Python, whatever the interpreter does; one whose ``tokenizer`` ratio is near the target needs the
 interpretation and assembly to cost almost nothing. The figures run whichever glyphweave the Python
-running this imports (the pure checkout, or the compiled build when installed). Nothing is asserted and
-nothing touches the network.
+running this imports (the pure checkout, or the compiled build when installed); ``--python`` adds
+another interpreter with its own install (a virtual environment holding the compiled wheel, say), run
+in the same rounds with the order of the interpreters rotating, so the builds are compared within one
+run. Nothing is asserted and nothing touches the network.
 """
 
 from __future__ import annotations
@@ -140,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--startup-pdf", type=Path, default=DEFAULT_STARTUP_PDF)
     parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--python", action="append", default=[], metavar="PYTHON",
+                        help="also run the worker on this interpreter (another install: the compiled "
+                             "build, another revision), interleaved with this one; may be repeated")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     if not args.pdfs.is_dir():
@@ -147,26 +153,34 @@ def main(argv: list[str] | None = None) -> int:
     files = sorted(args.pdfs.glob("*.pdf"))
     if not files:
         return no_pdf_folder(args.pdfs)
+    pythons = [sys.executable, *args.python]
 
-    steps: dict[str, dict[str, list[float]]] = {f.name: {s: [] for s in STEPS} for f in files}
+    # steps[python][file][step]: one figure per repeat
+    steps = {py: {f.name: {s: [] for s in STEPS} for f in files} for py in pythons}
     token_counts: dict[str, int] = {}
     whole: dict[str, list[float]] = {f.name: [] for f in files}
     startup: list[float] = []
-    failures: dict[str, list[str]] = {}
-    _pdftotext(args.startup_pdf, args.timeout)  # the first run reads pdftotext's libraries from disk
-    for _ in range(args.repeat):
-        wall = _pdftotext(args.startup_pdf, args.timeout)
-        if wall is not None:
-            startup.append(wall)
-        for pdf in files:
-            child = run_child([sys.executable, "-c", _WORKER, str(pdf)], args.timeout)
-            if child["returncode"] != 0 or child["timeout"]:
-                failures[pdf.name] = child["stderr"].strip().splitlines()[-1:] or ["timeout"]
-                continue
-            report = json.loads(child["stdout"])
-            for step in STEPS:
-                steps[pdf.name][step].append(report[step])
-            token_counts[pdf.name] = report["tokens_count"]
+    failures: dict[tuple[str, str], list[str]] = {}
+    # One run not counted on each file first: it reads pdftotext's libraries and the file from disk.
+    for pdf in [args.startup_pdf, *files]:
+        _pdftotext(pdf, args.timeout)
+    for repeat in range(args.repeat):
+        for number, pdf in enumerate(files):
+            if number == repeat % len(files):  # the start-up PDF's slot moves from repeat to repeat
+                wall = _pdftotext(args.startup_pdf, args.timeout)
+                if wall is not None:
+                    startup.append(wall)
+            # The interpreters take turns going first, so drift spreads over all of them.
+            shift = (repeat + number) % len(pythons)
+            for py in pythons[shift:] + pythons[:shift]:
+                child = run_child([py, "-c", _WORKER, str(pdf)], args.timeout)
+                if child["returncode"] != 0 or child["timeout"]:
+                    failures[py, pdf.name] = child["stderr"].strip().splitlines()[-1:] or ["timeout"]
+                    continue
+                report = json.loads(child["stdout"])
+                for step in STEPS:
+                    steps[py][pdf.name][step].append(report[step])
+                token_counts[pdf.name] = report["tokens_count"]
             wall = _pdftotext(pdf, args.timeout)
             if wall is not None:
                 whole[pdf.name].append(wall)
@@ -175,28 +189,32 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     base = statistics.median(startup)
-    rows = []
-    for pdf in files:
-        if pdf.name in failures or not whole[pdf.name]:
-            continue
-        per_document = max(statistics.median(whole[pdf.name]) - base, 0.001)
-        medians = {step: statistics.median(values) for step, values in steps[pdf.name].items()}
-        rows.append((pdf.name, token_counts[pdf.name], per_document, medians))
-    _print(rows, base)
-    for name, message in failures.items():
-        print(f"- {name}: failed ({' '.join(message)})")
+    print(f"pdftotext start-up {base:.3f} s; each step as seconds and as a ratio to pdftotext's per-document time")
+    results: dict[str, dict] = {}
+    for py in pythons:
+        rows = []
+        for pdf in files:
+            if (py, pdf.name) in failures or not whole[pdf.name] or not steps[py][pdf.name]["glyphweave"]:
+                continue
+            per_document = max(statistics.median(whole[pdf.name]) - base, 0.001)
+            medians = {step: statistics.median(values) for step, values in steps[py][pdf.name].items()}
+            rows.append((pdf.name, token_counts[pdf.name], per_document, medians))
+        print(f"\n{py}\n")
+        _print(rows)
+        results[py] = {name: {"tokens": count, "pdftotext": doc, **medians} for name, count, doc, medians in rows}
+    for (py, name), message in failures.items():
+        print(f"- {name} ({py}): failed ({' '.join(message)})")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({
             "pdftotext_startup": base,
-            "files": {name: {"tokens": count, "pdftotext": doc, **medians} for name, count, doc, medians in rows},
-            "failures": failures,
+            "pythons": results,
+            "failures": [{"python": py, "file": name, "message": message} for (py, name), message in failures.items()],
         }, indent=1))
     return 0
 
 
-def _print(rows: list[tuple[str, int, float, dict[str, float]]], startup: float) -> None:
-    print(f"pdftotext start-up {startup:.3f} s; each step as seconds and as a ratio to pdftotext's per-document time\n")
+def _print(rows: list[tuple[str, int, float, dict[str, float]]]) -> None:
     print("| file | tokens | pdftotext s | " + " | ".join(f"{s} s | ratio" for s in STEPS) + " |")
     print("|---|---:|---:|" + "---:|---:|" * len(STEPS))
     totals = {step: 0.0 for step in STEPS}
