@@ -38,7 +38,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from run import DEFAULT_PDFS, DEFAULT_STARTUP_PDF, no_pdf_folder, run_child
+from run import DEFAULT_PDFS, DEFAULT_STARTUP_PDF, measure, no_pdf_folder, outcome, run_child
 
 _WORKER = r'''
 import gc, json, re, sys, time
@@ -133,8 +133,9 @@ STEPS = ("decode", "tokens", "tokenizer", "glyphweave")
 
 
 def _pdftotext(pdf: Path, timeout: float) -> float | None:
-    child = run_child(["pdftotext", "-q", str(pdf), "-"], timeout, capture=False)
-    return child["wall"] if child["returncode"] == 0 and not child["timeout"] else None
+    """pdftotext's whole-process seconds on ``pdf``, as run.py times it (None if it failed)."""
+    result = measure("pdftotext", pdf, "", timeout)
+    return result["seconds"] if result["status"] == "ok" else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     token_counts: dict[str, int] = {}
     whole: dict[str, list[float]] = {f.name: [] for f in files}
     startup: list[float] = []
-    failures: dict[tuple[str, str], list[str]] = {}
+    failures: dict[tuple[str, str], str] = {}
     # One run not counted on each file first: it reads pdftotext's libraries and the file from disk.
     for pdf in [args.startup_pdf, *files]:
         _pdftotext(pdf, args.timeout)
@@ -174,8 +175,9 @@ def main(argv: list[str] | None = None) -> int:
             shift = (repeat + number) % len(pythons)
             for py in pythons[shift:] + pythons[:shift]:
                 child = run_child([py, "-c", _WORKER, str(pdf)], args.timeout)
-                if child["returncode"] != 0 or child["timeout"]:
-                    failures[py, pdf.name] = child["stderr"].strip().splitlines()[-1:] or ["timeout"]
+                result = outcome(child)
+                if result["status"] != "ok":
+                    failures[py, pdf.name] = result.get("message", result["status"])
                     continue
                 report = json.loads(child["stdout"])
                 for step in STEPS:
@@ -203,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         _print(rows)
         results[py] = {name: {"tokens": count, "pdftotext": doc, **medians} for name, count, doc, medians in rows}
     for (py, name), message in failures.items():
-        print(f"- {name} ({py}): failed ({' '.join(message)})")
+        print(f"- {name} ({py}): failed ({message})")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({
