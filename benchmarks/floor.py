@@ -13,6 +13,8 @@ per-document time:
   streams (``findall``: the tokens become bytes objects, no Python code runs per token). No tokenizer
   written in Python over ``re`` does less;
 * ``tokenizer``: decode, plus glyphweave's own tokenizer (``operations(data, fuse=True)``) consumed;
+* ``interpret``: ``glyphweave.open`` and every page's glyph table (``page.table``): the tokenizer and the
+  interpreter, fonts loaded and strings measured and decoded, with no filter or assembler run;
 * ``glyphweave``: the whole extraction in the worker (``open`` + ``text()``, with the collector off, as
   the command line all but turns it off), imports excluded.
 
@@ -23,7 +25,8 @@ process on the start-up PDF (medians over the repeats, after one run on each not
 
 Read it as: a file whose ``tokens`` ratio is already near 1 cannot reach 2.0x with a tokenizer written in
 Python, whatever the interpreter does; one whose ``tokenizer`` ratio is near the target needs the
-interpretation and assembly to cost almost nothing. The figures run whichever glyphweave the Python
+interpretation and assembly to cost almost nothing, and ``glyphweave`` less ``interpret`` is what the
+filters and the assembler cost. The figures run whichever glyphweave the Python
 running this imports (the pure checkout, or the compiled build when installed); ``--python`` adds
 another interpreter with its own install (a virtual environment holding the compiled wheel, say), run
 in the same rounds with the order of the interpreters rotating, so the builds are compared within one
@@ -109,6 +112,11 @@ def tokenizer(path):
     return count
 
 
+def interpret(path):
+    with glyphweave.open(path) as doc:
+        return sum(len(page.table) for page in doc.pages)
+
+
 def extract(path):
     with glyphweave.open(path) as doc:
         return len(doc.text())
@@ -117,7 +125,8 @@ def extract(path):
 path = sys.argv[1]
 gc.disable()
 result = {}
-for name, step in (("decode", decode), ("tokens", tokens), ("tokenizer", tokenizer), ("glyphweave", extract)):
+for name, step in (("decode", decode), ("tokens", tokens), ("tokenizer", tokenizer), ("interpret", interpret),
+                   ("glyphweave", extract)):
     step(path)  # first use (lazy imports, tables) is not what this compares
     best = float("inf")
     for _ in range(3):
@@ -129,7 +138,7 @@ result["tokens_count"] = tokens(path)
 print(json.dumps(result))
 '''
 
-STEPS = ("decode", "tokens", "tokenizer", "glyphweave")
+STEPS = ("decode", "tokens", "tokenizer", "interpret", "glyphweave")
 
 
 def _pdftotext(pdf: Path, timeout: float) -> float | None:
