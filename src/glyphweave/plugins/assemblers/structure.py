@@ -187,14 +187,20 @@ def _body_text(options: StructureOptions, page: PageContext, order: list[int], s
             out_glyphs.extend(glyphs[pos + 1:end])
             out_pieces.extend([""] * (end - pos - 1))
             continue
-        for k in range(pos, end):
-            piece = pieces[k]
-            if k == pos and out_pieces:
-                bare = piece.lstrip("\n ")
-                piece = (sep or piece[: len(piece) - len(bare)]) + bare
-            out_glyphs.append(glyphs[k])
-            out_pieces.append(piece)
-    breaks = [k for k, piece in enumerate(out_pieces) if piece.startswith("\n")]
+        if pos == end:
+            continue
+        # The item's glyphs go over as they are, but for the first piece: the separator
+        # the tree forces replaces the rules' word space or line end before it.
+        out_glyphs.extend(glyphs[pos:end])
+        if out_pieces:
+            piece = pieces[pos]
+            bare = piece.lstrip("\n ")
+            out_pieces.append((sep or piece[: len(piece) - len(bare)]) + bare)
+            out_pieces.extend(pieces[pos + 1:end])
+        else:
+            out_pieces.extend(pieces[pos:end])
+    # (``piece[0]``, not ``startswith``: a method call per glyph cost three times as much.)
+    breaks = [k for k, piece in enumerate(out_pieces) if piece and piece[0] == "\n"]
     if -1 in out_glyphs:  # text without glyphs: no geometry for it, so no line records
         return _plain(out_pieces, options)
     walk = Walk(out_glyphs, out_pieces, breaks, [])
