@@ -1,19 +1,24 @@
-"""Property-based fuzzing (hypothesis) of the three parsers that read untrusted bytes.
+"""Property-based fuzzing (hypothesis) of the parsers that read untrusted bytes, and of whole files.
 
-Generated operators and operands, and generated CMaps, must never raise anything but the
-documented error, never hang, and keep their invariants. Bounded (a fixed number of examples
+Generated operators and operands, generated CMaps, and a whole PDF damaged byte by byte must
+never raise anything but the documented error, never hang, and keep their invariants. Bounded (a fixed number of examples
 and a deadline each) so the suite stays fast; no database is written.
 """
 
 from __future__ import annotations
 
+import functools
+import io
+
+import pikepdf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import glyphweave
+from glyphweave.core.errors import GlyphweaveError
 from glyphweave.pdf.cmap import CMapError, parse_cmap
 from glyphweave.pdf.tokenizer import operations
-from glyphweave.testing.pdfs import make_pdf
+from glyphweave.testing.pdfs import form, helvetica, make_pdf, truetype, type0_identity, type3
 
 FUZZ = settings(max_examples=150, deadline=2000, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -102,3 +107,69 @@ def test_the_cmap_parser_never_raises_but_its_documented_error(sections: list[by
         cmap.to_unicode(probe)
         cmap.to_cid(probe)
     cmap.split(b"\x00\x41\x42\xff")
+
+
+def _uncompressed(data: bytes) -> bytes:
+    """``data`` saved again with its streams and objects in the clear, so that damage lands in
+    the content streams, fonts and dictionaries rather than in compressed bytes."""
+    out = io.BytesIO()
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        pdf.save(out, compress_streams=False, object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    return out.getvalue()
+
+
+@functools.cache
+def _whole_file() -> bytes:
+    """One page with each kind of font, kerned and spaced text, marked content with an
+    ActualText, and a form XObject: something for every part of the reader to trip over."""
+    content = (b"BT /F1 12 Tf 72 720 Td (Hello) Tj [(Wo) -120 (rld)] TJ 0.5 Tw ( a b ) Tj ET\n"
+               b"/P <</MCID 0>> BDC BT /F2 10 Tf 1 0 0 1 72 700 Tm (abc) Tj ET EMC\n"
+               b"/Span <</ActualText (fi)>> BDC BT /F3 9 Tf 72 680 Td <00410042> Tj ET EMC\n"
+               b"q 2 0 0 2 100 100 cm BT /F4 20 Tf (ab) Tj ET Q /Fm1 Do")
+    return _uncompressed(make_pdf(content, fonts={
+        "F1": helvetica(widths=True), "F2": truetype(mapping={97: "a", 98: "b", 99: "c"}),
+        "F3": type0_identity(mapping={0x41: "A", 0x42: "B"}), "F4": type3(),
+    }, xobjects={"Fm1": form(b"BT /F1 8 Tf 10 10 Td (in a form) Tj ET")}))
+
+
+insertions = st.sampled_from([b"(", b")", b"[", b"]", b"<<", b">>", b"/", b"R", b" 0 ", b" -1 ", b" 1e308 ",
+                              b" 99999999999 ", b"endobj", b"stream", b"endstream", b"BT", b"ET", b"Tj", b"TJ",
+                              b"q", b"Q", b"Do", b"BDC", b"EMC", b"\x00", b"%", b"\n"])
+damage = st.lists(st.tuples(st.floats(0, 1, exclude_max=True),
+                            st.one_of(st.integers(0, 255), st.integers(1, 64).map(lambda n: -n), insertions)),
+                  min_size=1, max_size=12)
+
+
+def _damaged(data: bytes, changes: list[tuple[float, int | bytes]]) -> bytes:
+    """``data`` with each change applied at its share of the length: a byte set (0-255),
+    bytes deleted (a negative count), or bytes inserted."""
+    out = bytearray(data)
+    for share, change in changes:
+        at = int(share * len(out))
+        if isinstance(change, bytes):
+            out[at:at] = change
+        elif change >= 0:
+            out[at:at + 1] = bytes([change])
+        else:
+            del out[at:at - change]
+    return bytes(out)
+
+
+def test_the_undamaged_file_reads_every_part():
+    with glyphweave.open(_whole_file()) as doc:
+        assert doc.text() == "HelloWorld a b\nabc\nfi\nab\nin a form\n\f"
+        assert doc.warnings() == []
+
+
+@FUZZ
+@given(damage)
+def test_a_damaged_file_gives_text_or_the_documented_error(changes: list[tuple[float, int | bytes]]) -> None:
+    try:
+        with glyphweave.open(_damaged(_whole_file(), changes)) as doc:
+            text = doc.text()
+            stats = doc.stats
+            doc.warnings()
+    except GlyphweaveError:
+        return
+    assert isinstance(text, str)
+    assert stats.visible <= stats.glyphs
