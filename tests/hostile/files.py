@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import zlib
 
@@ -12,23 +13,36 @@ from glyphweave.testing.pdfs import helvetica, make_pdf
 
 
 def deflate_bomb(inflated_mb: int, *, head: bytes = b"BT /F1 12 Tf 72 700 Td (Before the bomb) Tj ET\n",
-                 filler: bytes = b" ") -> bytes:
+                 filler: bytes = b" ", form: str = "flate") -> bytes:
     """A one-page PDF whose content stream is ``head`` then ``inflated_mb`` MB of ``filler``,
-    FlateDecode-compressed (about 1 KB per MB)."""
+    FlateDecode-compressed (about 1 KB per MB). ``form`` is how: ``flate``, ``double`` (a
+    FlateDecode of a FlateDecode, a few hundred bytes for a gigabyte) or ``predictor``
+    (FlateDecode with /DecodeParms << /Predictor 1 >>, which predicts nothing)."""
+    encoded = _deflated(inflated_mb, head, filler)
+    if form == "double":
+        return _with_raw_content(zlib.compress(encoded, 9), Array([Name.FlateDecode, Name.FlateDecode]))
+    if form == "predictor":
+        return _with_raw_content(encoded, Name.FlateDecode, Dictionary(Predictor=1))
+    return _with_raw_content(encoded, Name.FlateDecode)
+
+
+@functools.cache
+def _deflated(inflated_mb: int, head: bytes, filler: bytes) -> bytes:
+    """The bomb's content, compressed once per test process (a gigabyte takes seconds)."""
     packer = zlib.compressobj(9)
     chunk = filler * ((1 << 20) // len(filler))
     parts = [packer.compress(head)]
     parts.extend(packer.compress(chunk) for _ in range(inflated_mb))
     parts.append(packer.compress(b"\nBT /F1 12 Tf 72 600 Td (After the bomb) Tj ET\n"))
     parts.append(packer.flush())
-    return _with_raw_content(b"".join(parts), Name.FlateDecode)
+    return b"".join(parts)
 
 
-def _with_raw_content(encoded: bytes, filter_name: Name) -> bytes:
+def _with_raw_content(encoded: bytes, filter_name: Name | Array, params: Dictionary | None = None) -> bytes:
     pdf = pikepdf.open(io.BytesIO(make_pdf(b"", fonts={"F1": helvetica(widths=True)})))
     page = pdf.pages[0]
     stream = pikepdf.Stream(pdf, b"")
-    stream.write(encoded, filter=filter_name)
+    stream.write(encoded, filter=filter_name, decode_parms=params)
     page.obj.Contents = stream
     out = io.BytesIO()
     pdf.save(out)

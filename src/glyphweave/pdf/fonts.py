@@ -265,7 +265,7 @@ class FontLoader:
         """A font's stream (program, CMap, CIDToGIDMap), decoded within the font stream limit;
         a larger one is an error (the caller treats the font part as unreadable)."""
         limit = self.limits.font_stream_bytes
-        data, cut = read_bounded(stream, limit)
+        data, cut, _damage = read_bounded(stream, limit)  # damaged: what came before it, as qpdf gives
         if cut:
             raise ValueError(f"{LIMIT}stream larger than the font stream limit of {self.limits.font_stream_mb:g} MB")
         return bytes(data)

@@ -253,10 +253,12 @@ class PageInterpreter:
             self._warn(f"{LIMIT}{what} skipped: {self._budget_name()} reached")
             return None
         try:
-            data, cut = read_bounded(stream, left)
+            data, cut, damage = read_bounded(stream, left)
         except Exception as exc:
             self._warn(f"{what} unreadable: {exc}")
             return None
+        if damage is not None:
+            self._warn(f"{what} damaged ({damage}): read up to the damage")
         self.budget.spend(len(data))
         if cut:
             self._warn(f"{LIMIT}{what} cut after {len(data) // MB} MB: {self._budget_name()} reached")

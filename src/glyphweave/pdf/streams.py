@@ -2,8 +2,11 @@
 
 pikepdf (qpdf) decodes a whole stream into memory before handing it over, and a 1.5 MB
 FlateDecode stream can inflate to gigabytes. Content streams are almost always FlateDecode or
-unfiltered, so those two are decoded here, a bounded amount at a time, with the standard
-zlib module; any other filter chain is left to qpdf and cut to the budget afterwards.
+unfiltered, so those are decoded here, a bounded amount at a time, with the standard zlib
+module: one FlateDecode or a chain of them (a bomb inside a bomb), without a predictor.
+Damaged compressed data keeps what inflated before the damage, as qpdf would, without
+asking qpdf (which would inflate all of it first). Any other filter chain is left to qpdf
+and cut to the budget afterwards.
 """
 
 from __future__ import annotations
@@ -18,22 +21,26 @@ _FLATE = (pikepdf.Name.FlateDecode, pikepdf.Name("/Fl"))
 _TOKEN_END = re.compile(rb"[\x00\t\n\x0c\r ]")
 
 
-def read_bounded(stream: pikepdf.Stream, budget: int) -> tuple[bytes, bool]:
-    """The decoded bytes of ``stream``, at most ``budget`` of them, and whether it was cut.
+def read_bounded(stream: pikepdf.Stream, budget: int) -> tuple[bytes, bool, str | None]:
+    """The decoded bytes of ``stream``, at most ``budget`` of them, whether it was cut, and
+    what zlib found damaged (None when nothing was): the bytes are then those before the
+    damage (all of them when only the checksum at the end is wrong).
 
     A cut falls after the last whitespace within the budget, so the tokenizer never sees half
-    a token. Unreadable data raises what pikepdf or zlib raise.
+    a token. Unreadable data raises what pikepdf raises.
     """
     filters = _filters(stream)
+    damage: list[str] = []
     if not filters:
         data = stream.read_raw_bytes()
-    elif len(filters) == 1 and filters[0] in _FLATE and not _has_params(stream):
-        data = _inflate(stream, budget)
+    elif all(f in _FLATE for f in filters) and not _predicted(stream):
+        data = _inflate(stream.read_raw_bytes(), len(filters), budget + 1, damage)
     else:
         data = stream.read_bytes()
+    found = damage[0] if damage else None
     if len(data) <= budget:
-        return data, False
-    return _cut(data, budget), True
+        return data, False, found
+    return _cut(data, budget), True, found
 
 
 def _filters(stream: pikepdf.Stream) -> list[Any]:
@@ -45,25 +52,83 @@ def _filters(stream: pikepdf.Stream) -> list[Any]:
     return [value]
 
 
-def _has_params(stream: pikepdf.Stream) -> bool:
+def _predicted(stream: pikepdf.Stream) -> bool:
+    """Whether any filter of ``stream`` has a predictor (a /Predictor above 1): the rows of
+    a predicted stream are not the stream, so zlib alone cannot decode it."""
     params = stream.get("/DecodeParms")
-    if params is None:
-        return False
-    if isinstance(params, pikepdf.Array):
-        return any(isinstance(p, pikepdf.Dictionary) and len(p) for p in params)
-    return isinstance(params, pikepdf.Dictionary) and len(params) > 0
+    entries = list(params) if isinstance(params, pikepdf.Array) else [params]
+    for entry in entries:
+        if isinstance(entry, pikepdf.Dictionary):
+            predictor = entry.get("/Predictor", 1)
+            if not isinstance(predictor, int) or predictor > 1:
+                return True
+    return False
 
 
-def _inflate(stream: pikepdf.Stream, budget: int) -> bytes:
-    """At most ``budget + 1`` bytes of a FlateDecode stream (one more tells a cut)."""
-    raw = stream.read_raw_bytes()
+_PIECE = 1 << 16
+"""Compressed bytes fed to zlib at a time, and the most one call may give back."""
+
+
+def _inflate(raw: bytes, stages: int, limit: int, damage: list[str]) -> bytes:
+    """At most ``limit`` bytes of ``raw`` inflated ``stages`` times (FlateDecode applied
+    that many times), stopping at the first damage with what came before it (zlib's
+    message is appended to ``damage``)."""
+    chunks: Any = (raw[i:i + _PIECE] for i in range(0, len(raw), _PIECE))
+    for _ in range(stages):
+        chunks = _inflated(chunks, damage)
+    out = bytearray()
+    for chunk in chunks:
+        out += chunk
+        if len(out) >= limit:
+            break
+    return bytes(out[:limit])
+
+
+def _inflated(chunks: Any, damage: list[str]) -> Any:
+    """The pieces of the zlib data ``chunks`` inflated, none longer than ``_PIECE``: the
+    caller stops pulling at its budget, so no more is ever inflated than it asks for."""
     inflater = zlib.decompressobj()
-    try:
-        return inflater.decompress(raw, budget + 1)
-    except zlib.error:
-        # Damaged data: qpdf recovers what it can, as viewers do; its output is no larger
-        # than what inflated before the damage, so it is safe to ask for.
-        return stream.read_bytes()
+    for chunk in chunks:
+        data = chunk
+        while data and not inflater.eof:
+            before = inflater.copy()
+            try:
+                piece = inflater.decompress(data, _PIECE)
+            except zlib.error as exc:
+                damage.append(str(exc))
+                yield from _before_damage(before, data)
+                return
+            if piece:
+                yield piece
+            data = inflater.unconsumed_tail
+        if inflater.eof:
+            return
+    rest = inflater.flush()
+    if rest:
+        yield rest
+    damage.append("the compressed data ends early")
+
+
+def _before_damage(inflater: Any, data: bytes) -> Any:
+    """What ``inflater`` gives for ``data`` up to the byte where zlib finds it damaged: fed a
+    byte at a time, so only the damaged byte's own output is lost (a bad checksum at the end
+    of the stream loses nothing)."""
+    for i in range(len(data)):
+        try:
+            piece = inflater.decompress(data[i:i + 1], _PIECE)
+        except zlib.error:
+            return
+        if piece:
+            yield piece
+        while inflater.unconsumed_tail:
+            try:
+                piece = inflater.decompress(inflater.unconsumed_tail, _PIECE)
+            except zlib.error:
+                return
+            if piece:
+                yield piece
+        if inflater.eof:
+            return
 
 
 def _cut(data: bytes, budget: int) -> bytes:
