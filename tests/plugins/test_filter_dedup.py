@@ -4,7 +4,7 @@ import pytest
 
 from glyphweave.core.errors import ProfileError
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.plugins.filters import dedup
+from glyphweave.plugins.filters import dedup, overprint
 from glyphweave.plugins.filters.dedup import DedupFilter
 from glyphweave.testing.factories import add_text, page_context
 
@@ -224,10 +224,14 @@ def _brute_force(t: GlyphTable, along=0.1, across=0.2, tol=0.05) -> list[int]:
     return kept
 
 
+@pytest.mark.parametrize("budget", [overprint.COMPARISONS_PER_RUN, 10**9])
 @pytest.mark.parametrize("seed", range(5))
-def test_matches_brute_force_on_random_overprint(seed):
+def test_matches_brute_force_on_random_overprint(seed, budget, monkeypatch):
+    # 300 runs within a few points of each other: past the sweep's default budget, so
+    # both the sweep's pairs and its give-up (every glyph a suspect) are checked.
     import random
 
+    monkeypatch.setattr(dedup, "COMPARISONS_PER_RUN", budget)
     rng = random.Random(seed)
     t = GlyphTable()
     for _ in range(300):
@@ -242,3 +246,27 @@ def test_matches_brute_force_on_random_overprint(seed):
     expected = _brute_force(t)
     assert 0 < len(expected) < len(t)  # the page exercises both outcomes
     assert run(t) == expected
+
+
+def _stack(copies: int) -> GlyphTable:
+    """``copies`` runs of one word painted on one spot, and a word far from them."""
+    t = GlyphTable()
+    for _ in range(copies):
+        add_text(t, "Hello", 100, 500)
+    add_text(t, "far", 400, 100)
+    return t
+
+
+def test_a_stack_of_copies_keeps_the_first_and_the_sweep_gives_up_on_it():
+    t = _stack(3000)  # 4.5 million pairs of runs for a sweep that did not give up
+    kept = run(t)
+    assert kept_text(t, kept) == "Hellofar"
+    assert kept == [0, 1, 2, 3, 4, *range(len(t) - 3, len(t))]
+    # Given up, every glyph is a suspect, the far word too; with the budget lifted the
+    # sweep pairs the copies only, and the filter's answer is the same.
+    small = _stack(200)
+    given_up = overprint.suspects(small, 0.1, 0.2, 0.05, 0.99)
+    swept = overprint.suspects(small, 0.1, 0.2, 0.05, 0.99, comparisons_per_run=10**9)
+    assert given_up == set(range(len(small)))
+    assert swept == set(range(len(small) - 3))
+    assert run(small) == [0, 1, 2, 3, 4, *range(len(small) - 3, len(small))]

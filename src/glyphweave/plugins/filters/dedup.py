@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 
 from glyphweave.plugin import Filter, Option, PageContext, hookimpl
+from glyphweave.plugins.filters.overprint import COMPARISONS_PER_RUN
 from glyphweave.plugins.filters.overprint import suspects as overprint_suspects
 
 SAME_DIRECTION = 0.99
@@ -61,7 +62,8 @@ class DedupFilter(Filter):
     def apply(self, page: PageContext, indices: Sequence[int]) -> list[int]:
         if not indices:
             return []
-        suspects = overprint_suspects(page.table, self.along, self.across, self.size_tolerance, SAME_DIRECTION)
+        suspects = overprint_suspects(page.table, self.along, self.across, self.size_tolerance, SAME_DIRECTION,
+                                      COMPARISONS_PER_RUN)
         if not suspects:
             return list(indices)
         wanted = set(indices)

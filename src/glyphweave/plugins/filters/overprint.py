@@ -7,6 +7,12 @@ other only where their origin bounds, grown by that reach, overlap; a run can re
 only where its pen stands still or moves back. The runs are swept bottom to top, so only
 runs on the same line are compared: per-run work, not per-glyph, on the usual page with no
 overprint at all.
+
+Runs stacked on one spot (a string painted thousands of times over itself) would make every
+run a neighbour of every other, and the sweep quadratic in time and in the pairs it keeps.
+Past a budget of comparisons proportional to the page's runs, the sweep gives up and names
+every glyph a suspect: the filter's exact test bins glyphs in a grid, so it stays
+near-linear on such a page, and a suspect is only a glyph the exact test looks at.
 """
 
 from __future__ import annotations
@@ -24,16 +30,22 @@ _Span = tuple[float, float, float, float, RunGeometry, int, float]
 _BOTTOM = itemgetter(0)
 _TOP = itemgetter(1)
 
+COMPARISONS_PER_RUN = 64
+"""Comparisons of one run with the runs it may overlap that the sweep spends, on average
+over the page, before it names every glyph a suspect. The bench corpus needs 1-16; a page
+of runs stacked on one spot needs as many as it has runs."""
+
 
 def suspects(table: GlyphTable, along: float, across: float, size_tolerance: float,
-             same_direction: float) -> set[int]:
+             same_direction: float, comparisons_per_run: int = COMPARISONS_PER_RUN) -> set[int]:
     """The glyphs of ``table`` that could repeat, or be repeated by, another glyph: those
     within reach of a glyph of another run of the same writing direction (the dot product
     of the two unit directions above ``same_direction``), and those of a run whose pen
     ever moves less than ``along`` heights forward. ``along``, ``across`` and
     ``size_tolerance`` are the ``dedup`` filter's options (a match lies within ``along``
     × height along the baseline and ``across`` × height across it, its height within
-    ``size_tolerance`` of the larger)."""
+    ``size_tolerance`` of the larger). Past ``comparisons_per_run`` comparisons per run on
+    average, every glyph is a suspect (see the module docstring)."""
     grow = math.hypot(along, across) / (1.0 - size_tolerance)
     found: set[int] = set()
     spans: list[_Span] = []
@@ -51,10 +63,14 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
     spans.sort(key=_BOTTOM)
     active: list[_Span] = []
     pairs: list[tuple[_Span, _Span]] = []
+    budget = comparisons_per_run * len(spans)
     for span in spans:
         bottom = span[0]
         if active and active[0][1] < bottom:
             active = [a for a in active if a[1] >= bottom]
+        budget -= len(active)
+        if budget < 0:
+            return set(range(len(table)))
         run, r = span[4], span[6]
         for other in active:
             # Each span is grown by its own reach r, but a match lies within the larger r
