@@ -76,12 +76,16 @@ def _inflate(raw: bytes, stages: int, limit: int, damage: list[str]) -> bytes:
     chunks: Any = (raw[i:i + _PIECE] for i in range(0, len(raw), _PIECE))
     for _ in range(stages):
         chunks = _inflated(chunks, damage)
-    out = bytearray()
+    parts: list[bytes] = []
+    size = 0
     for chunk in chunks:
-        out += chunk
-        if len(out) >= limit:
+        parts.append(chunk)
+        size += len(chunk)
+        if size >= limit:
+            parts[-1] = chunk[:len(chunk) - (size - limit)]
             break
-    return bytes(out[:limit])
+    # Joined once (no copy at all for a stream inflated in one piece).
+    return b"".join(parts)
 
 
 def _inflated(chunks: Any, damage: list[str]) -> Any:
@@ -112,26 +116,18 @@ def _inflated(chunks: Any, damage: list[str]) -> Any:
 def _before_damage(inflater: Any, data: bytes) -> Any:
     """What ``inflater`` gives for ``data`` up to the byte where zlib finds it damaged: fed a
     byte at a time, so only the damaged byte's own output is lost (a bad checksum at the end
-    of the stream loses nothing)."""
+    of the stream loses nothing). Only a damaged piece is read this way."""
     for i in range(len(data)):
         try:
-            piece = inflater.decompress(data[i:i + 1], _PIECE)
+            piece = inflater.decompress(data[i:i + 1])  # a byte of input inflates to a few KB at most
         except zlib.error:
             return
         if piece:
             yield piece
-        while inflater.unconsumed_tail:
-            try:
-                piece = inflater.decompress(inflater.unconsumed_tail, _PIECE)
-            except zlib.error:
-                return
-            if piece:
-                yield piece
         if inflater.eof:
             return
 
 
 def _cut(data: bytes, budget: int) -> bytes:
-    head = data[:budget]
-    ends = [m.start() for m in _TOKEN_END.finditer(head, max(0, budget - 4096))]
-    return head[: ends[-1]] if ends else head
+    ends = [m.start() for m in _TOKEN_END.finditer(data, max(0, budget - 4096), budget)]
+    return data[: ends[-1]] if ends else data[:budget]

@@ -62,6 +62,8 @@ class DedupFilter(Filter):
     def apply(self, page: PageContext, indices: Sequence[int]) -> list[int]:
         if not indices:
             return []
+        # The budget is passed from here, not left to the default: a test changes it in this
+        # module, which a compiled overprint module would not see.
         suspects = overprint_suspects(page.table, self.along, self.across, self.size_tolerance, SAME_DIRECTION,
                                       COMPARISONS_PER_RUN)
         if not suspects:
