@@ -31,11 +31,14 @@ ALLOWED: dict[str, frozenset[str]] = {
     "plugins": frozenset({"plugin", "tables", "plugins", "glyphmap"}),
     # The glyph registry: its file model, keys and outlines (core and fontTools only, so the
     # glyph-map decoder can read them), and the scan, sheet and repair (on the API and the batch runner).
-    "glyphmap": frozenset({"core", "tables", "glyphmap", "api", "batch"}),
+    "glyphmap": frozenset({"core", "tables", "glyphmap", "api", "batch", "files"}),
     "testing": frozenset({"core", "registry", "plugin", "testing", "api"}),
     "api": frozenset({"core", "pdf", "tables", "registry"}),
-    "cli": frozenset({"glyphweave", "api", "core", "registry", "scaffold", "batch", "glyphmap", "accelerated"}),
-    "batch": frozenset({"api", "core", "registry", "batch"}),
+    "cli": frozenset({"glyphweave", "api", "core", "registry", "scaffold", "batch", "glyphmap", "accelerated",
+                      "files"}),
+    "batch": frozenset({"api", "core", "registry", "batch", "files"}),
+    # Writing outputs safely (files.py): every command that writes, on core's errors only.
+    "files": frozenset({"core"}),
     "scaffold": frozenset(),
     # Which modules the optional compiled build compiles: named as strings (setup.py reads the
     # list before the package is installed), imported only to ask whether they are compiled.

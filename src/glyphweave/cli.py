@@ -13,7 +13,6 @@ import gc
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
@@ -126,36 +125,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 @contextlib.contextmanager
-def _output(path: str | None, *, encoding: str = "utf-8") -> Iterator[IO[str]]:
-    """Standard output, or a file replaced atomically when the block succeeds."""
+def _output(path: str | None, *, inputs: Sequence[str] = (), encoding: str = "utf-8",
+            errors: str = "strict") -> Iterator[IO[str]]:
+    """Standard output, or ``path`` written by :func:`glyphweave.files.replacing` (a regular
+    file replaced atomically when the block succeeds, a link's target replaced, a device or
+    FIFO written in place, an input refused)."""
     if path is None or path == "-":
         yield sys.stdout
         sys.stdout.flush()
         return
-    from glyphweave.core.errors import GlyphweaveError
+    from glyphweave.files import replacing
 
-    if os.path.isdir(path):
-        raise GlyphweaveError(f"{path}: is a directory (give a file name to -o)")
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode & 0o777  # keep an existing file's permissions
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask  # a new file gets what open() would have given it
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".glyphweave-", dir=directory)
-    except OSError as exc:
-        raise GlyphweaveError(f"{path}: cannot write here ({exc.strerror})") from None
-    try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as stream:
-            yield stream
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with replacing(path, inputs=inputs, encoding=encoding, errors=errors) as stream:
+        yield stream
 
 
 def _plugin_manager(args: argparse.Namespace) -> Any:
@@ -203,7 +185,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         split = None if args.pdf == "-" else SplitOptions(
             path=args.pdf, password=args.password, profile=args.profile, limits=doc.limits,
             plugins=tuple(args.plugin), block=tuple(args.block))
-        with page_source(doc, pages, args.jobs, split) as source, _output(args.output) as out:
+        with page_source(doc, pages, args.jobs, split) as source, _output(args.output, inputs=(args.pdf,)) as out:
             if args.format == "text":
                 if args.bom:
                     out.write("\ufeff")
@@ -271,7 +253,7 @@ def _frozen_after_each(items: Iterator[Any]) -> Iterator[Any]:
 def cmd_glyphs(args: argparse.Namespace) -> int:
     with _open(args) as doc:
         pages = _page_indices(args, doc)
-        with _output(args.output) as out:
+        with _output(args.output, inputs=(args.pdf,)) as out:
             for page, glyphs in doc.iter_glyphs(pages, raw=args.raw):
                 for glyph in glyphs:
                     record = {"page": page.number + 1, **glyph.to_dict()}

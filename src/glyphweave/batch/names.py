@@ -6,6 +6,12 @@ help) imports nothing of the batch machinery.
 
 from __future__ import annotations
 
+# TEMP_PREFIX: names of outputs being written; a run that finds them in the output tree (left
+# by a killed run) removes them.
+from glyphweave.files import TEMP_PREFIX
+
+__all__ = ["FORMATS", "MANIFEST", "SUFFIXES", "TEMP_PREFIX"]
+
 FORMATS = ("text", "pages", "glyphs")
 """Output formats: plain text (``.txt``), JSON lines of pages (``.pages.jsonl``: text and
 statistics per page) or of glyph records (``.glyphs.jsonl``)."""
@@ -16,6 +22,3 @@ SUFFIXES = {"text": ".txt", "pages": ".pages.jsonl", "glyphs": ".glyphs.jsonl"}
 MANIFEST = "manifest.jsonl"
 """The manifest's name in the output folder: one JSON line per file."""
 
-TEMP_PREFIX = ".glyphweave-part-"
-"""Names of outputs being written; a run that finds them in the output tree (left by a
-killed run) removes them."""

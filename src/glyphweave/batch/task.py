@@ -13,12 +13,13 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from typing import IO, Any
 
 import attrs
+
+from glyphweave.files import write_text
 
 from .names import FORMATS, SUFFIXES, TEMP_PREFIX  # noqa: F401 (FORMATS: this module's public name)
 
@@ -138,31 +139,11 @@ def _extract(job: FileJob) -> tuple[str, Any]:
 
 
 def write_atomically(path: str, content: str) -> None:
-    """Write ``content`` to ``path`` through a temporary file in the same folder, renamed
-    into place once complete and flushed to disk."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogatepass", newline="") as stream:
-            stream.write(content)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(tmp, _NEW_FILE_MODE & ~_umask())  # not mkstemp's 0600: what open() would have given it
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-_NEW_FILE_MODE = 0o666
-
-
-def _umask() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return umask
+    """Write ``content`` to ``path`` by :func:`glyphweave.files.replacing` (a regular file
+    renamed into place once complete and flushed to disk; a link's target replaced; a
+    device written in place), making its folder first."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    write_text(path, content, errors="surrogatepass", durable=True)
 
 
 @contextlib.contextmanager

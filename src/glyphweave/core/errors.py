@@ -7,6 +7,11 @@ class GlyphweaveError(Exception):
     """Base class of every error glyphweave raises on purpose."""
 
 
+class UsageError(GlyphweaveError):
+    """A request that cannot be carried out as given: a malformed page range, a limit out of
+    its range, an output path that is the input. Nothing was read or written."""
+
+
 class PDFOpenError(GlyphweaveError):
     """The file is not a PDF we can open (damaged, truncated, not a PDF at all)."""
 
@@ -56,6 +61,8 @@ EXIT_LIMIT = 7
 
 def exit_status(exc: BaseException) -> int:
     """The documented exit status of an error."""
+    if isinstance(exc, UsageError):
+        return EXIT_USAGE
     if isinstance(exc, PasswordError):
         return EXIT_PASSWORD
     if isinstance(exc, PDFOpenError):
