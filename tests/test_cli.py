@@ -13,7 +13,7 @@ import pikepdf
 import pytest
 
 from glyphweave import api as document_module
-from glyphweave.cli import EXIT_PASSWORD, EXIT_PLUGIN, EXIT_UNREADABLE, EXIT_WARNINGS, main
+from glyphweave.cli import EXIT_PASSWORD, EXIT_PLUGIN, EXIT_UNREADABLE, EXIT_USAGE, EXIT_WARNINGS, main
 from glyphweave.core.errors import GlyphweaveError
 from pdfs import Page, make_pdf
 
@@ -36,7 +36,12 @@ def secret(tmp_path: Path) -> Path:
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
+    """The exit status, standard output and error of the command, whether argparse ended it
+    (a usage error it finds itself, ``SystemExit``) or :func:`main` returned."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exited:
+        code = exited.code if isinstance(exited.code, int) else 1
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -350,11 +355,22 @@ def test_password(capsys: pytest.CaptureFixture[str], secret: Path):
     assert (code, out) == (0, "Page two\n\f")
 
 
-@pytest.mark.parametrize("pages", ["3", "0", "2-5", "x"])
-def test_pages_out_of_range(capsys: pytest.CaptureFixture[str], pdf: Path, pages: str):
+@pytest.mark.parametrize("pages", ["3", "2-5", "3-"])
+def test_pages_past_the_end_are_a_usage_error(capsys: pytest.CaptureFixture[str], pdf: Path, pages: str):
     code, out, err = run(capsys, "extract", str(pdf), "--pages", pages)
-    assert (code, out) == (1, "")
-    assert "page" in one_error_line(err)
+    assert (code, out) == (EXIT_USAGE, "")
+    assert "the document has 2 pages" in one_error_line(err)
+
+
+@pytest.mark.parametrize(("pages", "says"), [
+    ("0", "numbered from 1"), ("5-2", "reversed (write 2-5)"), ("2-1", "reversed (write 1-2)"),
+    ("x", "not a page or a range"), ("", "no pages given"),
+])
+def test_malformed_pages_are_a_usage_error_before_the_file_is_read(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, pages: str, says: str):
+    code, out, err = run(capsys, "extract", str(tmp_path / "not-even-there.pdf"), "--pages", pages)
+    assert (code, out) == (EXIT_USAGE, "")
+    assert says in err and "Traceback" not in err
 
 
 def test_unknown_profile(capsys: pytest.CaptureFixture[str], pdf: Path):
@@ -373,7 +389,7 @@ def test_output_is_a_directory(capsys: pytest.CaptureFixture[str], pdf: Path, tm
     target = tmp_path / "dir"
     target.mkdir()
     code, _, err = run(capsys, "extract", str(pdf), "-o", str(target))
-    assert code == 1
+    assert code == EXIT_USAGE
     one_error_line(err)
     assert target.is_dir() and list(target.iterdir()) == []
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".glyphweave")] == []
@@ -383,7 +399,7 @@ def test_output_error_names_the_output_path(capsys: pytest.CaptureFixture[str], 
     target = tmp_path / "dir"
     target.mkdir()
     code, _, err = run(capsys, "extract", str(pdf), "-o", str(target))
-    assert code == 1
+    assert code == EXIT_USAGE
     line = one_error_line(err)
     assert ".glyphweave-" not in line and str(target) in line
 

@@ -476,26 +476,16 @@ def _total(pages: Iterable[PageStats]) -> DocumentStats:
     return total
 
 
-def parse_page_ranges(spec: str, count: int) -> list[int]:
-    """``"1-3,7,10-"`` (1-based, inclusive) → 0-based indices; clear errors."""
-    result: list[int] = []
-    for part in spec.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        try:
-            if "-" in part:
-                lo_s, hi_s = part.split("-", 1)
-                lo = int(lo_s) if lo_s.strip() else 1
-                hi = int(hi_s) if hi_s.strip() else count
-            else:
-                lo = hi = int(part)
-        except ValueError:
-            raise PageError(f"bad page range {part!r} (use e.g. 1-3,7)") from None
-        if lo < 1 or hi > count or lo > hi:
-            raise PageError(f"page range {part!r} outside 1-{count}")
-        result.extend(range(lo - 1, hi))
-    return result
+def parse_page_ranges(spec: str, count: int, *, clamp: bool = False) -> list[int]:
+    """``"1-3,7,10-"`` (1-based, inclusive) → 0-based indices of a ``count``-page document
+    (:mod:`glyphweave.core.pageranges`: ``clamp`` as pdftotext's ``-f``/``-l``).
+
+    :raises UsageError: the specification is malformed.
+    :raises PageError: (without ``clamp``) it reaches past the last page.
+    """
+    from glyphweave.core.pageranges import parse_page_spec, select_pages
+
+    return select_pages(parse_page_spec(spec), count, clamp=clamp)
 
 
 def open_document(source: Source, *, password: str | None = None, profile: Any = "default",

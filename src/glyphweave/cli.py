@@ -10,9 +10,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import io
 import json
 import os
 import sys
+import warnings
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
@@ -47,6 +49,21 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+STDIN_LIMIT_MB = 512
+"""Standard input read at most, by default (``--max-input-mb``): ``extract - < /dev/zero``
+would otherwise read until memory runs out. A larger PDF can be given by its path."""
+
+
+def _encoding(name: str) -> str:
+    """``--encoding``: a codec Python knows, by its canonical name."""
+    import codecs
+
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        raise argparse.ArgumentTypeError(f"unknown encoding {name!r} (e.g. utf-8, utf-16, latin-1)") from None
+
+
 def _parser() -> argparse.ArgumentParser:
     from glyphweave import __version__
 
@@ -68,19 +85,33 @@ def _parser() -> argparse.ArgumentParser:
                        help="import MODULE and use it as a plugin, without installing it (repeatable)")
 
     def common(p: argparse.ArgumentParser) -> None:
+        from glyphweave.arguments import page_spec, positive_number
+
         plugin_options(p)
         p.add_argument("pdf", help="the PDF file ('-' reads standard input)")
-        p.add_argument("--pages", help="page ranges, 1-based: 1-3,7,10-")
-        p.add_argument("--password", help="user or owner password of an encrypted file")
+        p.add_argument("--pages", type=page_spec, metavar="RANGES",
+                       help="page ranges, 1-based as in a viewer: 1-3,7,10-")
+        secret = p.add_mutually_exclusive_group()
+        secret.add_argument("--password", help="user or owner password of an encrypted file")
+        secret.add_argument("--password-file", metavar="FILE",
+                            help="read the password from the first line of FILE (not visible in the process list)")
         p.add_argument("--profile", default="default", help="profile name or TOML file (default: default)")
-        p.add_argument("-o", "--output", help="write here instead of standard output")
-        p.add_argument("--max-page-mb", type=float, metavar="MB",
+        p.add_argument("-o", "--output", help="write here instead of standard output (never over the input)")
+        p.add_argument("--encoding", type=_encoding, default="utf-8",
+                       help="of the output (default: utf-8 whatever the locale); characters it cannot "
+                            "encode become '?'")
+        p.add_argument("--max-page-mb", type=positive_number("MB"), metavar="MB",
                        help="decoded content allowed per page, forms included (default: the profile's, 64)")
-        p.add_argument("--page-seconds", type=float, metavar="S",
+        p.add_argument("--page-seconds", type=positive_number("seconds"), metavar="S",
                        help="time allowed per page (default: the profile's, no limit)")
+        p.add_argument("--max-input-mb", type=positive_number("MB"), default=STDIN_LIMIT_MB, metavar="MB",
+                       help=f"most standard input read (default: {STDIN_LIMIT_MB}); more is refused with "
+                            f"status {EXIT_UNREADABLE}: give the file's path instead")
         p.add_argument("--strict", action="store_true",
                        help=f"exit with status {EXIT_WARNINGS} when there were warnings (a failing plugin, "
-                            "an unreadable font, ...)")
+                            f"an unreadable font, ...), {EXIT_LIMIT} when a resource limit cut a page short")
+        p.add_argument("-q", "--quiet", action="store_true",
+                       help="print no warnings on standard error (--strict still counts them)")
 
     ex = sub.add_parser("extract", help="print the text of a PDF")
     common(ex)
@@ -125,19 +156,35 @@ def _parser() -> argparse.ArgumentParser:
 
 
 @contextlib.contextmanager
-def _output(path: str | None, *, inputs: Sequence[str] = (), encoding: str = "utf-8",
-            errors: str = "strict") -> Iterator[IO[str]]:
+def _output(path: str | None, *, inputs: Sequence[str] = (), encoding: str = "utf-8") -> Iterator[IO[str]]:
     """Standard output, or ``path`` written by :func:`glyphweave.files.replacing` (a regular
     file replaced atomically when the block succeeds, a link's target replaced, a device or
-    FIFO written in place, an input refused)."""
-    if path is None or path == "-":
-        yield sys.stdout
-        sys.stdout.flush()
-        return
-    from glyphweave.files import replacing
+    FIFO written in place, an input refused); in ``encoding`` either way, with characters it
+    cannot encode written as ``?`` rather than failing the run on the first one."""
+    if path is not None and path != "-":
+        from glyphweave.files import replacing
 
-    with replacing(path, inputs=inputs, encoding=encoding, errors=errors) as stream:
+        with replacing(path, inputs=inputs, encoding=encoding, errors="replace") as stream:
+            yield stream
+        return
+    stdout = sys.stdout
+    if stdout is None:  # the process was started with its standard output closed
+        from glyphweave.core.errors import GlyphweaveError
+
+        raise GlyphweaveError("standard output is closed: nothing can be written (give -o FILE)")
+    buffer = getattr(stdout, "buffer", None)
+    if buffer is None:  # a text stream with no bytes under it (a host's redirection): as it is
+        yield stdout
+        stdout.flush()
+        return
+    stdout.flush()
+    stream = io.TextIOWrapper(buffer, encoding=encoding, errors="replace", newline="", write_through=True,
+                              line_buffering=bool(getattr(stdout, "line_buffering", False)))
+    try:
         yield stream
+        stream.flush()
+    finally:
+        stream.detach()  # sys.stdout keeps its buffer open
 
 
 def _plugin_manager(args: argparse.Namespace) -> Any:
@@ -154,11 +201,18 @@ def _plugin_manager(args: argparse.Namespace) -> Any:
 
 def _open(args: argparse.Namespace) -> Any:
     import glyphweave
+    from glyphweave.arguments import read_password_file
 
+    if args.output not in (None, "-"):  # refused before any work, not after it
+        from glyphweave.files import check_not_input
+
+        check_not_input(args.output, (args.pdf,))
+    if args.password_file is not None:
+        args.password = read_password_file(args.password_file)  # workers of --jobs get it from here
     pm = _plugin_manager(args)
     source: Any = args.pdf
     if source == "-":
-        source = sys.stdin.buffer.read()
+        source = _read_stdin(args.max_input_mb)
     # The command line owns its process and runs one thread: pausing the collector is safe here.
     limits = {key: value for key, value in (("page_content_mb", args.max_page_mb),
                                             ("page_seconds", args.page_seconds)) if value is not None}
@@ -168,12 +222,49 @@ def _open(args: argparse.Namespace) -> Any:
     return doc
 
 
-def _page_indices(args: argparse.Namespace, doc: Any) -> list[int] | None:
-    if not args.pages:
-        return None
-    from glyphweave.api import parse_page_ranges
+def _read_stdin(limit_mb: float) -> bytes:
+    """Standard input, whole, up to ``limit_mb``: a stream with no end (``/dev/zero``) is
+    refused once past it, instead of filling memory."""
+    from glyphweave.core.errors import PDFOpenError
 
-    return parse_page_ranges(args.pages, len(doc))
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise PDFOpenError("standard input is closed: no PDF to read")
+    limit = int(limit_mb * 1024 * 1024)
+    data = bytearray()
+    while len(data) <= limit:
+        chunk = stream.read(min(1 << 20, limit + 1 - len(data)))
+        if not chunk:
+            break
+        data += chunk
+    if len(data) > limit:
+        raise PDFOpenError(f"standard input holds more than {limit_mb:g} MB: give the file's path instead, "
+                           "or raise --max-input-mb")
+    if not data:
+        raise PDFOpenError("standard input is empty: no PDF to read")
+    return bytes(data)
+
+
+def _page_indices(args: argparse.Namespace, doc: Any) -> list[int] | None:
+    """The pages ``--pages`` selects (already parsed by argparse); a page past the end is a
+    usage error (:class:`~glyphweave.core.errors.PageError`)."""
+    if args.pages is None:
+        return None
+    from glyphweave.core.pageranges import select_pages
+
+    return select_pages(args.pages, len(doc))
+
+
+def _check_mode(args: argparse.Namespace, doc: Any) -> None:
+    """An unknown ``--mode`` is a usage error, reported before any page is read."""
+    if args.mode is None:
+        return
+    from glyphweave.core.errors import ProfileError, UsageError
+
+    try:
+        doc.pipeline.assembler_for(args.mode)
+    except ProfileError as exc:
+        raise UsageError(f"--mode: {exc}") from None
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -181,11 +272,13 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
     with _open(args) as doc:
         pages = _page_indices(args, doc)
+        _check_mode(args, doc)
         # Workers open the file by path; standard input is read once, by this process.
         split = None if args.pdf == "-" else SplitOptions(
             path=args.pdf, password=args.password, profile=args.profile, limits=doc.limits,
             plugins=tuple(args.plugin), block=tuple(args.block))
-        with page_source(doc, pages, args.jobs, split) as source, _output(args.output, inputs=(args.pdf,)) as out:
+        with page_source(doc, pages, args.jobs, split) as source, \
+                _output(args.output, inputs=(args.pdf,), encoding=args.encoding) as out:
             if args.format == "text":
                 if args.bom:
                     out.write("\ufeff")
@@ -216,17 +309,45 @@ def _json_line(record: dict[str, Any], assembler: str) -> str:
 
 
 def _finish(args: argparse.Namespace, doc: Any) -> int:
-    """Report the failures of components once each on stderr; the exit status."""
-    for warning in doc.component_warnings:
-        print(f"glyphweave: warning: {warning}", file=sys.stderr)
-    count = max(doc.stats.warnings, len(doc.component_warnings)) + getattr(args, "broken_plugins", 0)
+    """Print the document's warnings on stderr (unless ``--quiet``); the exit status."""
+    component = doc.component_warnings
+    warnings = doc.warnings()
+    if not args.quiet:
+        for line in _warning_lines([*component, *warnings]):
+            print(f"glyphweave: warning: {line}", file=sys.stderr)
+    count = max(doc.stats.warnings, len(component)) + getattr(args, "broken_plugins", 0)
     if args.strict and count:
         from glyphweave.core.limits import LIMIT
 
-        limited = [w for w in doc.warnings() if LIMIT in w]
+        limited = [w for w in warnings if LIMIT in w]
         print(f"glyphweave: {count} warning(s) (--strict)", file=sys.stderr)
         return EXIT_LIMIT if limited else EXIT_WARNINGS
     return 0
+
+
+def _warning_lines(messages: Sequence[str]) -> list[str]:
+    """One line per distinct warning, in order of first appearance: the same message on
+    several pages is one line naming them (``... (pages 2, 5, 9)``), one repeated on a page
+    says how often, so a damaged font used on every page is not a wall of text."""
+    import re
+
+    pages: dict[str, list[int]] = {}
+    for message in messages:
+        found = re.match(r"page (\d+): ", message)
+        text = message[found.end():] if found else message
+        pages.setdefault(text, []).append(int(found[1]) if found else 0)
+    lines = []
+    for text, numbers in pages.items():
+        distinct = sorted(set(numbers) - {0})
+        times = f" ({len(numbers)} times)" if len(numbers) > max(len(distinct), 1) else ""
+        if not distinct:
+            lines.append(f"{text}{times}")
+        elif len(distinct) == 1:
+            lines.append(f"page {distinct[0]}: {text}{times}")
+        else:
+            shown = ", ".join(map(str, distinct[:8])) + (f", ... ({len(distinct)} pages)" if len(distinct) > 8 else "")
+            lines.append(f"{text} (pages {shown}){times}")
+    return lines
 
 
 def _frozen_after_each(items: Iterator[Any]) -> Iterator[Any]:
@@ -241,7 +362,12 @@ def _frozen_after_each(items: Iterator[Any]) -> Iterator[Any]:
     most), so nothing the freeze keeps from the collector would have been garbage. The
     freeze is process-wide, which only this command, owning its process, may decide (a
     library caller decides for itself), and it is undone when the pages end, for a caller
-    that runs the command in its own process (the tests)."""
+    that runs the command in its own process (the tests). A host that froze objects of its
+    own (``gc.get_freeze_count()`` above 0) keeps them frozen: ``gc.unfreeze`` cannot tell
+    theirs from ours, so nothing is frozen then."""
+    if gc.get_freeze_count():
+        yield from items
+        return
     try:
         for item in items:
             yield item
@@ -253,7 +379,7 @@ def _frozen_after_each(items: Iterator[Any]) -> Iterator[Any]:
 def cmd_glyphs(args: argparse.Namespace) -> int:
     with _open(args) as doc:
         pages = _page_indices(args, doc)
-        with _output(args.output, inputs=(args.pdf,)) as out:
+        with _output(args.output, inputs=(args.pdf,), encoding=args.encoding) as out:
             for page, glyphs in doc.iter_glyphs(pages, raw=args.raw):
                 for glyph in glyphs:
                     record = {"page": page.number + 1, **glyph.to_dict()}
@@ -382,11 +508,22 @@ def run() -> None:
     their pools and clients rely on."""
     status, quick = _main(None)
     if quick:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing left to write to
-                stream.flush()
+        _run_exit_handlers()
         os._exit(status)
     sys.exit(status)
+
+
+def _run_exit_handlers() -> None:
+    """What a normal exit does that anyone can see, before :func:`os._exit` skips the rest:
+    the ``atexit`` handlers (plugins', coverage's, and :func:`logging.shutdown`, which logging
+    registers there) and the flushing of the standard streams."""
+    import atexit
+
+    with contextlib.suppress(Exception):
+        atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # closed, or never opened
+            stream.flush()
 
 
 def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
@@ -396,7 +533,13 @@ def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE, False
-    status, returned = _command(args)
+    with warnings.catch_warnings():
+        # Python warnings of the libraries below (pikepdf's "a password was provided, but no
+        # password was needed") are theirs to word, not ours to print: the CLI reports what
+        # matters in its own lines.
+        warnings.filterwarnings("ignore")
+        warnings.filterwarnings("default", module=r"glyphweave(\.|$)")
+        status, returned = _command(args)
     return status, returned and args.command in _QUICK_EXIT
 
 

@@ -20,10 +20,11 @@ class PasswordError(PDFOpenError):
     """The file is encrypted and the password is missing or wrong."""
 
 
-class PageError(GlyphweaveError, IndexError):
+class PageError(UsageError, IndexError):
     """A page number is out of range or a page range is malformed.
 
-    It is also an :class:`IndexError`, so sequence protocols that stop on one keep working."""
+    It is also an :class:`IndexError`, so sequence protocols that stop on one keep working,
+    and a :class:`UsageError`: the command line exits with the usage status."""
 
 
 class ProfileError(GlyphweaveError):
