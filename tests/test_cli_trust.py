@@ -243,3 +243,25 @@ def test_a_host_s_frozen_objects_stay_frozen(capsys: pytest.CaptureFixture[str],
     finally:
         gc.unfreeze()
     capsys.readouterr()
+
+
+def test_a_failing_decoder_is_one_warning_line_not_one_per_list(
+        capsys: pytest.CaptureFixture[str], pdf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    (tmp_path / "failing_decoder.py").write_text(
+        "import glyphweave\n"
+        "from glyphweave.plugin import Decoder\n"
+        "class Failing(Decoder):\n"
+        "    NAME = 'failing'\n"
+        "    def decode(self, font, code, cid):\n"
+        "        raise ValueError('kaput')\n"
+        "@glyphweave.hookimpl\n"
+        "def glyphweave_register_decoders():\n"
+        "    return [Failing]\n")
+    profile = tmp_path / "failing.toml"
+    profile.write_text('[profile]\nname = "failing"\nextends = "default"\n'
+                       'decoders = ["failing", "tounicode", "encoding", "standard-fallback"]\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out, err = _run(capsys, "extract", str(pdf), "-p", "failing_decoder", "--profile", str(profile))
+    assert code == 0 and "Hello world" in out  # the next decoder answered
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("glyphweave: warning: ") and "kaput" in lines[0], err

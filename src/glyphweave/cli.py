@@ -13,6 +13,7 @@ import gc
 import io
 import json
 import os
+import re
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
@@ -313,7 +314,9 @@ def _finish(args: argparse.Namespace, doc: Any) -> int:
     component = doc.component_warnings
     warnings = doc.warnings()
     if not args.quiet:
-        for line in _warning_lines([*component, *warnings]):
+        on_pages = {_without_page(message) for message in warnings}  # a component's failure is in both
+        once = [message for message in component if _without_page(message) not in on_pages]
+        for line in _warning_lines([*warnings, *once]):
             print(f"glyphweave: warning: {line}", file=sys.stderr)
     count = max(doc.stats.warnings, len(component)) + getattr(args, "broken_plugins", 0)
     if args.strict and count:
@@ -325,15 +328,22 @@ def _finish(args: argparse.Namespace, doc: Any) -> int:
     return 0
 
 
+_PAGE_PREFIX = re.compile(r"page (\d+): ")
+"""How a document warning names its page (``Document.warnings``)."""
+
+
+def _without_page(message: str) -> str:
+    found = _PAGE_PREFIX.match(message)
+    return message[found.end():] if found else message
+
+
 def _warning_lines(messages: Sequence[str]) -> list[str]:
     """One line per distinct warning, in order of first appearance: the same message on
     several pages is one line naming them (``... (pages 2, 5, 9)``), one repeated on a page
     says how often, so a damaged font used on every page is not a wall of text."""
-    import re
-
     pages: dict[str, list[int]] = {}
     for message in messages:
-        found = re.match(r"page (\d+): ", message)
+        found = _PAGE_PREFIX.match(message)
         text = message[found.end():] if found else message
         pages.setdefault(text, []).append(int(found[1]) if found else 0)
     lines = []
