@@ -32,7 +32,7 @@ def read_values(args: list[Any]) -> list[Any]:
     out = []
     for arg in args:
         if isinstance(arg, RawTJ):
-            pos, op = _general(b"[" + arg + b"]", 0, stack := [])
+            pos, op = _general(b"[" + arg + b"]", 0, stack := [], [])
             assert op is None and len(stack) == 1, (arg, stack)
             arg = stack[0]
         out.append(arg)
@@ -453,7 +453,7 @@ def general_only(data: bytes) -> list[tuple[bytes, list[Any], int]]:
     pos = count = 0
     stack: list[Any] = []
     while pos < len(data):
-        pos, op = _general(data, pos, stack)
+        pos, op = _general(data, pos, stack, [])
         if op is not None:
             count += 1
             out.append((op, stack, count))
@@ -535,3 +535,53 @@ def test_fast_path_reads_what_the_general_path_reads(data: bytes):
     fast = [(op, read_values(args), index) for op, args, index in unfuse(data)]
     general = [item for item in general_only(data) if item[0] not in _IGNORED_OPS]
     assert fast == general
+
+
+# --------------------------------------------------------------------------- bounded operands and matches
+
+
+def test_runs_longer_than_a_regex_repeat_read_the_same() -> None:
+    from glyphweave.pdf.lexer import REPEAT_MAX
+
+    many = REPEAT_MAX * 2 + 3
+    # A TJ array, a string with many escapes, a drawing: past the cap of one match, the same
+    # operations, operands and operator indices as a reading without the cap would give.
+    ((op, args),) = ops(b"[" + b"(a) -1 " * many + b"] TJ")
+    assert op == b"TJ" and len(args[0]) == 2 * many and args[0][-2:] == [bytearray(b"a"), b"-1"]
+    ((op, args),) = ops(b"(" + b"\\(a" * many + b") Tj")
+    assert op == b"Tj" and args == [bytearray(b"(a" * many)]
+    data = b"0 0 m 1 1 l " * many + b"BT (x) Tj ET"
+    assert [index for _, _, index in operations(data)] == [2 * many + 1, 2 * many + 2, 2 * many + 3]
+    data = b"q " + b"0 0 m 1 1 l " * many + b"Q BT (x) Tj ET"
+    assert [(op, index) for op, _, index in operations(data)][-3:] == [
+        (b"BT", 2 * many + 3), (b"Tj", 2 * many + 4), (b"ET", 2 * many + 5)]
+
+
+def test_an_operand_too_large_is_dropped_and_said_and_the_stream_goes_on() -> None:
+    from glyphweave.pdf.tokenizer import OPERAND_BYTES_MAX, OPERAND_ITEMS_MAX
+
+    dropped: list[str] = []
+    data = (b"[" + b"1 " * (OPERAND_ITEMS_MAX + 10) + b"] 0 d /P <<" + b"/A 1 " * (OPERAND_ITEMS_MAX // 2 + 1)
+            + b">> BDC (" + b"x" * (OPERAND_BYTES_MAX + 1) + b") /X foo [(ok)] TJ")
+    result = [(op, args) for op, args, _ in operations(data, dropped=dropped)]
+    assert result[0] == (b"d", [b"0"])  # the array left out, its operator kept
+    assert result[1] == (b"BDC", ["P"])
+    assert result[2] == (b"foo", ["X"])
+    assert result[-1][0] == b"TJ"
+    assert dropped == [f"an array of more than {OPERAND_ITEMS_MAX:,} items",
+                       f"a dictionary of more than {OPERAND_ITEMS_MAX:,} items",
+                       "a string of more than 1 MB"]
+
+
+def test_an_unterminated_string_past_the_limit_is_dropped_undecoded() -> None:
+    dropped: list[str] = []
+    data = b"BT (a) Tj ET (" + b"\\(a" * 400_000
+    assert [op for op, _, _ in operations(data, dropped=dropped)] == [b"BT", b"Tj", b"ET"]
+    assert dropped == ["a string of more than 1 MB"]
+
+
+def test_numbers_past_the_limit_before_one_operator_keep_the_last() -> None:
+    dropped: list[str] = []
+    data = b"1 " * 100_000 + b"7 8 Td"
+    assert [(op, args[-2:]) for op, args, _ in operations(data, dropped=dropped)] == [(b"Td", [b"7", b"8"])]
+    assert len(dropped) == 1 and "numbers before one operator" in dropped[0]

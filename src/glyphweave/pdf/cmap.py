@@ -677,7 +677,7 @@ class _Parser:
                 self.stack.append(_number(m[kind]))
             elif kind == "literal":
                 text, pos = read_literal(data, pos)
-                self.stack.append(bytes(text))
+                self.stack.append(bytes(text or b""))  # no limit given: never None
             elif kind == "bracket":
                 self._bracket(m[kind])
             # junk: a stray byte, skipped

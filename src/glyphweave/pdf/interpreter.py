@@ -31,7 +31,16 @@ from glyphweave.core.runs import Run
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
 from glyphweave.pdf.streams import read_bounded
-from glyphweave.pdf.tokenizer import FUSIONS, GLYPH_BLOCK, GLYPH_BLOCK_TR, Fused, RawTJ, operations
+from glyphweave.pdf.tokenizer import (
+    FUSIONS,
+    GLYPH_BLOCK,
+    GLYPH_BLOCK_TR,
+    OPERAND_BYTES_MAX,
+    OPERAND_ITEMS_MAX,
+    Fused,
+    RawTJ,
+    operations,
+)
 
 log = logging.getLogger(__name__)
 
@@ -283,7 +292,8 @@ class PageInterpreter:
         tables = self._handler_tables  # built once per page, not per form painted
         operators, fused = tables if tables is not None else self._handlers()
         counting = not self.in_form
-        for op, args, index in operations(data, fuse=True):
+        dropped: list[str] = []
+        for op, args, index in operations(data, fuse=True, dropped=dropped):
             if counting:
                 self.token = index
             # Real operators, then the tokenizer's fused items (records, never operators).
@@ -294,6 +304,10 @@ class PageInterpreter:
                 except OPERAND_ERRORS as exc:
                     # Bad operands for one operator: skip it, as viewers do.
                     self._warn(f"operator {op.decode('latin-1') if isinstance(op, bytes) else op}: {exc}")
+        if dropped:
+            more = f" and {len(dropped) - 1:,} more" if len(dropped) > 1 else ""
+            self._warn(f"{LIMIT}operand too large to keep left out: {dropped[0]}{more} (the operand limits are "
+                       f"{OPERAND_ITEMS_MAX:,} items and {OPERAND_BYTES_MAX // MB} MB)")
 
     def _warn(self, message: str) -> None:
         if len(self.warnings) < 100:

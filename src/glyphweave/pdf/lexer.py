@@ -37,14 +37,26 @@ class, which the regex engine steps over without remembering a state per byte (a
 repeated per byte cost over 100 bytes of memory per byte of white-space)."""
 NUMBER = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?![\d.])"
 """An integer or real (§7.3.3); the lookahead makes each number parse one way only."""
-LITERAL_BODY = rb"[^\\()]*(?:\\.[^\\()]*)*"
+REPEAT_MAX = 4096
+"""The most times a pattern's group may repeat in one match. The regex engine keeps a
+backtracking state for every repetition of a group (about 400 bytes), which it frees only
+when the match ends: a TJ array of a million items cost 2 GB before the match failed, a
+million drawing operators 700 MB. Capped, one match costs at most about 2 MB; what is longer
+is read on by the next match, or token by token by the tokenizer's general path (a string
+with more escapes by :func:`read_literal`), to the same result."""
+GROUP_REPEAT = b"{0,%d}" % REPEAT_MAX
+"""The quantifier of a repeated group in the token patterns: up to :data:`REPEAT_MAX` times."""
+
+LITERAL_BODY = rb"[^\\()]*(?:\\.[^\\()]*)" + GROUP_REPEAT
 """The inside of a literal string without nested parentheses, "unrolled" (runs of plain
 bytes, each escape followed by another run): a run is one step of the regex engine,
-not one per byte. Strings with nested parentheses are read by :func:`read_literal`."""
+not one per byte. Strings with nested parentheses, or more escapes than
+:data:`REPEAT_MAX`, are read by :func:`read_literal`."""
 HEX_BODY = rb"[0-9A-Fa-f" + WHITESPACE + rb"]*"
 """The inside of a hex string (§7.3.4.3)."""
-TJ_BODY = rb"(?:" + WS + rb"(?:\(" + LITERAL_BODY + rb"\)|<" + HEX_BODY + rb">|" + NUMBER + rb"))*"
-"""The inside of a TJ array that :func:`read_tj` reads: strings and numbers only."""
+TJ_BODY = rb"(?:" + WS + rb"(?:\(" + LITERAL_BODY + rb"\)|<" + HEX_BODY + rb">|" + NUMBER + rb"))" + GROUP_REPEAT
+"""The inside of a TJ array that :func:`read_tj` reads: strings and numbers only (at most
+:data:`REPEAT_MAX` of them; a longer array is read by the general path)."""
 
 _TJ_ITEM = re.compile(rb"\((" + LITERAL_BODY + rb")\)|<(" + HEX_BODY + rb")>|(" + NUMBER + rb")", re.DOTALL)
 _ESCAPES = {
@@ -78,16 +90,19 @@ def unescape_literal(raw: bytes) -> bytearray:
     return bytearray(raw)
 
 
-def read_literal(data: bytes, start: int) -> tuple[bytearray, int]:
+def read_literal(data: bytes, start: int, limit: int | None = None) -> tuple[bytearray | None, int]:
     """Read a literal string whose ``(`` is at ``start - 1``, balancing parentheses at any
     depth; return its bytes and the offset after its ``)``. An unterminated string takes
-    the rest of the data, as viewers do."""
+    the rest of the data, as viewers do. A string of more than ``limit`` bytes (as written)
+    is not decoded: None, and the offset after it."""
     depth = 1
     pos = start
     search = _LITERAL_SPECIAL.search
     while True:
         m = search(data, pos)
         if m is None:
+            if limit is not None and len(data) - start > limit:
+                return None, len(data)
             return unescape_literal(data[start:]), len(data)
         i = m.start()
         c = data[i]
@@ -100,6 +115,8 @@ def read_literal(data: bytes, start: int) -> tuple[bytearray, int]:
         else:
             depth -= 1
             if depth == 0:
+                if limit is not None and i - start > limit:
+                    return None, pos
                 return unescape_literal(data[start:i]), pos
 
 

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from glyphweave.pdf.lexer import (
+    GROUP_REPEAT,
     HEX_BODY,
     LITERAL_BODY,
     NUMBER,
@@ -169,10 +170,12 @@ _IGNORED_OPS = frozenset(
 # Every step ends at a letter or '%', so there is one way to split any input.
 _IGNORED_RE = rb"(?:" + _IGNORED + rb")" + TOKEN_END
 _NUMBERISH = rb"[0-9.+\-" + WHITESPACE + rb"]*"
+# (Each repeat is capped, lexer.REPEAT_MAX: a longer drawing is stepped over by the next
+# match, a longer q ... Q block is read operator by operator.)
 _DRAWING = re.compile(
     rb"(?:" + _NUMBERISH + rb"(?:" + _IGNORED_RE + rb"|%[^\r\n]*"
-    + rb"|q" + WS_CHAR + rb"(?:" + _NUMBERISH + rb"(?:" + _IGNORED_RE + rb"|cm" + TOKEN_END + rb"))*"
-    + _NUMBERISH + rb"Q" + TOKEN_END + rb"))*"
+    + rb"|q" + WS_CHAR + rb"(?:" + _NUMBERISH + rb"(?:" + _IGNORED_RE + rb"|cm" + TOKEN_END + rb"))" + GROUP_REPEAT
+    + _NUMBERISH + rb"Q" + TOKEN_END + rb"))" + GROUP_REPEAT
 )
 _OPWORD_OR_COMMENT = re.compile(rb"%[^\r\n]*|([A-Za-z][A-Za-z*]*)")
 # Letters (and the '*' of f*, B*, b*, W*) to "a", everything else to a space.
@@ -186,7 +189,7 @@ _WHITE_BYTES = b"\x00\t\n\x0c\r "
 """PDF white-space (§7.2.3), as bytes."""
 
 
-def operations(data: bytes, *, fuse: bool = False) -> Iterator[Item]:
+def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = None) -> Iterator[Item]:
     """Yield ``(operator, operands, index)`` for each operator that may matter to text.
 
     This loop is the fast path; what it cannot read goes to :func:`_general`. With
@@ -197,8 +200,12 @@ def operations(data: bytes, *, fuse: bool = False) -> Iterator[Item]:
 
     ``index`` counts every operator of the stream from 1, including the path and colour
     operators that are skipped without being yielded. Malformed input never raises:
-    unbalanced delimiters are dropped and a truncated stream ends the iteration.
+    unbalanced delimiters are dropped and a truncated stream ends the iteration. An
+    operand too large to keep (:data:`OPERAND_ITEMS_MAX`, :data:`OPERAND_BYTES_MAX`) is
+    left out of its operation and described in ``dropped``, for the caller to warn of.
     """
+    if dropped is None:
+        dropped = []
     stack: list[Any] = []
     pos = 0
     n = len(data)
@@ -216,7 +223,7 @@ def operations(data: bytes, *, fuse: bool = False) -> Iterator[Item]:
         m = match(data, pos)
         last = None if m is None else m.lastgroup
         if m is None or last is None:  # no whole operation here
-            pos, op = _general(data, pos, stack)
+            pos, op = _general(data, pos, stack, dropped)
             if op is not None:  # never ID: a word that starts with a letter is the fast path's
                 count += 1
                 yield op, stack, count
@@ -235,7 +242,7 @@ def operations(data: bytes, *, fuse: bool = False) -> Iterator[Item]:
                 continue
             if op is not None:
                 if fuse and op in FUSABLE:
-                    yield _fused_show(m, op, last, stack, count + 2)
+                    yield _fused_show(m, op, last, stack, count + 2, dropped)
                     count += 2
                     stack = []
                     continue
@@ -272,6 +279,8 @@ def operations(data: bytes, *, fuse: bool = False) -> Iterator[Item]:
                 continue
         nums = m["nums"]
         if nums:
+            if len(nums) > _NUMBERS_BYTES_MAX:
+                nums = _last_numbers(nums, dropped)
             stack.extend((nums if 0 not in nums else nums.replace(b"\0", b" ")).split())
         if op == b"ID":
             pos = _skip_inline_image(data, pos)
@@ -297,6 +306,22 @@ def _skip_drawing(data: bytes, pos: int, op: bytes) -> tuple[int, int]:
     return pos, 0
 
 
+_GAP = re.compile(WS_CHAR)
+_NUMBERS_BYTES_MAX = 1 << 16
+"""Numbers before one operator kept whole up to this many bytes (no operator takes more than
+a few dozen); past it only the last ones are kept, as an operator takes its operands from
+the end."""
+
+
+def _last_numbers(nums: bytes, dropped: list[str]) -> bytes:
+    """The end of an over-long run of numbers (whole numbers only), the rest said in
+    ``dropped``."""
+    tail = nums[-4096:]
+    gap = _GAP.search(tail)  # the first number of the tail may be cut: start after it
+    dropped.append(f"{len(nums) // 1024:,} KB of numbers before one operator")
+    return tail[gap.end():] if gap is not None else b""
+
+
 def _shown(m: re.Match[bytes], group: str) -> Any:
     """The operand of the show whose body ``group`` of the fast match holds."""
     raw = m[group]
@@ -305,11 +330,12 @@ def _shown(m: re.Match[bytes], group: str) -> Any:
     return unescape_literal(raw) if group == "lit" else bytearray(decode_hex(raw))
 
 
-def _fused_show(m: re.Match[bytes], op: bytes, show: str, stack: list[Any], index: int) -> Item:
+def _fused_show(m: re.Match[bytes], op: bytes, show: str, stack: list[Any], index: int,
+                dropped: list[str]) -> Item:
     """The item for an operator of :data:`FUSABLE` and the string shown right after it."""
     nums = m["nums"]
     if nums:
-        stack.extend(_numbers(nums))
+        stack.extend(_numbers(nums if len(nums) <= _NUMBERS_BYTES_MAX else _last_numbers(nums, dropped)))
     stack.append(_shown(m, show))
     return (_THEN_TJ if show == "tj" else _THEN_TJ_STRING)[op], stack, index
 
@@ -353,9 +379,10 @@ _GENERAL = re.compile(
     SKIP
     + rb"(?:(?P<num>" + NUMBER + rb")" + TOKEN_END
     + rb"|/(?P<name>" + REGULAR + rb"*)"
-    # A literal string with at most one level of nested parentheses; deeper ones are
-    # read by read_literal from the lone "(" delimiter.
-    + rb"|\((?P<str>(?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*)\)"
+    # A literal string with at most one level of nested parentheses, unrolled as
+    # LITERAL_BODY; deeper ones, and longer ones, are read by read_literal from the lone
+    # "(" delimiter.
+    + rb"|\((?P<str>[^\\()]*(?:(?:\\.|\(" + LITERAL_BODY + rb"\))[^\\()]*)" + GROUP_REPEAT + rb")\)"
     + rb"|<(?P<hex>" + HEX_BODY + rb")>"
     + rb"|(?P<op>" + REGULAR + rb"+)"
     + rb"|(?P<delim><<|>>|[\[\]{}()<>]))",
@@ -363,16 +390,30 @@ _GENERAL = re.compile(
 )
 # The numbers following a lone number (operands of a non-operator: an array, a bad
 # stream): read in one go so the numbers-then-operator fast path never rescans them.
-_MORE_NUMS = re.compile(rb"(?:" + WS_CHAR + rb"+" + NUMBER + TOKEN_END + rb")*")
+_MORE_NUMS = re.compile(rb"(?:" + WS_CHAR + rb"+" + NUMBER + TOKEN_END + rb")" + GROUP_REPEAT)
 
 
-def _general(data: bytes, pos: int, stack: list[Any]) -> tuple[int, bytes | None]:
+OPERAND_ITEMS_MAX = 100_000
+"""The most items one array or dictionary operand may hold (a TJ array of a real page holds
+a few hundred). A larger one is read to its end, holding no more than this many items at a
+time, and dropped: a 10 KB compressed page of five million numbers in brackets otherwise
+costs hundreds of megabytes of operands."""
+OPERAND_BYTES_MAX = 1 << 20
+"""The most bytes one string operand may take, as written (1 MB): a longer one, such as an
+unterminated string that runs to the end of the stream, is dropped undecoded."""
+
+_LONG_STRING = f"a string of more than {OPERAND_BYTES_MAX >> 20} MB"
+
+
+def _general(data: bytes, pos: int, stack: list[Any], dropped: list[str]) -> tuple[int, bytes | None]:
     """The general path: read one token at ``pos`` token by token, as the fast path
     cannot. An operand (a name, a run of numbers, a string, a whole array or dictionary)
     goes onto ``stack``; an operator is returned. Returns the offset after what was read
-    (``len(data)`` at the end of the data)."""
+    (``len(data)`` at the end of the data). An operand past :data:`OPERAND_ITEMS_MAX` or
+    :data:`OPERAND_BYTES_MAX` is left out, and said in ``dropped``."""
     nest: list[tuple[bytes, list[Any]]] = []  # containers being read: (opener, items)
     target = stack
+    overflowing: set[int] = set()  # depths in nest of containers too large to keep
     while True:
         m = _GENERAL.match(data, pos)
         if m is None:
@@ -390,11 +431,19 @@ def _general(data: bytes, pos: int, stack: list[Any]) -> tuple[int, bytes | None
                 return pos, m[kind]
             target.append(m[kind])  # true, false and null inside containers are values
         elif kind == "str":
-            target.append(unescape_literal(m[kind]))
+            raw = m[kind]
+            if len(raw) > OPERAND_BYTES_MAX:
+                dropped.append(_LONG_STRING)
+            else:
+                target.append(unescape_literal(raw))
         elif kind == "name":
             target.append(decode_name(m[kind]))
         elif kind == "hex":
-            target.append(_hex_string(m[kind]))
+            raw = m[kind]
+            if len(raw) > 2 * OPERAND_BYTES_MAX:
+                dropped.append(f"a hex {_LONG_STRING[2:]}")
+            else:
+                target.append(_hex_string(raw))
         else:
             d = m["delim"]
             if d == b"[" or d == b"<<":
@@ -404,13 +453,24 @@ def _general(data: bytes, pos: int, stack: list[Any]) -> tuple[int, bytes | None
                 if nest:  # a stray closer is dropped
                     opener, items = nest.pop()
                     target = nest[-1][1] if nest else stack
-                    target.append(_dictionary(items) if opener == b"<<" else items)
+                    if len(nest) in overflowing:
+                        overflowing.discard(len(nest))
+                        kind_name = "a dictionary" if opener == b"<<" else "an array"
+                        dropped.append(f"{kind_name} of more than {OPERAND_ITEMS_MAX:,} items")
+                    else:
+                        target.append(_dictionary(items) if opener == b"<<" else items)
             elif d == b"(":
-                s, pos = read_literal(data, pos)
-                target.append(s)
+                s, pos = read_literal(data, pos, OPERAND_BYTES_MAX)
+                if s is None:
+                    dropped.append(_LONG_STRING)
+                else:
+                    target.append(s)
             # stray '<', '{', '}', ')' are ignored
         if not nest:
             return pos, None
+        if len(target) > OPERAND_ITEMS_MAX:  # kept no longer: read on to the container's end
+            overflowing.add(len(nest) - 1)
+            target.clear()
 
 
 def _hex_string(raw: bytes) -> bytearray:
