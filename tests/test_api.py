@@ -177,6 +177,19 @@ def test_pages_are_interpreted_lazily(monkeypatch: pytest.MonkeyPatch):
         assert first.number == 0
 
 
+def test_reprs_show_the_numbering_of_the_attributes(tmp_path: Path):
+    path = tmp_path / "two.pdf"
+    path.write_bytes(TWO_PAGES)
+    doc = glyphweave.open(path)
+    page = doc.pages[1]
+    assert page.number == 1
+    assert repr(page) == f"<Page number=1 of {str(path)!r}>"
+    assert repr(doc) == f"<Document {str(path)!r} pages=2>"
+    doc.close()
+    assert repr(doc) == f"<Document {str(path)!r} pages=2 closed>"
+    assert repr(page) == f"<Page number=1 of {str(path)!r}>"
+
+
 def test_doc_text_separators():
     with glyphweave.open(TWO_PAGES) as doc:
         text = doc.text()

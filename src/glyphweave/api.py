@@ -165,7 +165,7 @@ class Page:
             self.rotate = 0
 
     def __repr__(self) -> str:
-        return f"<Page {self.number + 1} of {self.document.name}>"
+        return f"<Page number={self.number} of {self.document.name!r}>"
 
     # -- glyphs -------------------------------------------------------------------------
     @property
@@ -367,6 +367,11 @@ class Document:
         """The page count, kept by :meth:`close` (None while open, or when never counted)."""
         self.closed = False
         """True once :meth:`close` has run."""
+
+    def __repr__(self) -> str:
+        count = self._closed_count if self.closed else None if self._page_objs is None else len(self._page_objs)
+        pages = "" if count is None else f" pages={count}"
+        return f"<Document {self.name!r}{pages}{' closed' if self.closed else ''}>"
 
     def _check_open(self) -> None:
         if self.closed:
