@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pikepdf
 import pytest
 
@@ -176,6 +178,19 @@ def test_pages_are_interpreted_lazily(monkeypatch: pytest.MonkeyPatch):
         assert first.number == 0
 
 
+def test_reprs_show_the_numbering_of_the_attributes(tmp_path: Path):
+    path = tmp_path / "two.pdf"
+    path.write_bytes(TWO_PAGES)
+    doc = glyphweave.open(path)
+    page = doc.pages[1]
+    assert page.number == 1
+    assert repr(page) == f"<Page number=1 of {str(path)!r}>"
+    assert repr(doc) == f"<Document {str(path)!r} pages=2>"
+    doc.close()
+    assert repr(doc) == f"<Document {str(path)!r} pages=2 closed>"
+    assert repr(page) == f"<Page number=1 of {str(path)!r}>"
+
+
 def test_doc_text_separators():
     with glyphweave.open(TWO_PAGES) as doc:
         text = doc.text()
@@ -233,6 +248,36 @@ def test_page_stats():
         unresolved = [g for g in page.glyphs() if g.unresolved]
         assert len(unresolved) == 1 and unresolved[0].text == "" and unresolved[0].decoded_by is None
         assert stats.to_dict()["dropped"] == {"visible-box": 2, "dedup": 1}
+
+
+def test_stats_to_dict_numbers_pages_as_the_outputs_do():
+    # The attribute is 0-based like Page.number; the dict every output prints is 1-based,
+    # like the "page" beside it in JSON lines and the "page N:" of the warnings.
+    with glyphweave.open(TWO_PAGES) as doc:
+        stats = doc.pages[1].stats
+        assert stats.page == 1 == doc.pages[1].number
+        as_dict = stats.to_dict()
+    assert as_dict["page"] == 2
+    assert {key: value for key, value in as_dict.items() if key != "page"} == {
+        key: value for key, value in attrs.asdict(stats).items() if key != "page"}
+
+
+def test_one_page_numbering_in_jsonl_and_the_batch_pages_format(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]):
+    from glyphweave.batch import ExtractOptions, FileJob, run_job
+    from glyphweave.cli import main
+
+    path = tmp_path / "two.pdf"
+    path.write_bytes(TWO_PAGES)
+    assert main(["extract", str(path), "--format", "jsonl"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["page"], r["stats"]["page"]) for r in records] == [(1, 1), (2, 2)]
+    job = FileJob(source=str(path), output=str(tmp_path / "two.pages.jsonl"),
+                  options=ExtractOptions(format="pages"), gather=True)
+    result = run_job(job)
+    assert result.status == "ok", result.error
+    records = [json.loads(line) for line in (result.content or "").splitlines()]
+    assert [(r["page"], r["stats"]["page"]) for r in records] == [(1, 1), (2, 2)]
 
 
 def test_decoded_by_tounicode():

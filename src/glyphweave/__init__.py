@@ -14,15 +14,30 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 __all__ = [
-    "Document", "Glyph", "GlyphweaveError", "Page", "PasswordError", "Profile",
-    "__version__", "clean", "hookimpl", "open", "read_registry", "run_batch",
+    "Document", "Glyph", "Page", "Profile", "__version__", "clean", "hookimpl", "open", "read_registry",
+    "run_batch",
+    # The errors (glyphweave.core.errors), every one a GlyphweaveError:
+    "ComponentError", "DocumentClosedError", "GlyphweaveError", "NotARegularFileError", "PDFNotFoundError",
+    "PDFOpenError", "PageError", "PasswordError", "PluginError", "ProfileError", "UsageError",
 ]
 
 if TYPE_CHECKING:
     from glyphweave.api import Document, Page
     from glyphweave.api import open_document as open
     from glyphweave.batch import run_batch
-    from glyphweave.core.errors import GlyphweaveError, PasswordError
+    from glyphweave.core.errors import (
+        ComponentError,
+        DocumentClosedError,
+        GlyphweaveError,
+        NotARegularFileError,
+        PageError,
+        PasswordError,
+        PDFNotFoundError,
+        PDFOpenError,
+        PluginError,
+        ProfileError,
+        UsageError,
+    )
     from glyphweave.core.glyph import Glyph
     from glyphweave.glyphmap.clean import clean
     from glyphweave.glyphmap.registry import read_registry
@@ -34,13 +49,22 @@ _LAZY = {
     "Document": ("glyphweave.api", "Document"),
     "Page": ("glyphweave.api", "Page"),
     "Glyph": ("glyphweave.core.glyph", "Glyph"),
-    "GlyphweaveError": ("glyphweave.core.errors", "GlyphweaveError"),
-    "PasswordError": ("glyphweave.core.errors", "PasswordError"),
     "Profile": ("glyphweave.registry.profile", "Profile"),
     "hookimpl": ("glyphweave.registry.markers", "hookimpl"),
     "run_batch": ("glyphweave.batch", "run_batch"),
     "clean": ("glyphweave.glyphmap.clean", "clean"),
     "read_registry": ("glyphweave.glyphmap.registry", "read_registry"),
+    "GlyphweaveError": ("glyphweave.core.errors", "GlyphweaveError"),
+    "PDFOpenError": ("glyphweave.core.errors", "PDFOpenError"),
+    "PDFNotFoundError": ("glyphweave.core.errors", "PDFNotFoundError"),
+    "NotARegularFileError": ("glyphweave.core.errors", "NotARegularFileError"),
+    "PasswordError": ("glyphweave.core.errors", "PasswordError"),
+    "DocumentClosedError": ("glyphweave.core.errors", "DocumentClosedError"),
+    "PageError": ("glyphweave.core.errors", "PageError"),
+    "ProfileError": ("glyphweave.core.errors", "ProfileError"),
+    "PluginError": ("glyphweave.core.errors", "PluginError"),
+    "ComponentError": ("glyphweave.core.errors", "ComponentError"),
+    "UsageError": ("glyphweave.core.errors", "UsageError"),
 }
 
 

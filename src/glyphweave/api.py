@@ -7,9 +7,11 @@ profiles), the PDF engine (:mod:`glyphweave.pdf`) and the core pipeline.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import io
 import os
+import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any
@@ -17,7 +19,14 @@ from typing import IO, Any
 import attrs
 import pikepdf
 
-from glyphweave.core.errors import PageError, PasswordError, PDFOpenError
+from glyphweave.core.errors import (
+    DocumentClosedError,
+    NotARegularFileError,
+    PageError,
+    PasswordError,
+    PDFNotFoundError,
+    PDFOpenError,
+)
 from glyphweave.core.glyph import Glyph
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.limits import Budget, Limits
@@ -53,10 +62,7 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str]:
     elif isinstance(source, (str, os.PathLike)):
         target = os.fspath(source)
         name = target
-        if not os.path.exists(target):
-            raise PDFOpenError(f"{name}: no such file")
-        if os.path.isdir(target):
-            raise PDFOpenError(f"{name}: is a directory, not a PDF")
+        _check_regular_file(target)
     else:
         target = source
         name = getattr(source, "name", "<stream>")
@@ -64,14 +70,37 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str]:
         pdf = pikepdf.open(target, password=password or "")
     except pikepdf.PasswordError:
         if password:
-            raise PasswordError(f"{name}: wrong password") from None
-        raise PasswordError(f"{name}: encrypted; a password is needed (--password)") from None
+            raise PasswordError(f"{name}: wrong password", password_given=True) from None
+        raise PasswordError(f"{name}: encrypted; a password is needed") from None
     except (pikepdf.PdfError, OSError, ValueError, RuntimeError) as exc:
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if detail.startswith(name):  # qpdf repeats the file name
             detail = detail[len(name):].lstrip(" :")
         raise PDFOpenError(f"{name}: cannot open as PDF ({detail})") from None
     return pdf, name
+
+
+_FILE_KINDS = ((stat.S_ISDIR, "directory"), (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+               (stat.S_ISFIFO, "FIFO"), (stat.S_ISSOCK, "socket"))
+
+
+def _check_regular_file(path: str) -> None:
+    """Refuse a path that names no file or no regular file, before anything reads it: qpdf
+    reads ``/dev/zero`` for ever and blocks on a FIFO until someone writes to it."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise PDFNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path) from None
+    except (OSError, ValueError) as exc:  # a path through a file, a loop of links, a NUL byte
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise PDFOpenError(f"{path}: cannot open ({detail})") from None
+    if stat.S_ISREG(mode):
+        return
+    kind = next((kind for test, kind in _FILE_KINDS if test(mode)), "special file")
+    if kind == "directory":
+        raise NotARegularFileError(f"{path}: is a directory, not a PDF", filename=path, kind=kind)
+    raise NotARegularFileError(f"{path}: is a {kind}, not a regular file; read it and open the "
+                               "bytes instead", filename=path, kind=kind)
 
 
 def _reopener(source: Source, password: str | None) -> Callable[[], pikepdf.Pdf | None] | None:
@@ -103,7 +132,11 @@ def _identity(path: str) -> tuple[int, ...]:
 
 
 class Page:
-    """One page. Interpreting happens on first use and is kept with the page."""
+    """One page. Interpreting happens on first use and is kept with the page.
+
+    Once its document is closed, everything that reads the page (its table, glyphs, text,
+    statistics, structure) raises :class:`~glyphweave.core.errors.DocumentClosedError`;
+    ``number``, the boxes and ``rotate`` stay readable."""
 
     def __init__(self, document: Document, number: int, obj: Any, pdf: pikepdf.Pdf | None = None) -> None:
         self.document = document
@@ -132,12 +165,13 @@ class Page:
             self.rotate = 0
 
     def __repr__(self) -> str:
-        return f"<Page {self.number + 1} of {self.document.name}>"
+        return f"<Page number={self.number} of {self.document.name!r}>"
 
     # -- glyphs -------------------------------------------------------------------------
     @property
     def table(self) -> GlyphTable:
         """The raw glyph table (every painted glyph, in paint order)."""
+        self.document._check_open()
         if self._table is None:
             budget, fonts = self.document._budget, self.document._fonts
             left_before, pending = budget.document_left, len(fonts.warnings)
@@ -163,6 +197,7 @@ class Page:
         return self._table
 
     def context(self) -> PageContext:
+        self.document._check_open()
         return PageContext(
             number=self.number,
             mediabox=self.mediabox,
@@ -179,6 +214,7 @@ class Page:
 
     def visible_indices(self) -> list[int]:
         """Indices (paint order) of the glyphs the profile's filters keep."""
+        self.document._check_open()
         if self._visible is None:
             ctx = self.context()
             with self.document._collector_paused():
@@ -203,6 +239,7 @@ class Page:
         return Assembled(text=result) if isinstance(result, str) else result
 
     def _assemble(self, mode: str | None) -> str | Assembled:
+        self.document._check_open()
         assembler = self.document.pipeline.assembler_for(mode)
         ctx = self.context()
         # With pause_gc, one pause over all three stages: each resumption costs a collection
@@ -223,11 +260,14 @@ class Page:
         """Whether the page is tagged usably: the share of its visible glyphs (artifacts
         left out) that the structure tree covers, and the reason it is or is not usable
         (the structure assembler's test, with ``minimum`` as its ``coverage`` option)."""
+        self.document._check_open()
         by_key, artifacts, loose = content_keys(self.table, self.visible_indices())
         return coverage(self._structure(), by_key, artifacts, loose, minimum)
 
     @property
     def stats(self) -> PageStats:
+        """What happened to the page's glyphs (extracting it first if need be)."""
+        self.document._check_open()
         if self._stats is None:
             indices = self.visible_indices()
             self._stats = Pipeline.page_stats(self.number, self.table, indices, self._dropped, self._warnings,
@@ -255,10 +295,12 @@ class PageList(Sequence[Page]):
         return len(self._objs)
 
     def __iter__(self) -> Iterator[Page]:
+        self._document._check_open()
         for index, obj in enumerate(self._objs):
             yield Page(self._document, index, obj, self._pdf)
 
     def __getitem__(self, index: Any) -> Any:
+        self._document._check_open()
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         n = len(self)
@@ -269,7 +311,14 @@ class PageList(Sequence[Page]):
 
 
 class Document:
-    """An open PDF with a pipeline. Use :func:`glyphweave.open` to make one."""
+    """An open PDF with a pipeline. Use :func:`glyphweave.open` to make one.
+
+    Once closed (:meth:`close`, or the end of its ``with`` block), a document still answers
+    for its ``name``, ``len()``, ``closed`` and what it extracted before (:attr:`stats`,
+    :meth:`warnings`, :meth:`assembly`, :attr:`component_warnings`); everything that reads
+    the PDF (:attr:`pages`, iterating, :meth:`text`, :meth:`write_text`, the ``iter_``
+    methods, and every page taken from it before) raises
+    :class:`~glyphweave.core.errors.DocumentClosedError`, as a closed file does."""
 
     reopen_pages = 250
     """Pages the document iterators extract at least before they open the PDF again, when
@@ -314,6 +363,19 @@ class Document:
         self._structure_read = False
         self._structure_warned = False
         self._page_objs: list[Any] | None = None
+        self._closed_count: int | None = None
+        """The page count, kept by :meth:`close` (None while open, or when never counted)."""
+        self.closed = False
+        """True once :meth:`close` has run."""
+
+    def __repr__(self) -> str:
+        count = self._closed_count if self.closed else None if self._page_objs is None else len(self._page_objs)
+        pages = "" if count is None else f" pages={count}"
+        return f"<Document {self.name!r}{pages}{' closed' if self.closed else ''}>"
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise DocumentClosedError(f"{self.name}: the document is closed")
 
     def _page_objects(self) -> list[Any]:
         """The page dictionaries of the open PDF, in page order, listed once per opening:
@@ -348,12 +410,19 @@ class Document:
         return resource_sources(self.pipeline)
 
     def __enter__(self) -> Document:
+        self._check_open()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
+        """Close the PDF. Closing again does nothing."""
+        if self.closed:
+            return
+        self.closed = True
+        self._closed_count = None if self._page_objs is None else len(self._page_objs)
+        self._page_objs = None
         self._pdf.close()
         self._fonts.measured.clear()
 
@@ -361,9 +430,14 @@ class Document:
     def pages(self) -> PageList:
         """The pages, each created on access. (A new light view per call: a list held by
         the document would make the two a reference cycle, kept until the GC runs.)"""
+        self._check_open()
         return PageList(self)
 
     def __len__(self) -> int:
+        """The number of pages; still known once closed, if it was counted while open
+        (:func:`open_document` counts them)."""
+        if self.closed and self._closed_count is not None:
+            return self._closed_count
         return len(self.pages)
 
     def __iter__(self) -> Iterator[Page]:
@@ -459,6 +533,7 @@ class Document:
                    mode: str | None = None, separator: str = "\f", bom: bool = False) -> DocumentStats:
         """Write page texts to a text stream as they are extracted; returns the totals over
         the pages written."""
+        self._check_open()
         if bom:
             stream.write("\ufeff")
         written: dict[int, PageStats] = {}

@@ -34,7 +34,7 @@ class PageStats:
     """What happened to one page's glyphs."""
 
     page: int
-    """0-based page index."""
+    """0-based page index, as ``Page.number`` (1-based in :meth:`to_dict`)."""
     glyphs: int
     """Glyphs painted (the raw glyph list)."""
     visible: int
@@ -56,7 +56,10 @@ class PageStats:
     ``reason``, ``order`` (order recovery). Empty before the page's text is assembled."""
 
     def to_dict(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+        """The statistics as every output prints them (``--format jsonl``, the batch's
+        ``pages`` format): plain JSON-ready data, with ``page`` 1-based, as the command line,
+        the records beside them and the warnings (``page N: ...``) count pages."""
+        return {**attrs.asdict(self), "page": self.page + 1}
 
 
 @attrs.frozen(kw_only=True)
