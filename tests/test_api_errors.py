@@ -206,7 +206,7 @@ def test_extract_refuses_a_device_or_fifo_at_once(tmp_path: Path):
         assert done.returncode == EXIT_UNREADABLE, done.stderr
         assert done.stdout == ""
         lines = done.stderr.splitlines()
-        assert len(lines) == 1 and "not a regular file" in lines[0], done.stderr
+        assert len(lines) == 1 and "not a PDF file" in lines[0], done.stderr
 
 
 # --------------------------------------------------------------------------- passwords

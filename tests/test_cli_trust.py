@@ -265,3 +265,16 @@ def test_a_failing_decoder_is_one_warning_line_not_one_per_list(
     assert code == 0 and "Hello world" in out  # the next decoder answered
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("glyphweave: warning: ") and "kaput" in lines[0], err
+
+
+def test_the_command_line_names_the_option_the_library_message_leaves_out(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path):
+    secret = tmp_path / "secret.pdf"
+    secret.write_bytes(make_pdf(PAGE2, encryption=pikepdf.Encryption(user="u", owner="o")))
+    code, _, err = _run(capsys, "extract", str(secret))
+    assert code == 5 and err.strip().endswith("(give it with --password or --password-file)")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, _, err = _run(capsys, "extract", str(fifo))
+    assert code == EXIT_UNREADABLE
+    assert err == f"glyphweave: error: {fifo}: is a FIFO, not a PDF file (to read from it, give '-' and redirect it)\n"

@@ -108,6 +108,9 @@ CASES: dict[str, tuple[int, Case]] = {
     "output is a folder": (EXIT_USAGE, lambda d: ["glyphs", str(_pdf(d)), "-o", str(d)]),
     "strict with a warning": (EXIT_WARNINGS, lambda d: ["extract", "--strict", str(_file(
         d, "fontless.pdf", make_pdf(b"BT 100 700 Td (no font) Tj ET")))]),
+    "missing file": (EXIT_UNREADABLE, lambda d: ["extract", str(d / "missing.pdf")]),
+    "a device, not a file": (EXIT_UNREADABLE, lambda d: ["extract", "/dev/zero"]),
+    "a folder, not a file": (EXIT_UNREADABLE, lambda d: ["extract", str(d)]),
     "not a PDF": (EXIT_UNREADABLE, lambda d: ["extract", str(_file(d, "bad.pdf", b"not a pdf"))]),
     "truncated": (EXIT_UNREADABLE, lambda d: ["extract", str(_file(d, "cut.pdf", _pdf(d).read_bytes()[:40]))]),
     "password missing": (EXIT_PASSWORD, lambda d: ["extract", str(_file(d, "secret.pdf", make_pdf(

@@ -491,6 +491,18 @@ def cmd_new_plugin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _message(exc: Exception) -> str:
+    """An error's message as the command line says it: a library message names no option, so
+    where one is the way out, it is named here."""
+    from glyphweave.core.errors import NotARegularFileError, PasswordError
+
+    if isinstance(exc, PasswordError) and not exc.password_given:
+        return f"{exc} (give it with --password or --password-file)"
+    if isinstance(exc, NotARegularFileError) and exc.kind != "directory":
+        return f"{exc.filename}: is a {exc.kind}, not a PDF file (to read from it, give '-' and redirect it)"
+    return str(exc)
+
+
 def _exit_status(exc: Exception) -> int:
     return exit_status(exc)
 
@@ -566,7 +578,7 @@ def _command(args: argparse.Namespace) -> tuple[int, bool]:
         command = COMMANDS.get(args.command) or args.run
         return command(args), True
     except GlyphweaveError as exc:
-        print(f"glyphweave: error: {exc}", file=sys.stderr)
+        print(f"glyphweave: error: {_message(exc)}", file=sys.stderr)
         return _exit_status(exc), False
     except BrokenPipeError:
         # Output closed early (| head): not an error of ours.
