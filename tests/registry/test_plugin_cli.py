@@ -1,0 +1,142 @@
+"""The command line with troublesome plugins: a name two plugins claim, ``-p`` files and modules."""
+
+from __future__ import annotations
+
+import json
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import glyphweave
+from glyphweave.cli import EXIT_PLUGIN, main
+from glyphweave.registry.manager import PluginWarning
+from glyphweave.testing import fake_entry_point_distribution
+from pdfs import make_pdf
+
+HELLO = make_pdf(b"BT /F1 10 Tf 100 700 Td (Hello) Tj ET")
+
+USURPER = '''
+from glyphweave.plugin import Filter, hookimpl
+
+class Dedup(Filter):
+    """Drops every glyph (it must never replace the built-in dedup)."""
+    NAME = "dedup"
+    def apply(self, page, indices):
+        return []
+
+@hookimpl
+def glyphweave_register_filters():
+    return [Dedup]
+'''
+
+WARNING = ("glyphweave: warning: filter 'dedup' of plugin 'usurper' (glyphweave-usurper 1.0) left out: plugin "
+           "'dedup' (glyphweave {version}) claims the same name (glyphweave's own always wins); rename it, or "
+           "--block usurper to silence this\n")
+
+
+@pytest.fixture
+def usurper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An installed (fake) distribution whose plugin registers a filter named like the built-in
+    ``dedup``; and a PDF."""
+    module = f"gw_usurper_{uuid.uuid4().hex[:12]}"
+    (tmp_path / f"{module}.py").write_text(USURPER, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fake_entry_point_distribution(monkeypatch, "glyphweave-usurper", "1.0", {"usurper": module})
+    pdf = tmp_path / "hello.pdf"
+    pdf.write_bytes(HELLO)
+    yield pdf
+    sys.modules.pop(module, None)
+
+
+def _warning() -> str:
+    return WARNING.format(version=glyphweave.__version__)
+
+
+def test_a_clashing_plugin_does_not_stop_extract(usurper: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", str(usurper)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "Hello\n\f"  # the built-in dedup ran, not the usurper's (which drops everything)
+    assert err == _warning()  # once, though the command builds its catalog twice
+    assert main(["extract", str(usurper), "--block", "usurper"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_plugins_lists_what_was_left_out(usurper: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plugins"]) == 0
+    out, err = capsys.readouterr()
+    assert err == _warning()
+    listed = out.split("\nleft out, their name taken by another plugin:\n", 1)[1]
+    assert listed.startswith("  " + _warning().removeprefix("glyphweave: warning: "))
+    assert main(["plugins", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(r["what"], r["name"], r["plugin"], r["distribution"], r["kept_plugin"]) for r in report["left_out"]] == [
+        ("filter", "dedup", "usurper", "glyphweave-usurper 1.0", "dedup")]
+    assert report["plugin_warnings"] == [_warning().removeprefix("glyphweave: warning: ").rstrip("\n")]
+    dedup = [c for c in report["components"] if c["kind"] == "filter" and c["name"] == "dedup"]
+    assert [c["distribution"].split()[0] for c in dedup] == ["glyphweave"]
+
+
+def test_a_library_caller_gets_the_builtin_and_a_python_warning(usurper: Path) -> None:
+    with pytest.warns(PluginWarning, match=r"^filter 'dedup' of plugin 'usurper' .*--block usurper"), \
+            glyphweave.open(usurper) as doc:
+        assert doc.text() == "Hello\n\f"
+
+
+GOOD = '''
+from glyphweave.plugin import Assembler, hookimpl
+
+class Shout(Assembler):
+    """Page text in capitals."""
+    NAME = "shout"
+    def assemble(self, page, indices):
+        return "".join(page.table.text[i] for i in indices).upper()
+
+@hookimpl
+def glyphweave_register_assemblers():
+    return [Shout]
+'''
+
+
+@pytest.fixture
+def in_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A plugin module (its name) and a PDF in the current folder, which is not on sys.path."""
+    module = f"gw_shout_{uuid.uuid4().hex[:12]}"
+    (tmp_path / f"{module}.py").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "hello.pdf").write_bytes(HELLO)
+    monkeypatch.chdir(tmp_path)
+    assert str(tmp_path) not in sys.path and "" not in sys.path
+    yield module
+    sys.modules.pop(module, None)
+
+
+def test_dash_p_takes_a_file_path(in_folder: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", "hello.pdf", "-p", f"./{in_folder}.py", "--mode", "shout"]) == 0
+    assert capsys.readouterr() == ("HELLO\f", "")
+
+
+def test_dash_p_finds_a_module_in_the_current_folder(in_folder: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", "hello.pdf", "-p", in_folder, "--mode", "shout"]) == 0
+    assert capsys.readouterr() == ("HELLO\f", "")
+
+
+@pytest.mark.parametrize("spec", ["gw_no_such_plugin_module", "./gw_no_such_plugin_file.py"])
+def test_dash_p_missing_is_exit_6(in_folder: str, spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (["extract", "hello.pdf"], ["plugins"]):
+        assert main([*command, "-p", spec]) == EXIT_PLUGIN
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.startswith(f"glyphweave: error: plugin module {spec!r} could not be loaded: ")
+        assert err.count("\n") == 1
+
+
+def test_dash_p_failing_to_import_is_exit_6(in_folder: str, capsys: pytest.CaptureFixture[str]) -> None:
+    Path("gw_failing_plugin.py").write_text("raise RuntimeError('half written')\n")
+    try:
+        assert main(["extract", "hello.pdf", "-p", "gw_failing_plugin.py"]) == EXIT_PLUGIN
+    finally:
+        sys.modules.pop("gw_failing_plugin", None)
+    assert capsys.readouterr().err == ("glyphweave: error: plugin module 'gw_failing_plugin.py' could not be loaded: "
+                                       "RuntimeError: half written\n")
