@@ -161,6 +161,9 @@ def _plugin_manager(args: argparse.Namespace) -> Any:
         print(f"glyphweave: warning: {message}; left out (--block it to silence this)", file=sys.stderr)
     for message in pm.warnings:
         print(f"glyphweave: warning: {message}", file=sys.stderr)
+    # Reported: the command's later plugin managers (its forked page workers' among them)
+    # would repeat them as Python warnings. The command line owns its process.
+    warnings.filterwarnings("ignore", category=PluginWarning)
     return pm
 
 

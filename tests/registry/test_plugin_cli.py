@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
@@ -14,7 +16,7 @@ import glyphweave
 from glyphweave.cli import EXIT_PLUGIN, main
 from glyphweave.registry.manager import PluginWarning
 from glyphweave.testing import fake_entry_point_distribution
-from pdfs import make_pdf
+from pdfs import Page, make_pdf
 
 HELLO = make_pdf(b"BT /F1 10 Tf 100 700 Td (Hello) Tj ET")
 
@@ -140,3 +142,23 @@ def test_dash_p_failing_to_import_is_exit_6(in_folder: str, capsys: pytest.Captu
         sys.modules.pop("gw_failing_plugin", None)
     assert capsys.readouterr().err == ("glyphweave: error: plugin module 'gw_failing_plugin.py' could not be loaded: "
                                        "RuntimeError: half written\n")
+
+
+def test_page_workers_do_not_repeat_the_warning(tmp_path: Path) -> None:
+    """A real install (a dist-info folder on the path) and a real process: ``-j 2``'s forked
+    workers build their own plugin managers, whose warnings the command reported already."""
+    site = tmp_path / "site"
+    info = site / "glyphweave_usurper-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: glyphweave-usurper\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[glyphweave]\nusurper = gw_usurper_installed\n")
+    (site / "gw_usurper_installed.py").write_text(USURPER, encoding="utf-8")
+    pdf = tmp_path / "many.pdf"
+    pdf.write_bytes(make_pdf(b"BT /F1 10 Tf 100 700 Td (Hello) Tj ET",
+                             extra_pages=[Page(b"BT /F1 10 Tf 100 700 Td (World) Tj ET")] * 11))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "glyphweave.cli", "extract", str(pdf), "-j", "2"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Hello\n\f" + "World\n\f" * 11
+    assert done.stderr == _warning()
