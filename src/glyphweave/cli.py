@@ -143,7 +143,7 @@ def _output(path: str | None, *, inputs: Sequence[str] = (), encoding: str = "ut
 def _plugin_manager(args: argparse.Namespace) -> Any:
     """The plugins the command runs with: installed ones minus ``--block``, plus ``--plugin``
     modules (a name, found in the current folder too, or a ``.py`` file). An installed plugin
-    that fails to load is left out with a warning, so one broken package does not stop every
+    that fails to load or registers something unusable is left out with a warning, so one broken package does not stop every
     command (a profile that needs it then names the missing component); so is a component,
     profile or entry point whose name another plugin holds (glyphweave's own wins). A
     ``--plugin`` module that cannot be loaded was asked for: that fails the command (exit 6).
@@ -156,7 +156,9 @@ def _plugin_manager(args: argparse.Namespace) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PluginWarning)  # recorded in pm.warnings, printed below
         pm = create_plugin_manager(blocked=args.block, modules=args.plugin, skip_broken=True)
-        Catalog.from_plugin_manager(pm)  # names two plugins claim: recorded on pm, once
+        # Names two plugins claim are recorded on pm, once; a plugin whose registrations are
+        # unusable is unregistered and noted in pm.broken, so the command's own catalog works.
+        Catalog.from_plugin_manager(pm, skip_broken=True)
     for message in pm.broken.values():
         print(f"glyphweave: warning: {message}; left out (--block it to silence this)", file=sys.stderr)
     for message in pm.warnings:

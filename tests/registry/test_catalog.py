@@ -372,3 +372,32 @@ def test_discover_without_entry_points():
     catalog = Catalog.discover(load_entrypoints=False, plugins=[make_plugin(assemblers=[Concat])])
     assert catalog.names("assembler") == ["concat"]
     assert catalog.names("decoder") == []
+
+
+def test_skip_broken_unregisters_a_plugin_with_unusable_registrations(monkeypatch, tmp_path):
+    (tmp_path / "gw_catalog_junk.py").write_text(
+        "from glyphweave.registry import hookimpl\n\n"
+        "@hookimpl\ndef glyphweave_register_filters():\n    return ['not a class']\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fake_entry_point_distribution(monkeypatch, "glyphweave-junk", "1.0", {"junk": "gw_catalog_junk"})
+    try:
+        pm = create_plugin_manager(environ={})
+        with pytest.raises(PluginError, match=r"^plugin 'junk' \(glyphweave-junk 1.0\) registered 'not a class'"):
+            Catalog.from_plugin_manager(pm)
+        catalog = Catalog.from_plugin_manager(pm, skip_broken=True)
+        assert pm.get_plugin("junk") is None and "dedup" in catalog.names("filter")
+        assert list(pm.broken) == ["junk"] and pm.broken["junk"].startswith("plugin 'junk' (glyphweave-junk 1.0)")
+        assert Catalog.from_plugin_manager(pm).names("filter") == catalog.names("filter")  # gone for good
+    finally:
+        sys.modules.pop("gw_catalog_junk", None)
+
+
+def test_skip_broken_does_not_skip_a_plugin_the_caller_passed():
+    def failing():
+        raise RuntimeError("boom")
+
+    plugin = make_plugin(decoders=[LatinDecoder], name="mine")
+    plugin.glyphweave_register_decoders = hookimpl(failing)
+    pm = fresh_plugin_manager(plugin)
+    with pytest.raises(PluginError, match=r"^plugin 'mine' \(not installed\) failed in glyphweave_register_decoders"):
+        Catalog.from_plugin_manager(pm, skip_broken=True)

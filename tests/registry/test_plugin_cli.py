@@ -162,3 +162,34 @@ def test_page_workers_do_not_repeat_the_warning(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Hello\n\f" + "World\n\f" * 11
     assert done.stderr == _warning()
+
+
+JUNK = '''
+from glyphweave.plugin import hookimpl
+
+@hookimpl
+def glyphweave_register_filters():
+    return ["not a class"]
+'''
+
+
+def test_a_plugin_registering_junk_is_left_out_but_not_when_asked_for(
+        in_folder: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    Path("gw_junk_plugin.py").write_text(JUNK, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(Path.cwd()))
+    fake_entry_point_distribution(monkeypatch, "glyphweave-junk", "1.0", {"junk": "gw_junk_plugin"})
+    warning = ("glyphweave: warning: plugin 'junk' (glyphweave-junk 1.0) registered 'not a class' as a filter, but "
+               "it is not a class; left out (--block it to silence this)\n")
+    try:
+        assert main(["plugins"]) == 0
+        out, err = capsys.readouterr()
+        assert err == warning
+        assert "\nplugins that could not be loaded:\n  junk: plugin 'junk' (glyphweave-junk 1.0) registered" in out
+        assert main(["extract", "hello.pdf"]) == 0
+        assert capsys.readouterr() == ("Hello\n\f", warning)
+        # Asked for by name, it fails the command.
+        assert main(["extract", "hello.pdf", "--block", "junk", "-p", "./gw_junk_plugin.py"]) == EXIT_PLUGIN
+        assert capsys.readouterr().err == ("glyphweave: error: plugin 'gw_junk_plugin' (not installed) registered "
+                                           "'not a class' as a filter, but it is not a class\n")
+    finally:
+        sys.modules.pop("gw_junk_plugin", None)

@@ -13,12 +13,13 @@ naming both distributions and the ``--block`` that silences it.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib.metadata
 import importlib.resources
 import re
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -116,7 +117,8 @@ class Catalog:
 
     # -- construction -----------------------------------------------------------------
     @classmethod
-    def from_plugin_manager(cls, pm: pluggy.PluginManager, *, builtin_profiles: bool = True) -> Catalog:
+    def from_plugin_manager(cls, pm: pluggy.PluginManager, *, builtin_profiles: bool = True,
+                            skip_broken: bool = False) -> Catalog:
         """Call the registration hooks of every plugin of ``pm`` and validate the result.
 
         Of two plugins claiming one (kind, name) or profile name, one keeps it (see
@@ -125,8 +127,28 @@ class Catalog:
         and ``pm.left_out`` (once per manager) and listed by :meth:`left_out`.
 
         :param builtin_profiles: include the profiles shipped in ``glyphweave/profiles``.
-        :raises PluginError: a plugin registers something that is not a proper component.
+        :param skip_broken: a plugin whose registration hook fails or registers something
+            that is not a proper component is unregistered from ``pm`` (a
+            :class:`~glyphweave.registry.manager.GlyphweavePluginManager`) and noted in
+            ``pm.broken``, as an installed plugin that failed to import is; later catalogs
+            of ``pm`` do not see it. A plugin the caller passed by name or object is not
+            skipped: its error is raised.
+        :raises PluginError: (without ``skip_broken``) a plugin registers something that is
+            not a proper component, or its registration hook fails.
         """
+        while True:
+            try:
+                return cls._build(pm, builtin_profiles)
+            except _BrokenPlugin as broken:
+                name = pm.get_name(broken.plugin) or repr(broken.plugin)
+                if not (skip_broken and isinstance(pm, GlyphweavePluginManager)) or name in pm.requested:
+                    raise broken.error from broken.error.__cause__
+                pm.unregister(broken.plugin)
+                pm.broken[name] = str(broken.error)
+
+    @classmethod
+    def _build(cls, pm: pluggy.PluginManager, builtin_profiles: bool) -> Catalog:
+        """:meth:`from_plugin_manager`, raising :class:`_BrokenPlugin` for a plugin at fault."""
         def origin(plugin: object) -> tuple[str, str]:
             return pm.get_name(plugin) or repr(plugin), plugin_distribution(pm, plugin)
 
@@ -135,8 +157,10 @@ class Catalog:
         for kind, hook_name in KIND_HOOKS.items():
             for plugin, result in _call_each(pm, hook_name, origin):
                 plugin_name, dist = origin(plugin)
-                for component in _as_list(result, hook_name, plugin_name, dist):
-                    info = _component_info(kind, component, plugin_name, dist)
+                with _blaming(plugin):
+                    infos = [_component_info(kind, component, plugin_name, dist)
+                             for component in _as_list(result, hook_name, plugin_name, dist)]
+                for info in infos:
                     held = components.get((kind, info.name))
                     if held is None:
                         components[(kind, info.name)] = info
@@ -150,7 +174,9 @@ class Catalog:
         profiles: dict[str, ProfileSource] = dict(_builtin_profiles()) if builtin_profiles else {}
         for plugin, result in _call_each(pm, PROFILES_HOOK, origin):
             plugin_name, dist = origin(plugin)
-            for source in _profile_sources(result, plugin_name, dist):
+            with _blaming(plugin):
+                sources = _profile_sources(result, plugin_name, dist)
+            for source in sources:
                 held_source = profiles.get(source.name)
                 if held_source is None:
                     profiles[source.name] = source
@@ -281,11 +307,30 @@ def _call_each(pm: pluggy.PluginManager, hook_name: str, origin: Any) -> list[tu
         except Exception as exc:
             plugin_name, dist = origin(impl.plugin)
             text = " ".join(str(exc).split())
-            raise PluginError(
-                f"{describe_plugin(plugin_name, dist)} failed in {hook_name}: {type(exc).__name__}: {text}"
-            ) from exc
+            error = PluginError(
+                f"{describe_plugin(plugin_name, dist)} failed in {hook_name}: {type(exc).__name__}: {text}")
+            error.__cause__ = exc
+            raise _BrokenPlugin(impl.plugin, error) from exc
         results.append((impl.plugin, result))
     return results
+
+
+class _BrokenPlugin(Exception):
+    """A plugin's registrations are unusable: the plugin, and the error that says why."""
+
+    def __init__(self, plugin: object, error: PluginError) -> None:
+        super().__init__(str(error))
+        self.plugin = plugin
+        self.error = error
+
+
+@contextlib.contextmanager
+def _blaming(plugin: object) -> Iterator[None]:
+    """A :class:`PluginError` raised in the block is ``plugin``'s fault."""
+    try:
+        yield
+    except PluginError as error:
+        raise _BrokenPlugin(plugin, error) from error
 
 
 def _as_list(result: Any, hook_name: str, plugin: str, dist: str) -> list[Any]:

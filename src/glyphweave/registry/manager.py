@@ -116,6 +116,9 @@ class GlyphweavePluginManager(pluggy.PluginManager):
         """Plugin name -> ``"name version"`` of the distribution whose entry point loaded it."""
         self.broken: dict[str, str] = {}
         """Plugin name -> why it could not be loaded (with ``skip_broken``)."""
+        self.requested: set[str] = set()
+        """Names of the plugins the caller passed (``plugins``, ``modules``), not found
+        installed: their failures are errors even with ``skip_broken``."""
         self.left_out: list[LeftOut] = []
         """Entry points, components and profiles left out because their name is taken."""
         self.warnings: list[str] = []
@@ -187,6 +190,7 @@ def create_plugin_manager(
             pm.register(plugin)
         except Exception as exc:  # pluggy raises ValueError or PluginValidationError
             raise PluginError(f"cannot register plugin {plugin!r}: {_one_line(exc)}") from exc
+        pm.requested.add(pm.get_name(plugin) or repr(plugin))
         _check_unmarked(pm, plugin)
     for module in modules:
         _load_module(pm, module)
@@ -225,6 +229,7 @@ def _load_module(pm: GlyphweavePluginManager, spec: str) -> None:
         pm.register(plugin, name=name)
     except Exception as exc:
         raise PluginError(f"plugin module {spec!r} could not be registered: {_one_line(exc)}") from exc
+    pm.requested.add(name)
     _check_unmarked(pm, plugin)
 
 
