@@ -158,7 +158,7 @@ def _plugin_manager(args: argparse.Namespace) -> Any:
         pm = create_plugin_manager(blocked=args.block, modules=args.plugin, skip_broken=True)
         # Names two plugins claim are recorded on pm, once; a plugin whose registrations are
         # unusable is unregistered and noted in pm.broken, so the command's own catalog works.
-        Catalog.from_plugin_manager(pm, skip_broken=True)
+        Catalog.from_plugin_manager(pm)
     for message in pm.broken.values():
         print(f"glyphweave: warning: {message}; left out (--block it to silence this)", file=sys.stderr)
     for message in pm.warnings:

@@ -388,6 +388,9 @@ def test_skip_broken_unregisters_a_plugin_with_unusable_registrations(monkeypatc
         assert pm.get_plugin("junk") is None and "dedup" in catalog.names("filter")
         assert list(pm.broken) == ["junk"] and pm.broken["junk"].startswith("plugin 'junk' (glyphweave-junk 1.0)")
         assert Catalog.from_plugin_manager(pm).names("filter") == catalog.names("filter")  # gone for good
+        # A manager created to skip broken plugins skips them in its catalogs too.
+        pm = create_plugin_manager(environ={}, skip_broken=True)
+        assert "dedup" in Catalog.from_plugin_manager(pm).names("filter") and list(pm.broken) == ["junk"]
     finally:
         sys.modules.pop("gw_catalog_junk", None)
 

@@ -118,7 +118,7 @@ class Catalog:
     # -- construction -----------------------------------------------------------------
     @classmethod
     def from_plugin_manager(cls, pm: pluggy.PluginManager, *, builtin_profiles: bool = True,
-                            skip_broken: bool = False) -> Catalog:
+                            skip_broken: bool | None = None) -> Catalog:
         """Call the registration hooks of every plugin of ``pm`` and validate the result.
 
         Of two plugins claiming one (kind, name) or profile name, one keeps it (see
@@ -127,8 +127,9 @@ class Catalog:
         and ``pm.left_out`` (once per manager) and listed by :meth:`left_out`.
 
         :param builtin_profiles: include the profiles shipped in ``glyphweave/profiles``.
-        :param skip_broken: a plugin whose registration hook fails or registers something
-            that is not a proper component is unregistered from ``pm`` (a
+        :param skip_broken: (default: what ``pm`` was created with) a plugin whose
+            registration hook fails or registers something that is not a proper component
+            is unregistered from ``pm`` (a
             :class:`~glyphweave.registry.manager.GlyphweavePluginManager`) and noted in
             ``pm.broken``, as an installed plugin that failed to import is; later catalogs
             of ``pm`` do not see it. A plugin the caller passed by name or object is not
@@ -136,6 +137,8 @@ class Catalog:
         :raises PluginError: (without ``skip_broken``) a plugin registers something that is
             not a proper component, or its registration hook fails.
         """
+        if skip_broken is None:
+            skip_broken = getattr(pm, "skip_broken", False)
         while True:
             try:
                 return cls._build(pm, builtin_profiles)

@@ -116,6 +116,9 @@ class GlyphweavePluginManager(pluggy.PluginManager):
         """Plugin name -> ``"name version"`` of the distribution whose entry point loaded it."""
         self.broken: dict[str, str] = {}
         """Plugin name -> why it could not be loaded (with ``skip_broken``)."""
+        self.skip_broken = False
+        """Whether a broken plugin is left out rather than an error: at loading, and (by
+        default) in the catalogs built from this manager."""
         self.requested: set[str] = set()
         """Names of the plugins the caller passed (``plugins``, ``modules``), not found
         installed: their failures are errors even with ``skip_broken``."""
@@ -161,9 +164,10 @@ def create_plugin_manager(
     :param plugins: extra plugin objects (modules, classes or instances with
         ``@hookimpl`` functions) registered after the entry points.
     :param modules: names of modules to import and register as plugins (not installed).
-    :param skip_broken: an installed plugin that fails to import or register is left out
-        and noted in ``pm.broken`` instead of failing the whole manager (``glyphweave
-        plugins`` lists it). One of ``modules`` is asked for by name: its failure always
+    :param skip_broken: an installed plugin that fails to import or register (or, in a
+        catalog built from the manager, registers something unusable) is left out and noted
+        in ``pm.broken`` instead of failing the whole manager (``glyphweave plugins`` lists
+        it). One of ``modules`` is asked for by name: its failure always
         raises.
     :param environ: where ``GLYPHWEAVE_BLOCK_PLUGINS`` and ``GLYPHWEAVE_LOAD_PLUGINS`` are
         read (default :data:`os.environ`; pass ``{}`` to ignore them).
@@ -177,6 +181,7 @@ def create_plugin_manager(
     """
     env = os.environ if environ is None else environ
     pm = GlyphweavePluginManager()
+    pm.skip_broken = skip_broken
     pm.add_hookspecs(hookspecs)
     for name in (*blocked, *_names(env.get("GLYPHWEAVE_BLOCK_PLUGINS"))):
         pm.set_blocked(name)
