@@ -39,7 +39,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "batch": frozenset({"api", "core", "registry", "batch", "files"}),
     # Writing outputs safely (files.py): every command that writes, on core's errors only.
     "files": frozenset({"core"}),
-    "scaffold": frozenset(),
+    # new-plugin: refuses names the installed plugins hold (registry), writes through files.py.
+    "scaffold": frozenset({"registry", "files"}),
     # Which modules the optional compiled build compiles: named as strings (setup.py reads the
     # list before the package is installed), imported only to ask whether they are compiled.
     "accelerated": frozenset(),

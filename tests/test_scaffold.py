@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from glyphweave.cli import EXIT_ERROR, main
+from glyphweave.testing import fake_entry_point_distribution
 
 
 @pytest.mark.parametrize("kind", ["decoder", "filter", "assembler"])
@@ -37,3 +38,32 @@ def test_bad_names_and_existing_folders_are_one_line(tmp_path: Path, capsys: pyt
     assert main(["new-plugin", "twice", "-o", str(tmp_path)]) == EXIT_ERROR
     assert "exists already" in capsys.readouterr().err
     assert (tmp_path / "glyphweave-twice" / "README.md").read_text() == "mine"  # nothing overwritten
+
+
+def test_a_name_an_installed_plugin_holds_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from glyphweave import __version__
+
+    # The package `new-plugin dedup --kind filter` wrote used to clash with the built-in dedup.
+    assert main(["new-plugin", "dedup", "--kind", "filter", "-o", str(tmp_path)]) == EXIT_ERROR
+    assert capsys.readouterr().err == (f"glyphweave: error: plugin name 'dedup': the entry point 'dedup' is taken by "
+                                       f"glyphweave {__version__}; choose another name\n")
+    assert not (tmp_path / "glyphweave-dedup").exists()
+    # An installed plugin whose entry point "third" registers the decoder "fresh".
+    (tmp_path / "gw_scaffold_third.py").write_text(
+        "from glyphweave.plugin import Decoder, hookimpl\n\n"
+        "class Fresh(Decoder):\n    NAME = 'fresh'\n    def decode(self, font, code, cid):\n        return None\n\n"
+        "@hookimpl\ndef glyphweave_register_decoders():\n    return [Fresh]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fake_entry_point_distribution(monkeypatch, "glyphweave-third", "2.0", {"third": "gw_scaffold_third"})
+    try:
+        assert main(["new-plugin", "fresh", "--kind", "decoder", "-o", str(tmp_path)]) == EXIT_ERROR
+        assert capsys.readouterr().err == ("glyphweave: error: plugin name 'fresh': the decoder 'fresh' of plugin "
+                                           "'third' (glyphweave-third 2.0) has it already; choose another name\n")
+        assert main(["new-plugin", "third", "--kind", "assembler", "-o", str(tmp_path)]) == EXIT_ERROR
+        assert "the entry point 'third' is taken by glyphweave-third 2.0" in capsys.readouterr().err
+        # The same name as a component of another kind, under a free entry-point name, is fine.
+        assert main(["new-plugin", "fresh", "--kind", "filter", "-o", str(tmp_path)]) == 0
+    finally:
+        sys.modules.pop("gw_scaffold_third", None)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["glyphweave-fresh"]

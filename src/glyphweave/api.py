@@ -396,9 +396,10 @@ class Document:
     @property
     def component_warnings(self) -> list[str]:
         """Failures of components that extraction survived (a decoder that raised or answered
-        nonsense), each reported once, with the page it was first met on. Also counted in
-        the page statistics' warnings."""
-        return list(self._component_warnings)
+        nonsense), each reported once per (decoder, exception type), with the page it was
+        first met on and how many times it happened. Also counted in the page statistics'
+        warnings."""
+        return self.pipeline.chain.with_counts(self._component_warnings)
 
     def _collector_paused(self) -> contextlib.AbstractContextManager[None]:
         """With ``pause_gc``, the collector off for the block; nested blocks (a page's stages

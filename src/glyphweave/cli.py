@@ -190,13 +190,30 @@ def _output(path: str | None, *, inputs: Sequence[str] = (), encoding: str = "ut
 
 def _plugin_manager(args: argparse.Namespace) -> Any:
     """The plugins the command runs with: installed ones minus ``--block``, plus ``--plugin``
-    modules. A plugin that fails to load is left out with a warning, so one broken package
-    does not stop every command (a profile that needs it then names the missing component)."""
-    from glyphweave.registry.manager import create_plugin_manager
+    modules (a name, found in the current folder too, or a ``.py`` file). An installed plugin
+    that fails to load or registers something unusable is left out with a warning, so one broken package does not stop every
+    command (a profile that needs it then names the missing component); so is a component,
+    profile or entry point whose name another plugin holds (glyphweave's own wins). A
+    ``--plugin`` module that cannot be loaded was asked for: that fails the command (exit 6).
+    Each warning is printed once, here, before the command's own output."""
+    import warnings
 
-    pm = create_plugin_manager(blocked=args.block, modules=args.plugin, skip_broken=True)
+    from glyphweave.registry.catalog import Catalog
+    from glyphweave.registry.manager import PluginWarning, create_plugin_manager
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PluginWarning)  # recorded in pm.warnings, printed below
+        pm = create_plugin_manager(blocked=args.block, modules=args.plugin, skip_broken=True)
+        # Names two plugins claim are recorded on pm, once; a plugin whose registrations are
+        # unusable is unregistered and noted in pm.broken, so the command's own catalog works.
+        Catalog.from_plugin_manager(pm)
     for message in pm.broken.values():
         print(f"glyphweave: warning: {message}; left out (--block it to silence this)", file=sys.stderr)
+    for message in pm.warnings:
+        print(f"glyphweave: warning: {message}", file=sys.stderr)
+    # Reported: the command's later plugin managers (its forked page workers' among them)
+    # would repeat them as Python warnings. The command line owns its process.
+    warnings.filterwarnings("ignore", category=PluginWarning)
     return pm
 
 
@@ -414,6 +431,8 @@ def cmd_plugins(args: argparse.Namespace) -> int:
             "profile": profile.to_dict(),
             "resolved": resolved.to_dict(),
             "broken_plugins": dict(pm.broken),
+            "left_out": [record.to_dict() for record in pm.left_out],
+            "plugin_warnings": list(pm.warnings),
             "data_tables": sources,
         }
         print(json.dumps(report, ensure_ascii=False, indent=2))
@@ -424,6 +443,10 @@ def cmd_plugins(args: argparse.Namespace) -> int:
         print("\nplugins that could not be loaded:")
         for name, message in pm.broken.items():
             print(f"  {name}: {message}")
+    if pm.left_out:
+        print("\nleft out, their name taken by another plugin:")
+        for record in pm.left_out:
+            print(f"  {record.message}")
     print("\ndata tables (mirror = shipped files, fallback = small built-in table):")
     for table, source in sorted(sources.items()):
         print(f"  {table:<16} {source}")

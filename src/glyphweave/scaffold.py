@@ -3,6 +3,11 @@
 The package is the shape ``docs/plugins.rst`` describes: one module with one component and
 its ``@hookimpl``, one entry point, tests written with glyphweave's test kit, and a tox
 matrix that runs them against the oldest glyphweave the plugin supports and the newest.
+
+A name an installed plugin already uses is refused: the component name among the
+components of that kind, and the entry-point name among every distribution's entry
+points, whatever its kind. The package would otherwise be left out of every run as soon
+as it is installed (glyphweave's own components keep their names).
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import keyword
 import re
 from pathlib import Path
+
+from glyphweave.files import write_text
 
 KINDS = ("decoder", "filter", "assembler")
 _NAME = re.compile(r"^[a-z][a-z0-9-]{0,40}$")
@@ -99,6 +106,7 @@ def write_plugin(name: str, kind: str, parent: Path) -> Path:
     folder = parent / f"glyphweave-{name}"
     if folder.exists():
         raise ValueError(f"{folder} exists already; choose another name or folder")
+    _check_name_is_free(name, kind)
     fields = {
         "name": name, "module": module, "kind": kind, "title": name.replace("-", " ").title().replace(" ", ""),
         "cls": "".join(part.title() for part in name.split("-")) + kind.title(),
@@ -112,8 +120,34 @@ def write_plugin(name: str, kind: str, parent: Path) -> Path:
     folder.mkdir(parents=True)
     for filename, template in files.items():
         text = template if filename.endswith(".py") else template.format(**fields)
-        (folder / filename).write_text(text, encoding="utf-8")
+        write_text(folder / filename, text)
     return folder
+
+
+def _check_name_is_free(name: str, kind: str) -> None:
+    """Refuse ``name`` when the package would register a name an installed plugin holds:
+    the ``kind`` component ``name``, or the entry point ``name`` (of any kind).
+
+    :raises ValueError: the name is taken (the message says by which distribution).
+    """
+    import importlib.metadata
+    import warnings
+
+    from glyphweave.registry.catalog import Catalog
+    from glyphweave.registry.manager import PluginWarning, create_plugin_manager
+    from glyphweave.registry.markers import PROJECT_NAME
+
+    for dist in importlib.metadata.distributions():
+        if any(ep.group == PROJECT_NAME and ep.name == name for ep in dist.entry_points):
+            owner = f"{dist.metadata['Name']} {dist.version}"
+            raise ValueError(f"plugin name {name!r}: the entry point {name!r} is taken by {owner}; "
+                             "choose another name")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PluginWarning)  # this command only asks which names are used
+        catalog = Catalog.from_plugin_manager(create_plugin_manager(skip_broken=True))
+    if name in catalog.names(kind):
+        raise ValueError(f"plugin name {name!r}: the {catalog.describe(kind, name)} has it already; "
+                         "choose another name")
 
 
 _MODULE = '''"""glyphweave-{name}: a glyphweave plugin providing the {kind} ``{name}``."""

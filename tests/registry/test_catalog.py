@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import warnings
 
 import pytest
 
@@ -12,6 +13,7 @@ from glyphweave.core.errors import PluginError, ProfileError
 from glyphweave.core.stages import Assembler, Decoder, Filter, Option
 from glyphweave.registry import Catalog, ComponentInfo, hookimpl
 from glyphweave.registry.catalog import BUILTIN_PLUGIN
+from glyphweave.registry.manager import PluginWarning, create_plugin_manager
 from glyphweave.testing import fake_entry_point_distribution, fresh_plugin_manager, make_plugin
 
 
@@ -226,16 +228,39 @@ def test_registration_hook_that_raises_names_the_plugin():
         catalog_of(Broken())
 
 
-def test_duplicate_component_names_both_plugins():
+def test_duplicate_component_names_leave_one_out_with_one_warning():
     other = type("OtherLatin", (Decoder,), {"NAME": "latin", "decode": lambda self, font, code, cid: None})
-    with pytest.raises(PluginError) as info:
-        catalog_of(
-            make_plugin(decoders=[LatinDecoder], name="one"), make_plugin(decoders=[other], name="two")
+    # Registered in either order, plugin 'one' keeps the name (same distribution: by plugin name).
+    for order in ([("one", LatinDecoder), ("two", other)], [("two", other), ("one", LatinDecoder)]):
+        pm = fresh_plugin_manager(*(make_plugin(decoders=[cls], name=name) for name, cls in order))
+        with pytest.warns(PluginWarning) as caught:
+            catalog = Catalog.from_plugin_manager(pm)
+        assert catalog.get("decoder", "latin") is LatinDecoder
+        message = (
+            "decoder 'latin' of plugin 'two' (not installed) left out: plugin 'one' (not installed) claims "
+            "the same name (of two plugins, the one whose distribution name, then plugin name, sorts first "
+            "wins); rename it, or --block two to silence this"
         )
-    assert str(info.value) == (
-        "decoder 'latin' is registered twice: by plugin 'one' (not installed) "
-        "and by plugin 'two' (not installed)"
-    )
+        assert [str(w.message) for w in caught] == [message]
+        assert [r.to_dict() for r in catalog.left_out()] == [{
+            "what": "decoder", "name": "latin", "plugin": "two", "distribution": "(not installed)",
+            "kept_plugin": "one", "kept_distribution": "(not installed)", "message": message}]
+        assert pm.warnings == [message]
+        # A second catalog of the same manager (the CLI builds two) does not warn again.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert Catalog.from_plugin_manager(pm).get("decoder", "latin") is LatinDecoder
+        assert pm.warnings == [message] and len(pm.left_out) == 1
+
+
+def test_a_plugin_cannot_take_a_builtin_components_name():
+    usurper = type("Dedup", (Filter,), {"NAME": "dedup", "apply": lambda self, page, indices: []})
+    pm = create_plugin_manager(plugins=[make_plugin(filters=[usurper], name="usurper")], environ={})
+    with pytest.warns(PluginWarning, match=r"^filter 'dedup' of plugin 'usurper' \(not installed\) left out: "
+                      r"plugin 'dedup' \(glyphweave [^)]+\) claims the same name \(glyphweave's own always "
+                      r"wins\); rename it, or --block usurper to silence this$"):
+        catalog = Catalog.from_plugin_manager(pm)
+    assert catalog.info("filter", "dedup").plugin == "dedup" and catalog.is_builtin("filter", "dedup")
 
 
 @pytest.fixture
@@ -270,12 +295,16 @@ def two_distributions(tmp_path, monkeypatch):
 
 @pytest.mark.usefixtures("two_distributions")
 def test_duplicate_component_names_both_distributions():
-    with pytest.raises(PluginError) as info:
-        Catalog.discover()
-    message = str(info.value)
-    assert "decoder 'latin' is registered twice" in message
-    assert "plugin 'a' (glyphweave-a 1.0)" in message
-    assert "plugin 'b' (glyphweave-b 2.0)" in message
+    with pytest.warns(PluginWarning) as caught:
+        catalog = Catalog.discover()
+    assert [str(w.message) for w in caught] == [
+        "decoder 'latin' of plugin 'b' (glyphweave-b 2.0) left out: plugin 'a' (glyphweave-a 1.0) claims the "
+        "same name (of two plugins, the one whose distribution name, then plugin name, sorts first wins); "
+        "rename it, or --block b to silence this"]
+    assert catalog.info("decoder", "latin").distribution == "glyphweave-a 1.0"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert Catalog.discover(blocked=["b"]).info("decoder", "latin").plugin == "a"  # --block b silences it
 
 
 @pytest.mark.usefixtures("two_distributions")
@@ -313,14 +342,17 @@ def test_registered_profiles_are_sources():
     assert list(catalog.profile_sources()) == sorted(catalog.profile_sources())
 
 
-def test_duplicate_profile_names_both_plugins():
-    with pytest.raises(PluginError, match=r"profile 'p' is registered twice: by plugin 'x' .* by plugin 'y'"):
-        catalog_of(make_plugin(profiles={"p": ""}, name="x"), make_plugin(profiles={"p": ""}, name="y"))
+def test_duplicate_profile_names_leave_one_out():
+    with pytest.warns(PluginWarning, match=r"^profile 'p' of plugin 'y' .* left out: plugin 'x' .*--block y"):
+        catalog = catalog_of(make_plugin(profiles={"p": "# y"}, name="y"), make_plugin(profiles={"p": "# x"}, name="x"))
+    assert catalog.profile_sources()["p"].text == "# x"
 
 
 def test_plugin_cannot_replace_a_builtin_profile():
-    with pytest.raises(PluginError, match=r"profile 'default' is registered twice: by glyphweave's built-in"):
-        catalog_of(make_plugin(profiles={"default": ""}, name="usurper"))
+    with pytest.warns(PluginWarning, match=r"^profile 'default' of plugin 'usurper' \(not installed\) left out: "
+                      r"glyphweave's built-in profiles \(glyphweave .*\) claims the same name \(glyphweave's own"):
+        catalog = catalog_of(make_plugin(profiles={"default": ""}, name="usurper"))
+    assert catalog.profile_sources()["default"].plugin == BUILTIN_PLUGIN
 
 
 @pytest.mark.parametrize("profiles", [{"Bad Name": ""}, {"ok": b"bytes"}, ["not", "a", "mapping"]])
@@ -340,3 +372,35 @@ def test_discover_without_entry_points():
     catalog = Catalog.discover(load_entrypoints=False, plugins=[make_plugin(assemblers=[Concat])])
     assert catalog.names("assembler") == ["concat"]
     assert catalog.names("decoder") == []
+
+
+def test_skip_broken_unregisters_a_plugin_with_unusable_registrations(monkeypatch, tmp_path):
+    (tmp_path / "gw_catalog_junk.py").write_text(
+        "from glyphweave.registry import hookimpl\n\n"
+        "@hookimpl\ndef glyphweave_register_filters():\n    return ['not a class']\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fake_entry_point_distribution(monkeypatch, "glyphweave-junk", "1.0", {"junk": "gw_catalog_junk"})
+    try:
+        pm = create_plugin_manager(environ={})
+        with pytest.raises(PluginError, match=r"^plugin 'junk' \(glyphweave-junk 1.0\) registered 'not a class'"):
+            Catalog.from_plugin_manager(pm)
+        catalog = Catalog.from_plugin_manager(pm, skip_broken=True)
+        assert pm.get_plugin("junk") is None and "dedup" in catalog.names("filter")
+        assert list(pm.broken) == ["junk"] and pm.broken["junk"].startswith("plugin 'junk' (glyphweave-junk 1.0)")
+        assert Catalog.from_plugin_manager(pm).names("filter") == catalog.names("filter")  # gone for good
+        # A manager created to skip broken plugins skips them in its catalogs too.
+        pm = create_plugin_manager(environ={}, skip_broken=True)
+        assert "dedup" in Catalog.from_plugin_manager(pm).names("filter") and list(pm.broken) == ["junk"]
+    finally:
+        sys.modules.pop("gw_catalog_junk", None)
+
+
+def test_skip_broken_does_not_skip_a_plugin_the_caller_passed():
+    def failing():
+        raise RuntimeError("boom")
+
+    plugin = make_plugin(decoders=[LatinDecoder], name="mine")
+    plugin.glyphweave_register_decoders = hookimpl(failing)
+    pm = fresh_plugin_manager(plugin)
+    with pytest.raises(PluginError, match=r"^plugin 'mine' \(not installed\) failed in glyphweave_register_decoders"):
+        Catalog.from_plugin_manager(pm, skip_broken=True)

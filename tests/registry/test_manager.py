@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+import re
 import sys
 import textwrap
 import uuid
+import warnings
 
 import pluggy
 import pytest
@@ -12,7 +15,12 @@ import pytest
 from glyphweave.core.errors import PluginError
 from glyphweave.core.stages import Decoder
 from glyphweave.registry import hookimpl
-from glyphweave.registry.manager import NOT_INSTALLED, create_plugin_manager, plugin_distribution
+from glyphweave.registry.manager import (
+    NOT_INSTALLED,
+    PluginWarning,
+    create_plugin_manager,
+    plugin_distribution,
+)
 from glyphweave.testing import fake_entry_point_distribution, fresh_plugin_manager, make_plugin
 
 DECLARED_HOOKS = {
@@ -187,14 +195,36 @@ def test_missing_module_names_entry_point_and_distribution(monkeypatch):
 
 def test_two_distributions_declaring_one_entry_point_name(monkeypatch, plugin_module):
     first, second = plugin_module(GOOD_PLUGIN), plugin_module(GOOD_PLUGIN)
-    fake_entry_point_distribution(monkeypatch, "glyphweave-a", "1.0", {"same": first}, hide_installed=True)
-    fake_entry_point_distribution(monkeypatch, "glyphweave-b", "2.0", {"same": second})
-    with pytest.raises(PluginError) as info:
-        create_plugin_manager()
-    assert "glyphweave-a 1.0" in str(info.value) and "glyphweave-b 2.0" in str(info.value)
-    # Blocking the contested name resolves the conflict.
-    pm = create_plugin_manager(blocked=["same"])
+    # Installed in the "wrong" order: the distribution whose name sorts first still wins.
+    fake_entry_point_distribution(monkeypatch, "glyphweave-b", "2.0", {"same": second}, hide_installed=True)
+    fake_entry_point_distribution(monkeypatch, "glyphweave-a", "1.0", {"same": first})
+    with pytest.warns(PluginWarning) as caught:
+        pm = create_plugin_manager()
+    message = ("entry point 'same' of plugin 'same' (glyphweave-b 2.0) left out: plugin 'same' (glyphweave-a 1.0) "
+               "claims the same name (of two plugins, the one whose distribution name, then plugin name, sorts "
+               "first wins); rename the entry point or uninstall one (--block same silences this but drops both)")
+    assert [str(w.message) for w in caught] == [message]
+    assert pm.get_plugin("same") is sys.modules[first] and second not in sys.modules
+    assert pm.distributions == {"same": "glyphweave-a 1.0"} and pm.warnings == [message]
+    assert [(r.what, r.distribution, r.kept_distribution) for r in pm.left_out] == [
+        ("entry point", "glyphweave-b 2.0", "glyphweave-a 1.0")]
+    # Blocking the contested name silences it (and drops both).
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pm = create_plugin_manager(blocked=["same"])
     assert pm.get_plugin("same") is None
+
+
+def test_a_third_party_entry_point_cannot_take_a_builtin_name(monkeypatch, plugin_module):
+    module = plugin_module(GOOD_PLUGIN)
+    fake = fake_entry_point_distribution(monkeypatch, "glyphweave-dedup", "0.1", {"dedup": module})
+    listed = importlib.metadata.distributions  # put it first on the path, before glyphweave itself
+    monkeypatch.setattr(importlib.metadata, "distributions",
+                        lambda **kwargs: iter(sorted(listed(**kwargs), key=lambda dist: dist is not fake)))
+    with pytest.warns(PluginWarning, match=r"^entry point 'dedup' of plugin 'dedup' \(glyphweave-dedup 0\.1\) "
+                      r"left out: plugin 'dedup' \(glyphweave [^)]+\) claims the same name \(glyphweave's own"):
+        pm = create_plugin_manager(environ={})
+    assert pm.distributions["dedup"].startswith("glyphweave ") and module not in sys.modules
 
 
 def test_same_distribution_found_twice_is_loaded_once(monkeypatch, plugin_module):
@@ -225,3 +255,93 @@ def test_make_plugin_implements_only_what_it_is_given():
     assert not hasattr(plugin, "glyphweave_register_filters")
     pm = fresh_plugin_manager(plugin)
     assert pm.hook.glyphweave_register_profiles() == [{"p": "[profile]\n"}]
+
+
+# -- modules named by the caller (-p) ----------------------------------------------------------
+
+
+def _forget(name):
+    sys.modules.pop(name, None)
+
+
+def test_a_module_can_be_given_as_a_file_path(tmp_path, monkeypatch):
+    name = f"gw_file_plugin_{uuid.uuid4().hex[:12]}"
+    (tmp_path / f"{name}.py").write_text(textwrap.dedent(GOOD_PLUGIN), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    try:
+        for spec in (f"./{name}.py", str(tmp_path / f"{name}.py"), f"{name}.py"):
+            pm = create_plugin_manager(load_entrypoints=False, modules=[spec])
+            plugin = pm.get_plugin(name)
+            assert plugin is sys.modules[name]
+            assert pm.hook.glyphweave_register_decoders()[0][0].NAME == "ok"
+        assert create_plugin_manager(load_entrypoints=False, modules=[f"./{name}.py"], blocked=[name]).get_plugin(
+            name) is None
+    finally:
+        _forget(name)
+
+
+def test_a_module_in_the_current_folder_is_found(tmp_path, monkeypatch):
+    name = f"gw_cwd_plugin_{uuid.uuid4().hex[:12]}"
+    (tmp_path / f"{name}.py").write_text(textwrap.dedent(GOOD_PLUGIN), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    path = list(sys.path)
+    try:
+        assert str(tmp_path) not in sys.path and "" not in sys.path  # else the plain import finds it
+        pm = create_plugin_manager(load_entrypoints=False, modules=[name])
+        assert pm.get_plugin(name) is sys.modules[name]
+        assert sys.path == path  # the folder was on the path only for the import
+    finally:
+        _forget(name)
+
+
+@pytest.mark.parametrize("source", [None, "raise RuntimeError('broken')\n", "import gw_no_such_dependency\n"])
+def test_a_named_module_that_is_missing_or_fails_is_an_error_even_skipping_broken(tmp_path, monkeypatch, source):
+    monkeypatch.chdir(tmp_path)
+    name = f"gw_bad_plugin_{uuid.uuid4().hex[:12]}"
+    if source is not None:
+        (tmp_path / f"{name}.py").write_text(source, encoding="utf-8")
+    try:
+        for spec in (name, f"./{name}.py"):
+            with pytest.raises(PluginError, match=rf"^plugin module '{re.escape(spec)}' could not be loaded: "):
+                create_plugin_manager(load_entrypoints=False, modules=[spec], skip_broken=True)
+    finally:
+        _forget(name)
+
+
+UNMARKED_PLUGIN = """
+    from glyphweave.core.stages import Decoder
+
+    class OkDecoder(Decoder):
+        NAME = "ok"
+        def decode(self, font, code, cid):
+            return "ok"
+
+    def glyphweave_register_decoders():
+        return [OkDecoder]
+
+    def glyphweave_register_profiles():
+        return {}
+
+    def helper():
+        return None
+"""
+
+
+def test_hook_functions_without_the_marker_warn(monkeypatch, plugin_module):
+    module = plugin_module(UNMARKED_PLUGIN)
+    expected = (r"plugin '{name}' \({where}\): glyphweave_register_decoders\(\), glyphweave_register_profiles\(\) "
+                r"lack the @hookimpl marker, so glyphweave ignores them; decorate each with @hookimpl "
+                r"\(from glyphweave.plugin import hookimpl\)$")
+    with pytest.warns(PluginWarning, match="^" + expected.format(name=module, where="not installed")):
+        pm = create_plugin_manager(load_entrypoints=False, modules=[module])
+    assert pm.hook.glyphweave_register_decoders() == []
+    fake_entry_point_distribution(monkeypatch, "glyphweave-unmarked", "1.0", {"um": module}, hide_installed=True)
+    with pytest.warns(PluginWarning, match="^" + expected.format(name="um", where="glyphweave-unmarked 1.0")):
+        create_plugin_manager()
+
+
+def test_builtin_plugins_have_no_unmarked_hook_functions():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pm = create_plugin_manager(environ={})
+    assert pm.warnings == []

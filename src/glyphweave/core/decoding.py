@@ -9,6 +9,7 @@ later decoder does better, the glyph is unresolved and counted (SPEC §3.7).
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,6 +19,8 @@ from glyphweave.core.stages import Decoder
 log = logging.getLogger(__name__)
 
 UNRESOLVED: tuple[str, None] = ("", None)
+
+_PAGE_PREFIX = re.compile(r"page \d+: ")
 
 
 def is_private_use(cp: int) -> bool:
@@ -61,15 +64,21 @@ class DecoderChain:
     """The profile's decoders, in order; builds each font's decode cache.
 
     A decoder that raises, or answers something other than a string or None, is skipped
-    for that code (the next decoder is asked) and reported: once per (decoder, error), as a
-    line naming the decoder and where it came from (``describe``), collected by
-    :meth:`take_failures` so the caller can count it as a warning of the page it hit.
+    for that code (the next decoder is asked) and reported once per (decoder, exception
+    type) (or type of the wrong answer): a line naming the decoder and where it came from
+    (``describe``), the font, the code and the message of the first failure, collected by
+    :meth:`take_failures` so the caller can count it as a warning of the page it hit. Later
+    failures of the same kind are counted, not listed: :meth:`with_counts` adds the count
+    to those lines (a decoder raising on every code of a font is one line, not one per code).
     """
 
     def __init__(self, decoders: Sequence[Decoder], describe: Callable[[str, str], str] | None = None) -> None:
         self.decoders = tuple(decoders)
         self._describe = describe or (lambda kind, name: f"{kind} {name!r}")
-        self._seen: set[tuple[str, str]] = set()
+        self._failures: dict[tuple[str, str], _Failure] = {}
+        """(decoder name, exception type or "returned T") -> the first failure and the count."""
+        self._reported: dict[str, _Failure] = {}
+        """Line handed out by :meth:`take_failures` -> its failure."""
         self._new: list[str] = []
         self.recovered: dict[tuple[Any, bytes], str] = {}
         """(font key, code) -> the weak answer (a Private Use Area code, U+FFFD, a control)
@@ -77,9 +86,22 @@ class DecoderChain:
         since only a table stood between them and a PUA leak."""
 
     def take_failures(self) -> list[str]:
-        """Failure reports made since the last call, each (decoder, error) reported once."""
+        """Failure reports made since the last call, one per (decoder, exception type)."""
         new, self._new = self._new, []
         return new
+
+    def with_counts(self, lines: Sequence[str]) -> list[str]:
+        """``lines`` (reports of :meth:`take_failures`, perhaps prefixed with ``page N: ``),
+        each saying how many times its failure happened so far when that is more than once:
+        ``decoder 'x' raised ValueError 95 times (first: font 'F1', code 0x41: message)``.
+        A line this chain did not make (another process's) is returned as it is."""
+        counted = []
+        for line in lines:
+            prefix = _PAGE_PREFIX.match(line)
+            start = prefix.end() if prefix else 0
+            failure = self._reported.get(line[start:])
+            counted.append(line if failure is None or failure.count == 1 else line[:start] + failure.line())
+        return counted
 
     def table_for(self, info: FontInfo, to_cid: Callable[[bytes], int | None] | None = None) -> DecodeTable:
         """The decode cache of one font. Simple fonts (``info.composite`` false) are keyed by
@@ -103,14 +125,13 @@ class DecoderChain:
             try:
                 text = decoder.decode(info, code, cid)
             except Exception as exc:  # a broken plugin must not stop extraction
-                error = f"{type(exc).__name__}: {exc}"
-                self._failed(decoder, info, error, error)
+                self._failed(decoder, info, code, f"raised {type(exc).__name__}", " ".join(str(exc).split()))
                 continue
             if text is None:
                 continue
             if type(text) is not str:
-                kind = type(text).__name__
-                self._failed(decoder, info, kind, f"returned {kind} {text!r:.40}, not str or None")
+                self._failed(decoder, info, code, f"returned {type(text).__name__} instead of str or None",
+                             f"{text!r:.40}")
                 continue
             if text and not is_weak(text):
                 if weak is not None:
@@ -120,11 +141,32 @@ class DecoderChain:
                 weak = text
         return UNRESOLVED
 
-    def _failed(self, decoder: Decoder, info: FontInfo, error: str, message: str) -> None:
-        key = (decoder.NAME, error)
-        if key in self._seen:
+    def _failed(self, decoder: Decoder, info: FontInfo, code: bytes, what: str, detail: str) -> None:
+        key = (decoder.NAME, what)
+        failure = self._failures.get(key)
+        if failure is not None:
+            failure.count += 1
             return
-        self._seen.add(key)
-        message = f"{self._describe('decoder', decoder.NAME)} failed on font {info.base_font!r}: {message}"
-        log.debug(message)
-        self._new.append(message)
+        failure = self._failures[key] = _Failure(
+            who=self._describe("decoder", decoder.NAME), what=what,
+            first=f"font {info.base_font!r}, code 0x{code.hex()}" + (f": {detail}" if detail else ""))
+        line = failure.line()
+        log.debug(line)
+        self._reported[line] = failure
+        self._new.append(line)
+
+
+class _Failure:
+    """One kind of failure of one decoder: the first one met, and how many there were."""
+
+    __slots__ = ("who", "what", "first", "count")
+
+    def __init__(self, who: str, what: str, first: str) -> None:
+        self.who = who
+        self.what = what
+        self.first = first
+        self.count = 1
+
+    def line(self) -> str:
+        times = "" if self.count == 1 else f" {self.count} times"
+        return f"{self.who} {self.what}{times} (first: {self.first})"

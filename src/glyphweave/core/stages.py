@@ -32,10 +32,14 @@ class Option:
 
     ``type`` is taken from the default unless given (it must be given when the default is
     None, which then means "not set" and is a value a profile may not write: TOML has no
-    null). Lists check each item against ``item_type``. ``minimum`` and ``maximum`` bound a
-    number (inclusive); ``choices`` lists the values allowed. A float option never accepts
-    NaN. The default must satisfy the limits: a component that breaks its own rule fails
-    when its class is defined, not when a user trips over it.
+    null). The default goes through the conversion a given value does (``Option(default=0,
+    type=float)`` holds 0.0). Lists check each item against ``item_type`` and against
+    ``choices``, ``minimum`` and ``maximum``. ``minimum`` and ``maximum`` bound a number
+    (inclusive); ``choices`` lists the values allowed. A float option never accepts NaN.
+    The option must be well formed and its default must satisfy the limits: a component
+    that breaks its own rule fails when its class is defined (:meth:`definition_problem`,
+    checked by :class:`Component`), with the component and the option named, not when a
+    user trips over it.
     """
 
     default: Any
@@ -48,16 +52,24 @@ class Option:
     maximum: float | None = None
 
     def __attrs_post_init__(self) -> None:
-        if self.type is None:
-            if self.default is None:
-                raise TypeError("Option(default=None) needs type=... (what a profile may set)")
+        if self.type is None and self.default is not None:
             object.__setattr__(self, "type", type(self.default))
+        if self.type is not None and self.default is not None:
+            object.__setattr__(self, "default", self._convert(self.default))
+
+    def definition_problem(self) -> tuple[builtins.type[Exception], str] | None:
+        """What is wrong with the option itself, as (exception class, end of a sentence),
+        or None: no type to check values against, a list without ``item_type``, a default
+        that breaks the option's own rules."""
+        if self.type is None:
+            return TypeError, "has default None and no type=... (say what a profile may set)"
         if self.type in (list, tuple) and self.item_type is None:
-            raise TypeError("a list option needs item_type=... (the type of its items)")
+            return TypeError, "is a list and needs item_type=... (the type of its items)"
         if self.default is not None:
             problem = self.problem(self.default)
             if problem:
-                raise ValueError(f"Option default {self.default!r}: {problem}")
+                return ValueError, f"has default {self.default!r}, which {problem}"
+        return None
 
     def coerce(self, component: str, name: str, value: Any) -> Any:
         """Validate ``value`` (from a profile) and return it in this option's type."""
@@ -70,7 +82,7 @@ class Option:
         return value
 
     def _convert(self, value: Any) -> Any:
-        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
+        if self.type is float and _is_int(value):
             return float(value)
         if self.type in (list, tuple) and isinstance(value, (list, tuple)):
             items = [float(v) if self.item_type is float and _is_int(v) else v for v in value]
@@ -88,15 +100,24 @@ class Option:
             for v in value:
                 if not _of_type(v, item):
                     return f"must be {_type_name(kind, item)}, got item {v!r}"
+            for v in value:
+                rule = self._broken_rule(v)
+                if rule:
+                    return f"must have every item {rule}, got item {v!r}"
             return None
+        rule = self._broken_rule(value)
+        return f"must be {rule}, got {value!r}" if rule else None
+
+    def _broken_rule(self, value: Any) -> str | None:
+        """The rule a single value breaks (``at least 0.0``), or None."""
         if isinstance(value, float) and math.isnan(value):
-            return "must be a number, got nan"
+            return "a number"
         if self.choices is not None and value not in self.choices:
-            return f"must be one of {list(self.choices)}, got {value!r}"
+            return f"one of {list(self.choices)}"
         if self.minimum is not None and value < self.minimum:
-            return f"must be at least {self.minimum}, got {value!r}"
+            return f"at least {self.minimum}"
         if self.maximum is not None and value > self.maximum:
-            return f"must be at most {self.maximum}, got {value!r}"
+            return f"at most {self.maximum}"
         return None
 
     def limits(self) -> str:
@@ -143,6 +164,20 @@ class Component:
     KIND: ClassVar[str] = ""
     NAME: ClassVar[str] = ""
     OPTIONS: ClassVar[Mapping[str, Option]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Check the options a component declares, when its class is defined: a bad one is
+        the component author's mistake, reported with the component and the option named."""
+        super().__init_subclass__(**kwargs)
+        options = cls.OPTIONS
+        if not isinstance(options, Mapping):
+            return  # the catalog says what OPTIONS must be, naming the plugin
+        for name, option in options.items():
+            problem = option.definition_problem() if isinstance(option, Option) else None
+            if problem is not None:
+                error, text = problem
+                what = f"{cls.KIND} {cls.NAME!r}" if cls.NAME else cls.KIND or "component"
+                raise error(f"{what} ({cls.__module__}.{cls.__qualname__}): option {name!r} {text}")
 
     def __init__(self, **options: Any) -> None:
         # Checked here too, so a component built directly in code gets the same errors as one

@@ -2,7 +2,7 @@
 components and profiles. The only package that imports pluggy."""
 
 from glyphweave.registry.catalog import Catalog, ComponentInfo, ProfileSource
-from glyphweave.registry.manager import create_plugin_manager
+from glyphweave.registry.manager import LeftOut, PluginWarning, create_plugin_manager
 from glyphweave.registry.markers import PROJECT_NAME, hookimpl, hookspec
 from glyphweave.registry.profile import Profile, ResolvedPipeline, available_profiles, load_profile
 
@@ -10,6 +10,8 @@ __all__ = [
     "PROJECT_NAME",
     "Catalog",
     "ComponentInfo",
+    "LeftOut",
+    "PluginWarning",
     "Profile",
     "ProfileSource",
     "ResolvedPipeline",

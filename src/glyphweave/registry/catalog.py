@@ -2,17 +2,24 @@
 
 Built once from a plugin manager (:meth:`Catalog.from_plugin_manager`), validated as a
 whole, then read-only. Each entry remembers which plugin and which distribution it came
-from, so ``glyphweave plugins`` can answer "where does this come from?" and an error
+from, so ``glyphweave plugins`` can answer "where does this come from?" and a warning
 about two plugins claiming one name can name both packages.
+
+Two plugins claiming one (kind, name) or one profile name do not stop the tool: one keeps
+it (glyphweave's own first; of two third-party plugins, the distribution whose name sorts
+first) and the other's is left out with one :class:`~glyphweave.registry.manager.PluginWarning`
+naming both distributions and the ``--block`` that silences it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib.metadata
 import importlib.resources
 import re
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -22,9 +29,15 @@ from glyphweave.core.errors import PluginError, ProfileError
 from glyphweave.core.stages import STAGE_KINDS, Component, Option
 from glyphweave.registry.manager import (
     NOT_INSTALLED,
+    GlyphweavePluginManager,
+    LeftOut,
+    PluginWarning,
     create_plugin_manager,
     describe_plugin,
+    is_builtin,
+    left_out_message,
     plugin_distribution,
+    precedence,
 )
 from glyphweave.registry.markers import PROJECT_NAME
 
@@ -100,46 +113,89 @@ class Catalog:
 
     _components: Mapping[tuple[str, str], ComponentInfo] = attrs.field(factory=dict)
     _profiles: Mapping[str, ProfileSource] = attrs.field(factory=dict)
+    _left_out: tuple[LeftOut, ...] = ()
 
     # -- construction -----------------------------------------------------------------
     @classmethod
-    def from_plugin_manager(cls, pm: pluggy.PluginManager, *, builtin_profiles: bool = True) -> Catalog:
+    def from_plugin_manager(cls, pm: pluggy.PluginManager, *, builtin_profiles: bool = True,
+                            skip_broken: bool | None = None) -> Catalog:
         """Call the registration hooks of every plugin of ``pm`` and validate the result.
 
+        Of two plugins claiming one (kind, name) or profile name, one keeps it (see
+        :func:`~glyphweave.registry.manager.precedence`) and the other's is left out: a
+        :class:`~glyphweave.registry.manager.PluginWarning`, recorded in ``pm.warnings``
+        and ``pm.left_out`` (once per manager) and listed by :meth:`left_out`.
+
         :param builtin_profiles: include the profiles shipped in ``glyphweave/profiles``.
-        :raises PluginError: a plugin registers something that is not a proper
-            component, or two plugins claim the same (kind, name) or profile name.
+        :param skip_broken: (default: what ``pm`` was created with) a plugin whose
+            registration hook fails or registers something that is not a proper component
+            is unregistered from ``pm`` (a
+            :class:`~glyphweave.registry.manager.GlyphweavePluginManager`) and noted in
+            ``pm.broken``, as an installed plugin that failed to import is; later catalogs
+            of ``pm`` do not see it. A plugin the caller passed by name or object is not
+            skipped: its error is raised.
+        :raises PluginError: (without ``skip_broken``) a plugin registers something that is
+            not a proper component, or its registration hook fails.
         """
+        if skip_broken is None:
+            skip_broken = getattr(pm, "skip_broken", False)
+        while True:
+            try:
+                return cls._build(pm, builtin_profiles)
+            except _BrokenPlugin as broken:
+                name = pm.get_name(broken.plugin) or repr(broken.plugin)
+                if not (skip_broken and isinstance(pm, GlyphweavePluginManager)) or name in pm.requested:
+                    raise broken.error from broken.error.__cause__
+                pm.unregister(broken.plugin)
+                pm.broken[name] = str(broken.error)
+
+    @classmethod
+    def _build(cls, pm: pluggy.PluginManager, builtin_profiles: bool) -> Catalog:
+        """:meth:`from_plugin_manager`, raising :class:`_BrokenPlugin` for a plugin at fault."""
         def origin(plugin: object) -> tuple[str, str]:
             return pm.get_name(plugin) or repr(plugin), plugin_distribution(pm, plugin)
 
+        left_out: list[LeftOut] = []
         components: dict[tuple[str, str], ComponentInfo] = {}
         for kind, hook_name in KIND_HOOKS.items():
             for plugin, result in _call_each(pm, hook_name, origin):
                 plugin_name, dist = origin(plugin)
-                for component in _as_list(result, hook_name, plugin_name, dist):
-                    info = _component_info(kind, component, plugin_name, dist)
-                    previous = components.get((kind, info.name))
-                    if previous is not None:
-                        raise PluginError(
-                            f"{kind} {info.name!r} is registered twice: by "
-                            f"{describe_plugin(previous.plugin, previous.distribution)} and by "
-                            f"{describe_plugin(info.plugin, info.distribution)}"
-                        )
-                    components[(kind, info.name)] = info
+                with _blaming(plugin):
+                    infos = [_component_info(kind, component, plugin_name, dist)
+                             for component in _as_list(result, hook_name, plugin_name, dist)]
+                for info in infos:
+                    held = components.get((kind, info.name))
+                    if held is None:
+                        components[(kind, info.name)] = info
+                        continue
+                    kept, lost = (info, held) if _wins((info.plugin, info.distribution),
+                                                       (held.plugin, held.distribution)) else (held, info)
+                    components[(kind, info.name)] = kept
+                    left_out.append(_left_out(kind, info.name, (lost.plugin, lost.distribution),
+                                              (kept.plugin, kept.distribution)))
 
         profiles: dict[str, ProfileSource] = dict(_builtin_profiles()) if builtin_profiles else {}
         for plugin, result in _call_each(pm, PROFILES_HOOK, origin):
             plugin_name, dist = origin(plugin)
-            for source in _profile_sources(result, plugin_name, dist):
-                previous_source = profiles.get(source.name)
-                if previous_source is not None:
-                    raise PluginError(
-                        f"profile {source.name!r} is registered twice: by {_owner(previous_source)} "
-                        f"and by {_owner(source)}"
-                    )
-                profiles[source.name] = source
-        return cls(components, profiles)
+            with _blaming(plugin):
+                sources = _profile_sources(result, plugin_name, dist)
+            for source in sources:
+                held_source = profiles.get(source.name)
+                if held_source is None:
+                    profiles[source.name] = source
+                    continue
+                kept_source, lost_source = ((source, held_source)
+                                            if _wins(_profile_origin(source), _profile_origin(held_source))
+                                            else (held_source, source))
+                profiles[source.name] = kept_source
+                left_out.append(_left_out("profile", source.name, _profile_origin(lost_source),
+                                          _profile_origin(kept_source)))
+        for record in left_out:
+            if isinstance(pm, GlyphweavePluginManager):
+                pm.warn(record.message, record)
+            else:
+                warnings.warn(record.message, PluginWarning, stacklevel=2)
+        return cls(components, profiles, tuple(left_out))
 
     @classmethod
     def discover(
@@ -199,6 +255,11 @@ class Catalog:
         info = self._components.get((kind, name))
         return info is not None and info.distribution.split(" ")[0] == PROJECT_NAME
 
+    def left_out(self) -> list[LeftOut]:
+        """The components and profiles left out of this catalog because another plugin
+        holds their name (each was a :class:`~glyphweave.registry.manager.PluginWarning`)."""
+        return list(self._left_out)
+
     # -- profiles -----------------------------------------------------------------------
     def profile_sources(self) -> dict[str, ProfileSource]:
         """Built-in and plugin-registered profiles by name, sorted by name (a copy)."""
@@ -206,6 +267,30 @@ class Catalog:
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+def _wins(claimant: tuple[str, str], holder: tuple[str, str]) -> bool:
+    """True when ``claimant`` (plugin, distribution) takes a name from ``holder``."""
+    return precedence(*claimant) < precedence(*holder)
+
+
+def _left_out(what: str, name: str, lost: tuple[str, str], kept: tuple[str, str]) -> LeftOut:
+    """The record and warning of ``what`` ``name`` of ``lost`` left out for ``kept``'s."""
+    advice = f"rename it, or --block {lost[0]} to silence this"
+    kept_label = (f"glyphweave's built-in profiles ({kept[1]})" if kept[0] == BUILTIN_PLUGIN
+                  else describe_plugin(*kept))
+    message = left_out_message(what, name, describe_plugin(*lost), kept_label, is_builtin(kept[1]), advice)
+    return LeftOut(what=what, name=name, plugin=lost[0], distribution=lost[1], kept_plugin=kept[0],
+                   kept_distribution=kept[1], message=message)
+
+
+def _profile_origin(source: ProfileSource) -> tuple[str, str]:
+    """(plugin, distribution) of a registered profile; glyphweave's for a built-in one
+    (even run from a checkout that is not installed)."""
+    if source.plugin == BUILTIN_PLUGIN:
+        dist = source.distribution or ""
+        return BUILTIN_PLUGIN, dist if is_builtin(dist) else PROJECT_NAME
+    return source.plugin or "?", source.distribution or NOT_INSTALLED
 
 
 def _check_kind(kind: str) -> None:
@@ -225,11 +310,30 @@ def _call_each(pm: pluggy.PluginManager, hook_name: str, origin: Any) -> list[tu
         except Exception as exc:
             plugin_name, dist = origin(impl.plugin)
             text = " ".join(str(exc).split())
-            raise PluginError(
-                f"{describe_plugin(plugin_name, dist)} failed in {hook_name}: {type(exc).__name__}: {text}"
-            ) from exc
+            error = PluginError(
+                f"{describe_plugin(plugin_name, dist)} failed in {hook_name}: {type(exc).__name__}: {text}")
+            error.__cause__ = exc
+            raise _BrokenPlugin(impl.plugin, error) from exc
         results.append((impl.plugin, result))
     return results
+
+
+class _BrokenPlugin(Exception):
+    """A plugin's registrations are unusable: the plugin, and the error that says why."""
+
+    def __init__(self, plugin: object, error: PluginError) -> None:
+        super().__init__(str(error))
+        self.plugin = plugin
+        self.error = error
+
+
+@contextlib.contextmanager
+def _blaming(plugin: object) -> Iterator[None]:
+    """A :class:`PluginError` raised in the block is ``plugin``'s fault."""
+    try:
+        yield
+    except PluginError as error:
+        raise _BrokenPlugin(plugin, error) from error
 
 
 def _as_list(result: Any, hook_name: str, plugin: str, dist: str) -> list[Any]:
@@ -304,12 +408,6 @@ def _profile_sources(result: Any, plugin: str, dist: str) -> list[ProfileSource]
             )
         )
     return sources
-
-
-def _owner(source: ProfileSource) -> str:
-    if source.plugin == BUILTIN_PLUGIN:
-        return f"glyphweave's built-in profiles ({source.distribution})"
-    return describe_plugin(source.plugin or "?", source.distribution or NOT_INSTALLED)
 
 
 def _builtin_profiles() -> dict[str, ProfileSource]:
