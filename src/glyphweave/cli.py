@@ -236,7 +236,7 @@ def _open(args: argparse.Namespace) -> Any:
                                             ("page_seconds", args.page_seconds)) if value is not None}
     doc = glyphweave.open(source, password=args.password, profile=args.profile, pause_gc=True,
                           plugin_manager=pm, limits=limits or None)
-    args.broken_plugins = len(pm.broken)  # warnings too, for --strict
+    args.broken_plugins = len(pm.broken) + len(pm.warnings)  # warnings too, for --strict
     return doc
 
 

@@ -64,6 +64,8 @@ def test_a_clashing_plugin_does_not_stop_extract(usurper: Path, capsys: pytest.C
     assert err == _warning()  # once, though the command builds its catalog twice
     assert main(["extract", str(usurper), "--block", "usurper"]) == 0
     assert capsys.readouterr().err == ""
+    assert main(["extract", str(usurper), "--strict"]) == 3  # a warning like any other
+    capsys.readouterr()
 
 
 def test_plugins_lists_what_was_left_out(usurper: Path, capsys: pytest.CaptureFixture[str]) -> None:
