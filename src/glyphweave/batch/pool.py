@@ -13,7 +13,8 @@ pipe. The parent waits on the pipes and on the workers themselves, and:
   machine swaps; the parent's check of the worker's resident memory catches what the cap
   does not;
 * a worker that dies on its own (a crash in a C library, the kernel's OOM killer) is
-  reported against its file and replaced.
+  reported against its file and replaced;
+* a worker dies with the parent, however the parent dies (:mod:`.lifeline`).
 
 Workers are forked where the platform allows (no second import of glyphweave per worker)
 and started lazily, so a batch of one file starts one worker.
@@ -30,6 +31,7 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from .lifeline import Lifeline, bind, lifeline
 from .task import FileJob, FileResult, run_job
 
 _POLL = 0.1  # seconds between checks of the running workers' clocks and memory
@@ -40,8 +42,10 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _worker_main(conn: Connection, memory_mb: float | None, job_runner: Callable[[FileJob], FileResult]) -> None:
-    """A worker's loop: a job in, a result out, until the pipe closes."""
+def _worker_main(conn: Connection, line: Lifeline, memory_mb: float | None,
+                 job_runner: Callable[[FileJob], FileResult]) -> None:
+    """A worker's loop: a job in, a result out, until the pipe closes (or the parent dies)."""
+    bind(line)
     if memory_mb:
         with contextlib.suppress(ValueError, OSError, ImportError):
             import resource
@@ -82,7 +86,8 @@ class _Worker:
     def __init__(self, ctx: Any, memory_mb: float | None, job_runner: Callable[[FileJob], FileResult]) -> None:
         parent, child = ctx.Pipe()
         self.conn: Connection = parent
-        self.process = ctx.Process(target=_worker_main, args=(child, memory_mb, job_runner), daemon=True)
+        self.process = ctx.Process(target=_worker_main, args=(child, lifeline(), memory_mb, job_runner),
+                                   daemon=True)
         self.process.start()
         child.close()
         self.job: FileJob | None = None
