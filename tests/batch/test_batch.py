@@ -31,7 +31,7 @@ from glyphweave.testing.pdfs import Page, make_pdf, text_at
 from hostile.files import many_glyphs, nested_q
 
 MANIFEST_FIELDS = {"file", "status", "error", "exit_status", "pages", "glyphs", "unresolved", "warnings",
-                   "seconds", "output", "sha256"}
+                   "seconds", "output", "sha256", "note"}
 
 
 def document(words: str, pages: int = 2) -> bytes:
