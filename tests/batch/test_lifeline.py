@@ -186,6 +186,7 @@ def bindings(tmp_path: Path) -> list[str | None]:
     return [result.error for result in run_pool(jobs, workers=2, job_runner=report_binding)]
 
 
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")  # Python 3.12+
 def test_pool_workers_ask_the_kernel_only_from_the_main_thread(tmp_path):
     assert bindings(tmp_path) == ["True", "True"]
     found: list[str | None] = []

@@ -45,7 +45,7 @@ def plan(inputs: Sequence[str], outdir: str, options: ExtractOptions, *, gather:
     below the folder; ``@list.txt`` names one input per line (``#`` comments, blank lines
     skipped; relative paths are relative to the list). A file met twice (named twice, or
     named and in a folder given too) is one job, its first. An output that would be another
-    job's output or any input file is reported, never written."""
+    job's output is reported, never written."""
     suffix = SUFFIXES[options.format]
     jobs: list[FileJob] = []
     problems: list[FileResult] = []
@@ -64,15 +64,7 @@ def plan(inputs: Sequence[str], outdir: str, options: ExtractOptions, *, gather:
             continue
         claimed[key] = source
         jobs.append(FileJob(source=source, output=output, options=options, gather=gather))
-    sources = {identity(job.source) for job in jobs} - {None}
-    kept: list[FileJob] = []
-    for job in jobs:
-        if identity(job.output) in sources:
-            problems.append(FileResult(file=job.source, status="failed", exit_status=EXIT_USAGE,
-                                       error=f"its output {job.output} is an input file; skipped, not overwritten"))
-        else:
-            kept.append(job)
-    return Plan(kept, problems)
+    return Plan(jobs, problems)
 
 
 def _sources(inputs: Sequence[str], problems: list[FileResult]) -> Iterator[tuple[str, Path]]:
@@ -172,8 +164,10 @@ def run_batch(inputs: Sequence[str], outdir: str, *, options: ExtractOptions | N
         folder.refuse_foreign()
     os.makedirs(outdir, exist_ok=True)
     clean_partials(outdir)
-    todo, done = finished(batch.jobs) if resume else (batch.jobs, [])
+    inputs_out, jobs_in = _not_inputs(batch.jobs)
+    todo, done = finished(jobs_in) if resume else (jobs_in, [])
     todo, problems = _unblocked(todo, folder)
+    problems[:0] = inputs_out
     if planned is not None:
         planned(len(batch.jobs) + len(batch.problems))
     repair_manifest(path)
@@ -197,6 +191,21 @@ def run_batch(inputs: Sequence[str], outdir: str, *, options: ExtractOptions | N
                 yield record(result)
     finally:
         compact_manifest(path, inputs=[job.source for job in batch.jobs])
+
+
+def _not_inputs(jobs: list[FileJob]) -> tuple[list[FileResult], list[FileJob]]:
+    """A failed result for each job whose output is an input file (a PDF named ``c.txt``
+    beside ``c.pdf``'s output), and the other jobs."""
+    sources = {identity(job.source) for job in jobs} - {None}
+    refused: list[FileResult] = []
+    kept: list[FileJob] = []
+    for job in jobs:
+        if identity(job.output) in sources:
+            refused.append(FileResult(file=job.source, status="failed", exit_status=EXIT_USAGE,
+                                      error=f"its output {job.output} is an input file; skipped, not overwritten"))
+        else:
+            kept.append(job)
+    return refused, kept
 
 
 def _unblocked(todo: list[FileJob], folder: OutputFolder) -> tuple[list[FileJob], list[FileResult]]:
