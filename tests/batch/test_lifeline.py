@@ -194,3 +194,32 @@ def test_pool_workers_ask_the_kernel_only_from_the_main_thread(tmp_path):
     thread.start()
     thread.join(120)
     assert found == ["False", "False"]   # the watching thread follows them instead
+
+
+def bind_and_say(line: lifeline.Lifeline, conn) -> None:
+    lifeline.bind(line)
+    conn.send("alive")
+
+
+def test_a_worker_whose_parent_died_before_it_bound_exits_at_once():
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    receiver, sender = ctx.Pipe(duplex=False)
+    # The parent id the worker was started by is not its parent's any more (it died and the
+    # worker was adopted before the kernel could be asked): the worker must not run.
+    gone = lifeline.Lifeline(parent=os.getpid() + 1_000_000, kernel=True)
+    worker = ctx.Process(target=bind_and_say, args=(gone, sender))
+    worker.start()
+    sender.close()
+    worker.join(30)
+    assert worker.exitcode == 1
+    with pytest.raises(EOFError):   # it never said a word
+        receiver.recv()
+    receiver, sender = ctx.Pipe(duplex=False)
+    ok = ctx.Process(target=bind_and_say, args=(lifeline.lifeline(), sender))
+    ok.start()
+    sender.close()
+    assert receiver.recv() == "alive"
+    ok.join(30)
+    assert ok.exitcode == 0
