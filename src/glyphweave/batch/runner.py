@@ -194,8 +194,9 @@ def run_batch(inputs: Sequence[str], outdir: str, *, options: ExtractOptions | N
 
 
 def _not_inputs(jobs: list[FileJob]) -> tuple[list[FileResult], list[FileJob]]:
-    """A failed result for each job whose output is an input file (a PDF named ``c.txt``
-    beside ``c.pdf``'s output), and the other jobs."""
+    """A failed result for each job whose output is an input file (a PDF named ``c.txt``,
+    given directly, would be written to ``OUTDIR/c.txt``: itself when ``OUTDIR`` is its
+    folder), and the other jobs."""
     sources = {identity(job.source) for job in jobs} - {None}
     refused: list[FileResult] = []
     kept: list[FileJob] = []
