@@ -26,12 +26,12 @@ import pytest
 from glyphweave.batch import MANIFEST, ExtractOptions, FileJob, FileResult, run_batch, run_job, summary
 from glyphweave.batch.pool import run_pool
 from glyphweave.cli import main
-from glyphweave.core.errors import EXIT_PASSWORD, EXIT_UNREADABLE
+from glyphweave.core.errors import EXIT_PASSWORD, EXIT_UNREADABLE, UsageError
 from glyphweave.testing.pdfs import Page, make_pdf, text_at
 from hostile.files import many_glyphs, nested_q
 
 MANIFEST_FIELDS = {"file", "status", "error", "exit_status", "pages", "glyphs", "unresolved", "warnings",
-                   "seconds", "output", "sha256"}
+                   "seconds", "output", "sha256", "note"}
 
 
 def document(words: str, pages: int = 2) -> bytes:
@@ -246,16 +246,26 @@ def test_password_and_password_file(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv", [["-j", "0"], ["--file-seconds", "0"], ["--memory-mb", "-1"],
-                                  ["--dask-gather"]])
-def test_bad_options_are_one_line_errors(capsys, tree, tmp_path, argv):
+                                  ["--memory-mb", "10"], ["--dask-gather"], ["--pages", "5-2"], ["--pages", "0"],
+                                  ["--pages", "1-x"], ["--pages", ","]])
+def test_bad_options_are_one_line_usage_errors_before_any_work(capsys, tree, tmp_path, argv):
     code, err = batch(capsys, str(tree), "-o", str(tmp_path / "out"), *argv)
-    assert code == 1 and err.startswith("glyphweave: error:") and len(err.strip().splitlines()) == 1
+    assert code == 2 and err.startswith("glyphweave: error:") and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_too_small_memory_limit_names_the_minimum(capsys, tree, tmp_path):
+    code, err = batch(capsys, str(tree), "-o", str(tmp_path / "out"), "--memory-mb", "10")
+    assert code == 2 and "at least 64" in err and "ImportError" not in err
+    with pytest.raises(UsageError, match="at least 64"):
+        next(run_batch([str(tree)], str(tmp_path / "api"), memory_mb=63))
 
 
 def test_an_output_that_is_a_file_is_refused(capsys, tree, tmp_path):
     (tmp_path / "out").write_text("in the way")
     code, err = batch(capsys, str(tree), "-o", str(tmp_path / "out"))
-    assert code == 1 and "not a folder" in err
+    assert code == 2 and "not a folder" in err
+    assert (tmp_path / "out").read_text() == "in the way"
 
 
 def test_outputs_are_readable_like_any_file_the_user_writes(capsys, tree, tmp_path):
@@ -321,7 +331,9 @@ def test_resume_skips_finished_files_and_redoes_the_rest(tree, tmp_path):
     assert again == {"one.pdf": "skipped", "three.pdf": "skipped", "two.PDF": "ok"}
     assert outputs(out) == {"one.txt", "sub/two.txt", "sub/deep/three.txt"}
     assert not list(out.rglob(".glyphweave-part-*"))
-    assert len(manifest(out)) == 4   # the skipped files keep the line of the run that extracted them
+    lines = manifest(out)   # one line per file: the skipped files keep the line of the run that extracted them
+    assert [Path(line["file"]).name for line in lines] == ["one.pdf", "three.pdf", "two.PDF"]
+    assert all(line["status"] == "ok" for line in lines)
 
 
 def test_resume_records_an_output_whose_manifest_line_a_kill_lost(tree, tmp_path):
@@ -475,3 +487,73 @@ def test_pages_format_keeps_an_assemblers_data_like_extract(capsys, tmp_path, mo
     produced = (tmp_path / "out" / "two.pages.jsonl").read_bytes()
     assert produced == single.read_bytes()
     assert json.loads(produced.splitlines()[0])["data"]["glyphs"] > 0
+
+
+# -- a file given twice, a failed file redone, a module that cannot be loaded ------------------------
+def test_the_same_file_given_twice_is_one_file(capsys, tree, tmp_path):
+    one = tree / "one.pdf"
+    out = tmp_path / "out"
+    code, err = batch(capsys, str(one), str(one), os.path.relpath(one), str(tree / "sub" / "deep"),
+                      str(tree / "sub" / "deep" / "three.pdf"), "-o", str(out))
+    assert code == 0, err
+    totals = summary_line(err)
+    assert (totals["files"], totals["ok"], totals["failed"]) == (2, 2, 0)
+    assert len(manifest(out)) == 2
+
+
+def test_resume_redoing_a_failed_file_keeps_one_line_per_file(capsys, tmp_path):
+    good = write(tmp_path / "in" / "good.pdf", document("good"))
+    flaky = write(tmp_path / "in" / "flaky.pdf", b"%PDF-1.7 truncated")
+    out = tmp_path / "out"
+    assert batch(capsys, str(tmp_path / "in"), "-o", str(out))[0] == 1
+    write(flaky, document("mended"))
+    code, err = batch(capsys, str(tmp_path / "in"), "-o", str(out), "--resume")
+    assert code == 0, err
+    lines = manifest(out)
+    assert [(Path(line["file"]).name, line["status"]) for line in lines] == [("flaky.pdf", "ok"), ("good.pdf", "ok")]
+    assert str(good) in {line["file"] for line in lines}
+
+
+def test_read_manifest_takes_the_last_line_of_a_file(tmp_path):
+    from glyphweave.batch import read_manifest
+
+    path = tmp_path / MANIFEST
+    path.write_text('{"file": "a.pdf", "status": "failed"}\n{"file": "b.pdf", "status": "ok"}\n'
+                    '{"file": "a.pdf", "status": "ok"}\n{"file": "b.p', encoding="utf-8")   # a killed run's half line
+    assert {name: entry["status"] for name, entry in read_manifest(path).items()} == {"a.pdf": "ok", "b.pdf": "ok"}
+    assert list(read_manifest(path)) == ["a.pdf", "b.pdf"]
+
+
+def test_a_module_that_cannot_be_loaded_is_named_not_unexpected(tmp_path, monkeypatch):
+    import glyphweave.batch.task as task
+
+    def missing(job):
+        raise ModuleNotFoundError("No module named 'fancy_optional'", name="fancy_optional")
+
+    monkeypatch.setattr(task, "_extract", missing)
+    source = write(tmp_path / "in" / "a.pdf", document("a"))
+    result = run_job(FileJob(source=str(source), output=str(tmp_path / "a.txt"), options=ExtractOptions()))
+    assert result.status == "failed" and result.exit_status == 1
+    assert result.error == "cannot load the module fancy_optional: No module named 'fancy_optional'"
+
+
+def cannot_map(job: FileJob) -> FileResult:
+    """What ``run_job`` returns when a library could not be mapped under the address-space cap."""
+    from glyphweave.batch.task import cannot_load
+
+    error = ImportError("libjpeg.so: failed to map segment from shared object", name="pikepdf._core")
+    return FileResult(file=job.source, status="failed", error=cannot_load(error), exit_status=1)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool's limits are checked on Linux")
+def test_an_import_that_fails_under_the_memory_limit_says_so(tmp_path):
+    jobs = pool_jobs(tmp_path, ["a"])
+    [result] = run_pool(jobs, workers=1, memory_mb=300 + own_rss_mb(), job_runner=cannot_map)
+    assert result.error is not None and result.error.startswith("memory limit (")
+    assert "too small to load pikepdf._core" in result.error and "ImportError" not in result.error
+
+
+def test_the_smallest_memory_limit_extracts_a_file(tree, tmp_path):
+    done = run_command("batch", str(tree / "one.pdf"), "-o", str(tmp_path / "out"), "-j", "1", "--memory-mb", "64")
+    assert done.returncode == 0, done.stderr
+    assert "one page 1" in (tmp_path / "out" / "one.txt").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from glyphweave.core.errors import EXIT_ERROR, GlyphweaveError
+from glyphweave.core.errors import EXIT_ERROR, GlyphweaveError, UsageError
 
 from .names import FORMATS, MANIFEST
 
@@ -22,8 +22,9 @@ def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], Non
     p = sub.add_parser(
         "batch", help="extract many PDFs into a folder, on all cores or a Dask cluster",
         description="Extract every PDF of the inputs into OUTDIR, mirroring their paths, with a manifest "
-                    f"(OUTDIR/{MANIFEST}) that records each file. Exit status: 0 when every file was "
-                    "extracted, 1 when any failed (each failure has its one-line reason in the manifest).")
+                    f"(OUTDIR/{MANIFEST}) that records each file. A batch never writes over a file it did "
+                    "not write. Exit status: 0 when every file was extracted, 1 when any failed (each "
+                    "failure has its one-line reason in the manifest), 2 for a usage error (nothing done).")
     plugin_options(p)
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="PDF files, folders (walked recursively for *.pdf) or @list.txt (one input per line)")
@@ -33,7 +34,8 @@ def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], Non
                         "(.glyphs.jsonl: the glyph records)")
     p.add_argument("--profile", default="default", help="profile name or TOML file (default: default)")
     p.add_argument("--mode", help="assembler to use instead of the profile's")
-    p.add_argument("--pages", help="page ranges of every file, 1-based: 1-3,7,10-")
+    p.add_argument("--pages", help="page ranges of every file, 1-based: 1-3,7,10-; cut to each file's pages "
+                                   "(1-3 of a 1-page file is page 1)")
     p.add_argument("--password", help="password for the encrypted files")
     p.add_argument("--password-file", metavar="FILE", help="read the password from the first line of FILE")
     p.add_argument("--separator", default="\f", help="written after each page in text format (default: form feed)")
@@ -42,10 +44,14 @@ def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], Non
     p.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
     p.add_argument("--resume", action="store_true",
                    help="skip the files whose output exists (a finished earlier run's); redo the rest")
+    p.add_argument("--force", action="store_true",
+                   help="write into an OUTDIR that holds other files (a PDF whose output would replace "
+                        "one of them is reported failed, never written)")
     p.add_argument("--file-seconds", type=float, metavar="S",
                    help="time allowed per file: past it the file fails and its worker is replaced")
     p.add_argument("--memory-mb", type=float, metavar="MB",
-                   help="memory allowed per worker: past it the file fails and its worker is replaced")
+                   help="memory allowed per worker, at least 64: past it the file fails and its worker is "
+                        "replaced")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="run on a Dask cluster: its scheduler address, or 'local' for one on this machine "
                         "(pip install glyphweave[dask])")
@@ -61,6 +67,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from .runner import run_batch, summary
     from .task import ExtractOptions
 
+    _check(args)
     password = args.password
     if args.password_file:
         try:
@@ -73,13 +80,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
     options = ExtractOptions(profile=args.profile, mode=args.mode, pages=args.pages, password=password,
                              format=args.format, separator=args.separator, limits=limits,
                              plugins=tuple(args.plugin), block=tuple(args.block))
-    _check(args)
     results: list[FileResult] = []
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     bar = _Bar(show)
     running = run_batch(args.inputs, args.output, options=options, jobs=args.jobs, resume=args.resume,
-                       time_limit=args.file_seconds, memory_mb=args.memory_mb, dask=args.dask,
-                       gather=args.dask_gather, manifest=args.manifest, planned=bar.total)
+                        force=args.force, time_limit=args.file_seconds, memory_mb=args.memory_mb, dask=args.dask,
+                        gather=args.dask_gather, manifest=args.manifest, planned=bar.total)
     try:
         for result in running:
             results.append(result)
@@ -96,16 +102,21 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> None:
+    """The options no file could be extracted with: one usage error, before any work."""
+    from .pool import check_memory_limit
+    from .ranges import parse_ranges
+
     if args.jobs is not None and args.jobs < 1:
-        raise GlyphweaveError("--jobs must be at least 1")
-    for name in ("file_seconds", "memory_mb"):
-        value = getattr(args, name)
-        if value is not None and not value > 0:
-            raise GlyphweaveError(f"--{name.replace('_', '-')} must be positive")
+        raise UsageError("--jobs must be at least 1")
+    if args.file_seconds is not None and not args.file_seconds > 0:
+        raise UsageError("--file-seconds must be positive")
+    check_memory_limit(args.memory_mb)
+    if args.pages is not None:
+        parse_ranges(args.pages)
     if args.dask_gather and not args.dask:
-        raise GlyphweaveError("--dask-gather needs --dask")
+        raise UsageError("--dask-gather needs --dask")
     if os.path.exists(args.output) and not os.path.isdir(args.output):
-        raise GlyphweaveError(f"{args.output}: exists and is not a folder")
+        raise UsageError(f"{args.output}: exists and is not a folder")
 
 
 class _Bar:

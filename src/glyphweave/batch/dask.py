@@ -134,8 +134,8 @@ def _finish(job: FileJob, result: FileResult, gather: bool) -> FileResult:
     if not gather or result.status != "ok" or result.output is None:
         return result
     try:
-        write_atomically(job.output, result.content or "")
-    except OSError as exc:
+        write_atomically(job.output, result.content or "", inputs=(job.source,))
+    except (OSError, GlyphweaveError) as exc:  # a folder, or the input itself, in the output's place
         return FileResult(file=job.source, status="failed", exit_status=EXIT_ERROR, seconds=result.seconds,
                           error=f"cannot write {job.output}: {one_line(exc)}")
     return attrs.evolve(result, content=None)

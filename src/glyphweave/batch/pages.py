@@ -10,7 +10,8 @@ statistics and warnings ``--stats`` and ``--strict`` read. How:
   password, keeps it open, and asks for the next chunk when it has finished one: a book
   whose chapters cost more than its front matter keeps every core busy to the end, and the
   workers finish within a few pages of each other. Workers are forked where the platform
-  allows, as in :mod:`.pool`, so they start without importing glyphweave again.
+  allows, as in :mod:`.pool`, so they start without importing glyphweave again, and die
+  with the parent however it dies (:mod:`.lifeline`).
 * **Written strictly in page order, as it goes.** The parent keeps finished chunks until
   every chunk before them is written, then writes them: chunk ``k`` reaches the output
   as soon as chunks ``0..k`` are done, and memory holds a few chunks, not the document.
@@ -59,6 +60,8 @@ import attrs
 
 from glyphweave.core.errors import GlyphweaveError
 from glyphweave.core.limits import Limits
+
+from .lifeline import Lifeline, bind, lifeline
 
 if TYPE_CHECKING:  # multiprocessing and the stages load when a split runs, not with every command
     from multiprocessing.connection import Connection
@@ -263,8 +266,10 @@ class _Reader:
         return tuple(keys)
 
 
-def _worker_main(conn: Connection, options: SplitOptions, mode: str | None, want_data: bool) -> None:
-    """A worker's loop: a chunk in, its pages out, until the pipe closes."""
+def _worker_main(conn: Connection, line: Lifeline, options: SplitOptions, mode: str | None,
+                 want_data: bool) -> None:
+    """A worker's loop: a chunk in, its pages out, until the pipe closes (or the parent dies)."""
+    bind(line)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its workers itself
     gc.freeze()  # collections leave the objects inherited from the parent alone (no copy-on-write)
     reader: _Reader | None = None
@@ -316,7 +321,8 @@ class _Worker:
     def __init__(self, ctx: Any, options: SplitOptions, mode: str | None, want_data: bool) -> None:
         parent, child = ctx.Pipe()
         self.conn: Connection = parent
-        self.process = ctx.Process(target=_worker_main, args=(child, options, mode, want_data), daemon=True)
+        self.process = ctx.Process(target=_worker_main, args=(child, lifeline(), options, mode, want_data),
+                                   daemon=True)
         self.process.start()
         child.close()
         self.chunk: int | None = None

@@ -13,7 +13,8 @@ pipe. The parent waits on the pipes and on the workers themselves, and:
   machine swaps; the parent's check of the worker's resident memory catches what the cap
   does not;
 * a worker that dies on its own (a crash in a C library, the kernel's OOM killer) is
-  reported against its file and replaced.
+  reported against its file and replaced;
+* a worker dies with the parent, however the parent dies (:mod:`.lifeline`).
 
 Workers are forked where the platform allows (no second import of glyphweave per worker)
 and started lazily, so a batch of one file starts one worker.
@@ -22,6 +23,7 @@ and started lazily, so a batch of one file starts one worker.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import multiprocessing
 import os
 import time
@@ -30,9 +32,31 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from .task import FileJob, FileResult, run_job
+import attrs
+
+from glyphweave.core.errors import UsageError
+
+from .lifeline import Lifeline, bind, lifeline
+from .task import CANNOT_LOAD, FileJob, FileResult, run_job
 
 _POLL = 0.1  # seconds between checks of the running workers' clocks and memory
+
+MIN_MEMORY_MB = 64
+"""The smallest per-worker memory limit (``--memory-mb``): a worker holds about 36 MB once it
+has loaded pikepdf, fontTools and the pipeline (measured on Linux, Python 3.11), so a smaller
+limit would fail every file, each with its worker replaced."""
+
+PRELOAD = ("glyphweave.api", "glyphweave.registry.manager", "fontTools.ttLib", "fontTools.cffLib")
+"""Modules a worker imports before it caps its address space (see :func:`_preload`)."""
+
+
+def check_memory_limit(memory_mb: float | None) -> None:
+    """Refuse a per-worker memory limit no file could be extracted within.
+
+    :raises UsageError: naming :data:`MIN_MEMORY_MB`."""
+    if memory_mb is not None and not memory_mb >= MIN_MEMORY_MB:
+        raise UsageError(f"--memory-mb must be at least {MIN_MEMORY_MB} (a worker needs about 40 MB "
+                         f"before its first file), got {memory_mb:g}")
 
 
 def _context() -> Any:
@@ -40,9 +64,12 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _worker_main(conn: Connection, memory_mb: float | None, job_runner: Callable[[FileJob], FileResult]) -> None:
-    """A worker's loop: a job in, a result out, until the pipe closes."""
+def _worker_main(conn: Connection, line: Lifeline, memory_mb: float | None,
+                 job_runner: Callable[[FileJob], FileResult]) -> None:
+    """A worker's loop: a job in, a result out, until the pipe closes (or the parent dies)."""
+    bind(line)
     if memory_mb:
+        _preload()
         with contextlib.suppress(ValueError, OSError, ImportError):
             import resource
 
@@ -64,9 +91,21 @@ def _worker_main(conn: Connection, memory_mb: float | None, job_runner: Callable
         except MemoryError:
             result = FileResult(file=job.source, status="failed", error=f"memory limit ({memory_mb:g} MB)",
                                 exit_status=1)
+        if memory_mb and result.error and result.error.startswith(CANNOT_LOAD):
+            # Under the address-space cap, a library that cannot be mapped fails to import.
+            result = attrs.evolve(result, error=f"memory limit ({memory_mb:g} MB) too small to load "
+                                                f"{result.error.removeprefix(CANNOT_LOAD)}"[:500])
         conn.send(result)
         if result.status == "failed" and result.error and "memory" in result.error.lower():
             return  # a worker that ran out of memory may be fragmented: start a fresh one
+
+
+def _preload() -> None:
+    """Import what extracting a file imports, before the address-space cap: under the cap a
+    shared library that cannot be mapped fails to import, which is no fault of the file."""
+    for name in PRELOAD:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
 
 
 def _address_space() -> int:
@@ -82,7 +121,8 @@ class _Worker:
     def __init__(self, ctx: Any, memory_mb: float | None, job_runner: Callable[[FileJob], FileResult]) -> None:
         parent, child = ctx.Pipe()
         self.conn: Connection = parent
-        self.process = ctx.Process(target=_worker_main, args=(child, memory_mb, job_runner), daemon=True)
+        self.process = ctx.Process(target=_worker_main, args=(child, lifeline(), memory_mb, job_runner),
+                                   daemon=True)
         self.process.start()
         child.close()
         self.job: FileJob | None = None

@@ -3,9 +3,10 @@
 :func:`plan` turns the inputs (files, folders walked recursively, ``@list`` files) into
 jobs whose outputs mirror the inputs under the output folder; :func:`run_batch` runs them
 and yields one :class:`~.task.FileResult` per file as it finishes, writing the manifest
-as it goes. Outputs are written atomically, so after a crash or a ``kill -9`` every output
-present is complete: ``resume`` skips the files that have one, redoes the rest, and
-removes the partial files a killed run left.
+as it goes (one line per file: :mod:`.manifest`). Outputs are written atomically, so after
+a crash or a ``kill -9`` every output present is complete: ``resume`` skips the files that
+have one, redoes the rest, and removes the partial files a killed run left. Nothing a batch
+did not write is written over (:mod:`.guard`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,13 @@ from typing import Any
 
 import attrs
 
-from glyphweave.core.errors import GlyphweaveError
+from glyphweave.core.errors import EXIT_USAGE, UsageError
+from glyphweave.files import check_not_input
 
+from .guard import OutputFolder, identity
+from .manifest import compact as compact_manifest
+from .manifest import load as manifest_lines
+from .manifest import repair as repair_manifest
 from .names import MANIFEST, SUFFIXES, TEMP_PREFIX
 from .task import ExtractOptions, FileJob, FileResult, appending
 
@@ -37,12 +43,19 @@ def plan(inputs: Sequence[str], outdir: str, options: ExtractOptions, *, gather:
     """The jobs for ``inputs``: a PDF file's output is named after it in ``outdir``; a
     folder's PDFs (``*.pdf`` in any case, recursively, in sorted order) keep their path
     below the folder; ``@list.txt`` names one input per line (``#`` comments, blank lines
-    skipped; relative paths are relative to the list)."""
+    skipped; relative paths are relative to the list). A file met twice (named twice, or
+    named and in a folder given too) is one job, its first. An output that would be another
+    job's output is reported, never written."""
     suffix = SUFFIXES[options.format]
     jobs: list[FileJob] = []
     problems: list[FileResult] = []
     claimed: dict[str, str] = {}
+    seen: set[object] = set()
     for source, relative in _sources(inputs, problems):
+        same = identity(source) or os.path.normcase(os.path.abspath(source))
+        if same in seen:
+            continue
+        seen.add(same)
         output = os.path.join(outdir, relative.with_suffix("").as_posix() + suffix)
         key = os.path.normcase(os.path.abspath(output))
         if key in claimed:
@@ -110,51 +123,105 @@ def finished(jobs: Iterable[FileJob]) -> tuple[list[FileJob], list[FileResult]]:
 
 
 def run_batch(inputs: Sequence[str], outdir: str, *, options: ExtractOptions | None = None, jobs: int | None = None,
-              resume: bool = False, time_limit: float | None = None, memory_mb: float | None = None,
-              dask: str | None = None, gather: bool = False, manifest: str | None = None,
-              planned: Callable[[int], None] | None = None) -> Iterator[FileResult]:
+              resume: bool = False, force: bool = False, time_limit: float | None = None,
+              memory_mb: float | None = None, dask: str | None = None, gather: bool = False,
+              manifest: str | None = None, planned: Callable[[int], None] | None = None) -> Iterator[FileResult]:
     """Extract every PDF of ``inputs`` into ``outdir``; yield each file's result as it
     finishes (the Python API of ``glyphweave batch``).
 
+    A batch writes over nothing it did not write (:mod:`.guard`): an ``outdir`` holding files
+    that are not a batch's outputs is refused, unless ``resume`` or ``force``; even then,
+    and always for an input file, the PDF whose output would replace such a file is reported
+    failed instead.
+
     :param jobs: worker processes (default: every core). Ignored with ``dask``.
     :param resume: skip files whose output already exists (finished by an earlier run).
+    :param force: write into an ``outdir`` that holds other files (never over one of them).
     :param time_limit: seconds per file; past it the file fails and its worker is replaced.
-    :param memory_mb: memory per worker; past it the file fails and its worker is replaced.
+    :param memory_mb: memory per worker (at least :data:`~.pool.MIN_MEMORY_MB`); past it the
+        file fails and its worker is replaced.
     :param dask: a Dask scheduler address, or ``"local"`` for a cluster on this machine.
     :param gather: with ``dask``, send the outputs back and write them here instead of
         having the workers write them (for workers that cannot see ``outdir``).
     :param manifest: where to append the manifest (default ``outdir/manifest.jsonl``).
     :param planned: called once with the number of files, before any is extracted (a
         progress bar's total).
+    :raises UsageError: on the first ``next()``, before anything is read or written: a
+        limit out of its range, an ``outdir`` that is a file or holds other files, a
+        ``manifest`` that is not one or is an input.
     """
+    from .pool import check_memory_limit
+
     options = options or ExtractOptions()
+    check_memory_limit(memory_mb)
     if os.path.exists(outdir) and not os.path.isdir(outdir):
-        raise GlyphweaveError(f"{outdir}: not a folder")
+        raise UsageError(f"{outdir}: exists and is not a folder")
+    path = manifest or os.path.join(outdir, MANIFEST)
+    batch = plan(inputs, outdir, options, gather=gather)
+    check_not_input(path, [job.source for job in batch.jobs])
+    folder = OutputFolder(outdir, path, manifest_lines(path))
+    if not (resume or force):
+        folder.refuse_foreign()
     os.makedirs(outdir, exist_ok=True)
     clean_partials(outdir)
-    batch = plan(inputs, outdir, options, gather=gather)
-    todo, done = finished(batch.jobs) if resume else (batch.jobs, [])
+    inputs_out, jobs_in = _not_inputs(batch.jobs)
+    todo, done = finished(jobs_in) if resume else (jobs_in, [])
+    todo, problems = _unblocked(todo, folder)
+    problems[:0] = inputs_out
     if planned is not None:
         planned(len(batch.jobs) + len(batch.problems))
-    path = manifest or os.path.join(outdir, MANIFEST)
-    _repair_manifest(path)
-    recorded = _recorded(path) if done else set()
-    with appending(path) as log:
-        def record(result: FileResult) -> FileResult:
-            log.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
-            log.flush()
-            return result
+    repair_manifest(path)
+    recorded = {entry["file"] for entry in manifest_lines(path) if entry.get("status") == "ok"} if done else set()
+    try:
+        with appending(path) as log:
+            def record(result: FileResult) -> FileResult:
+                log.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+                log.flush()
+                return result
 
-        for result in batch.problems:
-            yield record(result)
-        for result in done:
-            if result.file in recorded:
-                yield result  # already in the manifest of the run that finished it
-            else:  # that run was killed between the output's rename and its manifest line
-                yield record(attrs.evolve(result, sha256=_sha256(result.output)))
-        for result in _execute(todo, jobs=jobs, time_limit=time_limit, memory_mb=memory_mb, dask=dask,
-                               gather=gather):
-            yield record(result)
+            for result in [*batch.problems, *problems]:
+                yield record(result)
+            for result in done:
+                if result.file in recorded:
+                    yield result  # already in the manifest of the run that finished it
+                else:  # that run was killed between the output's rename and its manifest line
+                    yield record(attrs.evolve(result, sha256=_sha256(result.output)))
+            for result in _execute(todo, jobs=jobs, time_limit=time_limit, memory_mb=memory_mb, dask=dask,
+                                   gather=gather):
+                yield record(result)
+    finally:
+        compact_manifest(path, inputs=[job.source for job in batch.jobs])
+
+
+def _not_inputs(jobs: list[FileJob]) -> tuple[list[FileResult], list[FileJob]]:
+    """A failed result for each job whose output is an input file (a PDF named ``c.txt``,
+    given directly, would be written to ``OUTDIR/c.txt``: itself when ``OUTDIR`` is its
+    folder), and the other jobs."""
+    sources = {identity(job.source) for job in jobs} - {None}
+    refused: list[FileResult] = []
+    kept: list[FileJob] = []
+    for job in jobs:
+        if identity(job.output) in sources:
+            refused.append(FileResult(file=job.source, status="failed", exit_status=EXIT_USAGE,
+                                      error=f"its output {job.output} is an input file; skipped, not overwritten"))
+        else:
+            kept.append(job)
+    return refused, kept
+
+
+def _unblocked(todo: list[FileJob], folder: OutputFolder) -> tuple[list[FileJob], list[FileResult]]:
+    """``todo`` without the jobs whose output would replace a file no batch wrote, and a
+    failed result for each of those."""
+    kept: list[FileJob] = []
+    refused: list[FileResult] = []
+    for job in todo:
+        if folder.blocked(job.output):
+            refused.append(FileResult(file=job.source, status="failed", exit_status=EXIT_USAGE,
+                                      error=f"its output {job.output} exists and is not a batch's output; "
+                                            "skipped, not overwritten"))
+        else:
+            kept.append(job)
+    return kept, refused
 
 
 def _execute(todo: list[FileJob], *, jobs: int | None, time_limit: float | None, memory_mb: float | None,
@@ -170,36 +237,6 @@ def _execute(todo: list[FileJob], *, jobs: int | None, time_limit: float | None,
 
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
     yield from run_pool(todo, workers=workers, time_limit=time_limit, memory_mb=memory_mb)
-
-
-def _repair_manifest(path: str) -> None:
-    """Drop a last line a killed run left half-written, so the manifest stays JSON lines."""
-    try:
-        with open(path, "rb+") as stream:
-            data = stream.read()
-            if data and not data.endswith(b"\n"):
-                cut = data.rfind(b"\n") + 1
-                stream.seek(cut)
-                stream.truncate()
-    except OSError:
-        pass
-
-
-def _recorded(path: str) -> set[str]:
-    """The files the manifest at ``path`` says were extracted."""
-    files: set[str] = set()
-    try:
-        with open(path, encoding="utf-8") as stream:
-            for line in stream:
-                try:
-                    entry = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(entry, dict) and entry.get("status") == "ok" and isinstance(entry.get("file"), str):
-                    files.add(entry["file"])
-    except OSError:
-        pass
-    return files
 
 
 def _sha256(path: str | None) -> str | None:

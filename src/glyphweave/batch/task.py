@@ -22,6 +22,7 @@ import attrs
 from glyphweave.files import write_text
 
 from .names import FORMATS, SUFFIXES, TEMP_PREFIX  # noqa: F401 (FORMATS: this module's public name)
+from .ranges import clamped_note, parse_ranges, select
 
 
 @attrs.frozen(kw_only=True)
@@ -30,8 +31,9 @@ class ExtractOptions:
 
     profile: str = "default"
     mode: str | None = None
-    pages: str | None = None
-    """Page ranges, 1-based (``1-3,7``); None: all."""
+    pages: str | None = attrs.field(default=None)
+    """Page ranges, 1-based (``1-3,7``), cut to each file's pages (:mod:`.ranges`); None: all.
+    A malformed one raises :class:`~glyphweave.core.errors.UsageError` here, before any file."""
     password: str | None = None
     format: str = attrs.field(default="text", validator=attrs.validators.in_(FORMATS))
     separator: str = "\f"
@@ -40,6 +42,11 @@ class ExtractOptions:
     """Modules to load as plugins (``-p``)."""
     block: tuple[str, ...] = ()
     """Entry-point names not to load (``--block``)."""
+
+    @pages.validator
+    def _check_pages(self, _attribute: Any, value: str | None) -> None:
+        if value is not None:
+            parse_ranges(value)
 
 
 @attrs.frozen(kw_only=True)
@@ -73,6 +80,8 @@ class FileResult:
     output: str | None = None
     sha256: str | None = None
     """Of the output's bytes (what a rerun must reproduce)."""
+    note: str | None = None
+    """One line a user should read though the file succeeded: ``--pages`` cut to the file's pages."""
     content: str | None = attrs.field(default=None, repr=False)
     """The output itself, for a job with ``gather``; not in the manifest."""
 
@@ -88,12 +97,15 @@ def run_job(job: FileJob) -> FileResult:
 
     started = time.perf_counter()
     try:
-        content, stats = _extract(job)
+        content, stats, note = _extract(job)
         digest = hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
         if not job.gather:
-            write_atomically(job.output, content)
+            write_atomically(job.output, content, inputs=(job.source,))
     except (GlyphweaveError, OSError, MemoryError, RecursionError) as exc:
         return FileResult(file=job.source, status="failed", error=one_line(exc), exit_status=exit_status(exc),
+                          seconds=round(time.perf_counter() - started, 4))
+    except ImportError as exc:  # a module missing, or no memory left to load it (under --memory-mb)
+        return FileResult(file=job.source, status="failed", error=cannot_load(exc), exit_status=1,
                           seconds=round(time.perf_counter() - started, 4))
     except Exception as exc:  # a bug, or a plugin's: the batch goes on and the file says why
         return FileResult(file=job.source, status="failed", error=f"unexpected {type(exc).__name__}: "
@@ -101,8 +113,17 @@ def run_job(job: FileJob) -> FileResult:
     return FileResult(
         file=job.source, status="ok", pages=stats.pages, glyphs=stats.glyphs, unresolved=stats.unresolved,
         warnings=stats.warnings, seconds=round(time.perf_counter() - started, 4), output=job.output,
-        sha256=digest, content=content if job.gather else None,
+        sha256=digest, content=content if job.gather else None, note=note,
     )
+
+
+CANNOT_LOAD = "cannot load the module "
+"""How the error of a file whose extraction could not import a module starts."""
+
+
+def cannot_load(exc: ImportError) -> str:
+    """One line for a module that could not be imported (missing, or no memory to map it)."""
+    return f"{CANNOT_LOAD}{exc.name or '?'}: {one_line(exc)}"[:500]
 
 
 def one_line(exc: BaseException) -> str:
@@ -110,8 +131,8 @@ def one_line(exc: BaseException) -> str:
     return text[:500]
 
 
-def _extract(job: FileJob) -> tuple[str, Any]:
-    from glyphweave.api import open_document, parse_page_ranges
+def _extract(job: FileJob) -> tuple[str, Any, str | None]:
+    from glyphweave.api import open_document
     from glyphweave.registry.manager import create_plugin_manager
 
     opts = job.options
@@ -120,7 +141,12 @@ def _extract(job: FileJob) -> tuple[str, Any]:
     parts: list[str] = []
     with open_document(job.source, password=opts.password, profile=opts.profile, pause_gc=True,
                          limits=opts.limits or None, plugin_manager=pm) as doc:
-        pages = parse_page_ranges(opts.pages, len(doc)) if opts.pages else None
+        pages: list[int] | None = None
+        note = None
+        if opts.pages is not None:
+            ranges = parse_ranges(opts.pages)
+            pages = select(ranges, len(doc))
+            note = clamped_note(opts.pages, ranges, len(doc))
         if opts.format == "text":
             for _, text in doc.iter_text(pages, mode=opts.mode):
                 parts.append(text)
@@ -135,15 +161,15 @@ def _extract(job: FileJob) -> tuple[str, Any]:
             for page, glyphs in doc.iter_glyphs(pages):
                 parts.extend(json.dumps({"page": page.number + 1, **glyph.to_dict()}, ensure_ascii=False) + "\n"
                              for glyph in glyphs)
-        return "".join(parts), doc.stats
+        return "".join(parts), doc.stats, note
 
 
-def write_atomically(path: str, content: str) -> None:
+def write_atomically(path: str, content: str, *, inputs: tuple[str, ...] = ()) -> None:
     """Write ``content`` to ``path`` by :func:`glyphweave.files.replacing` (a regular file
     renamed into place once complete and flushed to disk; a link's target replaced; a
-    device written in place), making its folder first."""
+    device written in place; never one of ``inputs``), making its folder first."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    write_text(path, content, errors="surrogatepass", durable=True)
+    write_text(path, content, errors="surrogatepass", durable=True, inputs=inputs)
 
 
 @contextlib.contextmanager
