@@ -35,8 +35,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     "testing": frozenset({"core", "registry", "plugin", "testing", "api"}),
     "api": frozenset({"core", "pdf", "tables", "registry"}),
     "cli": frozenset({"glyphweave", "api", "core", "registry", "scaffold", "batch", "glyphmap", "accelerated",
-                      "files"}),
-    "batch": frozenset({"api", "core", "registry", "batch", "files"}),
+                      "files", "arguments"}),
+    "batch": frozenset({"api", "core", "registry", "batch", "files", "arguments"}),
+    # Command-line argument types the commands share (arguments.py): page ranges, limits, secrets.
+    "arguments": frozenset({"core"}),
     # Writing outputs safely (files.py): every command that writes, on core's errors only.
     "files": frozenset({"core"}),
     # new-plugin: refuses names the installed plugins hold (registry), writes through files.py.

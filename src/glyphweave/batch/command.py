@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from glyphweave.core.errors import EXIT_ERROR, GlyphweaveError, UsageError
+from glyphweave.core.errors import EXIT_ERROR, UsageError
 
 from .names import FORMATS, MANIFEST
 
@@ -25,6 +25,8 @@ def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], Non
                     f"(OUTDIR/{MANIFEST}) that records each file. A batch never writes over a file it did "
                     "not write. Exit status: 0 when every file was extracted, 1 when any failed (each "
                     "failure has its one-line reason in the manifest), 2 for a usage error (nothing done).")
+    from glyphweave.arguments import positive_number
+
     plugin_options(p)
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="PDF files, folders (walked recursively for *.pdf) or @list.txt (one input per line)")
@@ -39,8 +41,9 @@ def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], Non
     p.add_argument("--password", help="password for the encrypted files")
     p.add_argument("--password-file", metavar="FILE", help="read the password from the first line of FILE")
     p.add_argument("--separator", default="\f", help="written after each page in text format (default: form feed)")
-    p.add_argument("--max-page-mb", type=float, metavar="MB", help="decoded content allowed per page")
-    p.add_argument("--page-seconds", type=float, metavar="S", help="time allowed per page")
+    p.add_argument("--max-page-mb", type=positive_number("MB"), metavar="MB",
+                   help="decoded content allowed per page")
+    p.add_argument("--page-seconds", type=positive_number("seconds"), metavar="S", help="time allowed per page")
     p.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
     p.add_argument("--resume", action="store_true",
                    help="skip the files whose output exists (a finished earlier run's); redo the rest")
@@ -64,17 +67,13 @@ def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], Non
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    from glyphweave.arguments import read_password_file
+
     from .runner import run_batch, summary
     from .task import ExtractOptions
 
     _check(args)
-    password = args.password
-    if args.password_file:
-        try:
-            with open(args.password_file, encoding="utf-8") as secret:
-                password = secret.readline().rstrip("\r\n")
-        except OSError as exc:
-            raise GlyphweaveError(f"{args.password_file}: cannot read the password ({exc.strerror})") from None
+    password = read_password_file(args.password_file) if args.password_file else args.password
     limits = {key: value for key, value in (("page_content_mb", args.max_page_mb),
                                             ("page_seconds", args.page_seconds)) if value is not None}
     options = ExtractOptions(profile=args.profile, mode=args.mode, pages=args.pages, password=password,

@@ -45,7 +45,7 @@ def parse_page_spec(spec: str) -> tuple[PageRange, ...]:
         if not part:
             continue
         match = _RANGE.fullmatch(part)
-        if match is None or not (match["first"] or match["last"]):
+        if match is None or not (match["first"] or match["dash"] or match["last"]):  # "-": every page
             raise UsageError(f"page range {part!r} is not a page or a range (write e.g. 1-3,7,10-)")
         first = int(match["first"]) if match["first"] else 1
         last = int(match["last"]) if match["last"] else (None if match["dash"] else first)
