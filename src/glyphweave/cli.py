@@ -189,28 +189,17 @@ def _output(path: str | None, *, inputs: Sequence[str] = (), encoding: str = "ut
 
 
 def _plugin_manager(args: argparse.Namespace) -> Any:
-    """The plugins the command runs with: installed ones minus ``--block``, plus ``--plugin``
-    modules (a name, found in the current folder too, or a ``.py`` file). An installed plugin
-    that fails to load or registers something unusable is left out with a warning, so one broken package does not stop every
-    command (a profile that needs it then names the missing component); so is a component,
-    profile or entry point whose name another plugin holds (glyphweave's own wins). A
-    ``--plugin`` module that cannot be loaded was asked for: that fails the command (exit 6).
-    Each warning is printed once, here, before the command's own output."""
+    """The plugins the command runs with (:func:`~glyphweave.registry.catalog.command_plugin_manager`:
+    installed ones minus ``--block``, plus ``--plugin`` modules; a broken or clashing plugin
+    left out). Each problem is printed once, here, before the command's own output."""
     import warnings
 
-    from glyphweave.registry.catalog import Catalog
-    from glyphweave.registry.manager import PluginWarning, create_plugin_manager
+    from glyphweave.registry.catalog import command_plugin_manager
+    from glyphweave.registry.manager import PluginWarning
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PluginWarning)  # recorded in pm.warnings, printed below
-        pm = create_plugin_manager(blocked=args.block, modules=args.plugin, skip_broken=True)
-        # Names two plugins claim are recorded on pm, once; a plugin whose registrations are
-        # unusable is unregistered and noted in pm.broken, so the command's own catalog works.
-        Catalog.from_plugin_manager(pm)
-    for message in pm.broken.values():
-        print(f"glyphweave: warning: {message}; left out (--block it to silence this)", file=sys.stderr)
-    for message in pm.warnings:
-        print(f"glyphweave: warning: {message}", file=sys.stderr)
+    pm, problems = command_plugin_manager(args.block, args.plugin)
+    for line in problems:
+        print(f"glyphweave: warning: {line}", file=sys.stderr)
     # Reported: the command's later plugin managers (its forked page workers' among them)
     # would repeat them as Python warnings. The command line owns its process.
     warnings.filterwarnings("ignore", category=PluginWarning)

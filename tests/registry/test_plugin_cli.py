@@ -195,3 +195,22 @@ def test_a_plugin_registering_junk_is_left_out_but_not_when_asked_for(
                                            "'not a class' as a filter, but it is not a class\n")
     finally:
         sys.modules.pop("gw_junk_plugin", None)
+
+
+def test_batch_says_a_clash_once_and_a_missing_module_fails_before_any_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "batch_usurper.py").write_text(USURPER, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    pdfs = tmp_path / "in"
+    pdfs.mkdir()
+    for name in ("a.pdf", "b.pdf"):
+        (pdfs / name).write_bytes(HELLO)
+    assert main(["batch", str(pdfs), "-o", str(tmp_path / "out"), "-p", "batch_usurper", "-j", "1",
+                 "--progress", "off"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("left out") == 1 and "PluginWarning" not in err, err
+    assert (tmp_path / "out" / "a.txt").read_text() == "Hello\n\f"  # the built-in dedup ran
+    assert main(["batch", str(pdfs), "-o", str(tmp_path / "out2"), "-p", "no_such_module_here"]) == EXIT_PLUGIN
+    assert "no_such_module_here" in capsys.readouterr().err
+    assert not (tmp_path / "out2").exists()
+    sys.modules.pop("batch_usurper", None)

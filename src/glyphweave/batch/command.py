@@ -74,6 +74,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     _check(args)
     password = read_password_file(args.password_file) if args.password_file else args.password
+    _report_plugins(args)
     limits = {key: value for key, value in (("page_content_mb", args.max_page_mb),
                                             ("page_seconds", args.page_seconds)) if value is not None}
     options = ExtractOptions(profile=args.profile, mode=args.mode, pages=args.pages, password=password,
@@ -98,6 +99,16 @@ def cmd_batch(args: argparse.Namespace) -> int:
     totals = summary(results)
     print(json.dumps({"summary": totals}, ensure_ascii=False), file=sys.stderr)
     return EXIT_ERROR if totals["failed"] else 0
+
+
+def _report_plugins(args: argparse.Namespace) -> None:
+    """Load the plugins once here, to say what is wrong with them once (each worker loads them
+    again, silently); a ``-p`` module that cannot be loaded fails the command (exit 6)."""
+    from glyphweave.registry.catalog import command_plugin_manager
+
+    _, problems = command_plugin_manager(args.block, args.plugin)
+    for line in problems:
+        print(f"glyphweave: warning: {line}", file=sys.stderr)
 
 
 def _check(args: argparse.Namespace) -> None:

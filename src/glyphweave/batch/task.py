@@ -132,6 +132,17 @@ def one_line(exc: BaseException) -> str:
 
 
 def _extract(job: FileJob) -> tuple[str, Any, str | None]:
+    import warnings
+
+    from glyphweave.registry.manager import PluginWarning
+
+    with warnings.catch_warnings():
+        # What is wrong with the plugins was said once, by the command; not once per file.
+        warnings.simplefilter("ignore", PluginWarning)
+        return _extract_quietly(job)
+
+
+def _extract_quietly(job: FileJob) -> tuple[str, Any, str | None]:
     from glyphweave.api import open_document
     from glyphweave.registry.manager import create_plugin_manager
 
