@@ -82,6 +82,14 @@ def _file(folder: Path, name: str, content: bytes) -> Path:
     return path
 
 
+def _user_folder(folder: Path) -> Path:
+    """A folder holding a file of the user's, which no batch wrote."""
+    mine = folder / "mine"
+    mine.mkdir(exist_ok=True)
+    (mine / "notes.txt").write_text("mine")
+    return mine
+
+
 def _bomb(folder: Path) -> Path:
     from hostile.files import deflate_bomb
 
@@ -118,6 +126,13 @@ CASES: dict[str, tuple[int, Case]] = {
     "password wrong": (EXIT_PASSWORD, lambda d: ["extract", "--password", "x", str(_file(d, "secret.pdf", make_pdf(
         b"", encryption=pikepdf.Encryption(user="u", owner="o"))))]),
     "unknown profile": (EXIT_PLUGIN, lambda d: ["extract", str(_pdf(d)), "--profile", "nosuch"]),
+    "plugin module missing": (EXIT_PLUGIN, lambda d: ["extract", str(_pdf(d)), "-p", "no_such_plugin_module"]),
+    "batch: reversed pages": (EXIT_USAGE, lambda d: ["batch", str(_pdf(d)), "-o", str(d / "out"), "--pages", "5-2"]),
+    "batch: memory limit too small": (EXIT_USAGE, lambda d: ["batch", str(_pdf(d)), "-o", str(d / "out"),
+                                                             "--memory-mb", "10"]),
+    "batch: a folder of the user's files": (EXIT_USAGE, lambda d: ["batch", str(_pdf(d)), "-o", str(_user_folder(d))]),
+    "batch: plugin module missing": (EXIT_PLUGIN, lambda d: ["batch", str(_pdf(d)), "-o", str(d / "out"),
+                                                             "-p", "no_such_plugin_module"]),
     "strict with a limit": (EXIT_LIMIT, lambda d: ["extract", "--strict", "--max-page-mb", "2", str(_bomb(d))]),
 }
 
