@@ -21,6 +21,7 @@ from glyphweave.core.limits import LIMIT, Limits
 from glyphweave.pdf.cmap import CMap, identity_cmap, parse_cmap
 from glyphweave.pdf.lexer import decode_name
 from glyphweave.pdf.streams import read_bounded
+from glyphweave.tables.sfnt import MAX_FONT_CODES, MAX_SUBTABLE_CODES, bounded_cmaps
 
 log = logging.getLogger(__name__)
 
@@ -333,8 +334,31 @@ class FontLoader:
                 if name == "/FontFile3":
                     kind = _name(stream.get("/Subtype")) or kind
 
-                return kind, self._stream_loader(stream, "font program", font_key)
+                return kind, self._program_loader(stream, font_key)
         return None, None
+
+    def _program_loader(self, stream: Any, font_key: Any) -> Callable[[], bytes | None]:
+        """The font program, read as :meth:`_stream_loader` reads it, with the character-map
+        subtables that declare more codes than any real font takes out (one warning naming
+        the limit): fontTools would expand them whatever their size
+        (:func:`glyphweave.tables.sfnt.bounded_cmaps`). Other programs are returned as read."""
+        read = self._stream_loader(stream, "font program", font_key)
+        owner = weakref.ref(self)  # as in _stream_loader
+
+        def load() -> bytes | None:
+            data = read()
+            if not data:
+                return data
+            data, dropped = bounded_cmaps(data)
+            loader = owner()
+            if dropped and loader is not None:
+                loader.warn(font_key, (
+                    f"font {font_key}: font program: {LIMIT}"
+                    f"{'; '.join(item.describe() for item in dropped)}, past the character map limit of "
+                    f"{MAX_SUBTABLE_CODES:,} codes a subtable and {MAX_FONT_CODES:,} a program: left unread"))
+            return data
+
+        return load
 
     def _encoding_cmap(self, encoding: Any, tounicode: Any, font_key: Any) -> tuple[CMap, str | None]:
         name = _name(encoding)

@@ -13,19 +13,28 @@ decoder in ``font.memo``. Three readers, each as cheap as the question allows (s
   ``eexec``) with a regular expression. The encrypted part is never decrypted: fontTools'
   full Type1 parse costs ~36 ms a font.
 
+Before fontTools sees a TrueType/OpenType program, :func:`glyphweave.tables.sfnt.bounded_cmaps`
+takes out the character-map subtables that declare more codes than any real font has (fontTools
+would expand them whatever their size); the PDF engine has already done so, with a warning,
+for the programs it loads, so this only guards a :class:`FontInfo` built elsewhere.
+
 Every reader raises on a broken program; the decoder turns that into "unusable".
 """
 
 from __future__ import annotations
 
 import io
+import logging
 import re
 from typing import Any
 
 from glyphweave.plugin import has_private_use, is_private_use
 from glyphweave.tables.encodings import base_encoding, glyph_name_to_unicode
+from glyphweave.tables.sfnt import bounded_cmaps
 
 __all__ = ["FontProgram", "parse_font_program", "type1_builtin_encoding"]
+
+log = logging.getLogger(__name__)
 
 _MEANINGLESS_NAME = re.compile(r"^(?:\.notdef|\.null|nonmarkingreturn|(?:glyph|gid|cid|g|index|c)\d+)$", re.I)
 """Glyph names that say nothing about the character (generated or placeholder names)."""
@@ -145,6 +154,10 @@ def parse_font_program(kind: str | None, data: bytes) -> FontProgram | None:
 def _parse_sfnt(data: bytes) -> FontProgram:
     from fontTools.ttLib import TTFont
 
+    data, dropped = bounded_cmaps(data)
+    if dropped:
+        log.debug("character-map subtables past their bound left unread: %s",
+                  "; ".join(item.describe() for item in dropped))
     font = TTFont(io.BytesIO(data), lazy=True, recalcBBoxes=False, recalcTimestamp=False)
     symbol = mac = unicode = None
     if "cmap" in font:
