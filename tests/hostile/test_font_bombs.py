@@ -18,6 +18,7 @@ import pytest
 
 import glyphweave
 from glyphweave.core.fontinfo import FLAG_SYMBOLIC, FontInfo
+from glyphweave.pdf.fonts import ParsedPrograms, ProgramMemo
 from glyphweave.tables import sfnt
 from glyphweave.tables.sfnt import MAX_SUBTABLE_CODES, bounded_cmaps
 
@@ -188,6 +189,57 @@ def test_eight_bombs_on_a_page_in_a_subprocess(tmp_path: Path):
     assert done.returncode == 0, done.stderr
     peak_kb = int(done.stdout.strip())
     assert peak_kb <= 300 * 1024, f"peak RSS {peak_kb // 1024} MB"
+
+
+# -- the document's parsed programs --------------------------------------------------------------
+
+
+class _Parsed:
+    def __init__(self, size: int) -> None:
+        self.estimated_bytes = size
+
+
+def test_parsed_programs_past_the_budget_drop_the_least_recently_used():
+    programs = ParsedPrograms(100)
+    memos = [ProgramMemo(programs) for _ in range(3)]
+    memos[0]["embedded-font"] = _Parsed(40)
+    memos[1]["embedded-font"] = _Parsed(40)
+    memos[0]["other"] = "a plain value is not counted"
+    assert memos[0].get("embedded-font") is not None  # used again: memos[1]'s is now the oldest
+    memos[2]["embedded-font"] = _Parsed(40)
+    assert "embedded-font" in memos[0] and "embedded-font" not in memos[1] and "embedded-font" in memos[2]
+    assert programs.used == 80 and len(programs) == 2
+    memos[2]["embedded-font"] = "unusable"  # replaced by something that is not a program
+    assert programs.used == 40
+    programs.forget(memos[0])
+    assert programs.used == 0 and len(programs) == 0
+    memos[1]["big"] = _Parsed(1000)  # alone past the budget: the newest always stays
+    assert memos[1]["big"].estimated_bytes == 1000
+
+
+def test_a_document_keeps_its_parsed_programs_within_the_budget(monkeypatch: pytest.MonkeyPatch):
+    from glyphweave.pdf.fonts import FontLoader
+
+    program = truetype_with_cmap(4, mapping={0x41: "A"}, platform=(3, 0))
+    pdf = page_of_bombs(8, program)
+    with glyphweave.open(pdf) as doc:
+        expected = doc.text()
+        assert len(doc._fonts.programs) == 8
+    one = FontProgramSize.of(program)
+    monkeypatch.setattr(FontLoader, "program_budget", 2 * one)
+    with glyphweave.open(pdf) as doc:
+        assert doc.text() == expected
+        assert len(doc._fonts.programs) == 2 and doc._fonts.programs.used <= 2 * one
+
+
+class FontProgramSize:
+    @staticmethod
+    def of(program: bytes) -> int:
+        from glyphweave.plugins.decoders._fontprogram import parse_font_program
+
+        parsed = parse_font_program("FontFile2", program)
+        assert parsed is not None
+        return parsed.estimated_bytes
 
 
 def test_the_bound_is_above_every_assigned_character():

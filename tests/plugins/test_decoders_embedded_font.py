@@ -317,6 +317,15 @@ def test_a_cmap_subtable_past_its_bound_is_left_unread_and_the_others_answer(mon
     assert decode(font(data, kind="FontFile2", flags=FLAG_SYMBOLIC), b"A") == "\u2022"
 
 
+def test_the_estimated_size_counts_the_tables_and_names():
+    small = FontProgram(glyph_names=[".notdef", "A"], unicode_cmap={0x41: "A"})
+    names = [f"g{n}" for n in range(1000)]
+    large = FontProgram(glyph_names=names, unicode_cmap={n: names[n] for n in range(1000)},
+                        symbol_cmap={0xF000 + n: names[n] for n in range(1000)})
+    assert small.estimated_bytes < large.estimated_bytes
+    assert large.estimated_bytes - small.estimated_bytes >= 1000 * 3 * 100 + 1000 * 2 * 50
+
+
 def test_registration():
     classes = embedded_font.glyphweave_register_decoders()
     assert classes == [EmbeddedFontDecoder]

@@ -17,7 +17,7 @@ import pikepdf
 
 from glyphweave.core.decoding import DecodeTable
 from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
-from glyphweave.core.limits import LIMIT, Limits
+from glyphweave.core.limits import LIMIT, MB, Limits
 from glyphweave.pdf.cmap import CMap, identity_cmap, parse_cmap
 from glyphweave.pdf.lexer import decode_name
 from glyphweave.pdf.streams import read_bounded
@@ -111,6 +111,94 @@ class FontState:
         return table
 
 
+class ParsedPrograms:
+    """What one document's decoders parsed from its fonts' programs, within a byte budget.
+
+    A value a decoder keeps in ``FontInfo.memo`` with an ``estimated_bytes`` attribute (a
+    parsed font program) is counted here, in order of last use. Past :attr:`budget`, the
+    least recently used ones are taken out of their fonts' memos (the newest always stays):
+    the decoder parses that program again on its next need, and memory holds the budget,
+    not every program of the document.
+    """
+
+    __slots__ = ("budget", "used", "_entries")
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._entries: dict[tuple[int, str], tuple[ProgramMemo, int]] = {}
+        """(id of the memo, key) → (the memo, its estimated bytes), least recently used first."""
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def kept(self, memo: ProgramMemo, key: str, size: int) -> None:
+        self.dropped(memo, key)
+        self._entries[(id(memo), key)] = (memo, size)
+        self.used += size
+        entries = self._entries
+        while self.used > self.budget and len(entries) > 1:
+            oldest = next(iter(entries))
+            old_memo, old_size = entries.pop(oldest)
+            self.used -= old_size
+            dict.pop(old_memo, oldest[1], None)
+            log.debug("parsed program %r dropped: %d bytes kept past the budget", oldest[1], self.used + old_size)
+
+    def used_again(self, memo: ProgramMemo, key: str) -> None:
+        entry = self._entries.pop((id(memo), key), None)
+        if entry is not None:
+            self._entries[(id(memo), key)] = entry
+
+    def dropped(self, memo: ProgramMemo, key: str) -> None:
+        entry = self._entries.pop((id(memo), key), None)
+        if entry is not None:
+            self.used -= entry[1]
+
+    def forget(self, memo: Any) -> None:
+        """A font is dropped from the loader: its programs no longer count."""
+        if isinstance(memo, ProgramMemo):
+            for key in list(memo):
+                self.dropped(memo, key)
+
+
+class ProgramMemo(dict):  # type: ignore[type-arg]
+    """``FontInfo.memo`` of a font the loader loaded: a plain dictionary that reports the
+    values it is given with an ``estimated_bytes`` (parsed programs) to the document's
+    :class:`ParsedPrograms`, and their uses (``memo[key]``, ``memo.get(key)``)."""
+
+    __slots__ = ("_programs",)
+
+    def __init__(self, programs: ParsedPrograms) -> None:
+        super().__init__()
+        self._programs = programs
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        super().__setitem__(key, value)
+        size = getattr(value, "estimated_bytes", None)
+        if isinstance(size, int) and not isinstance(size, bool):
+            self._programs.kept(self, key, size)
+        else:
+            self._programs.dropped(self, key)
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        self._programs.used_again(self, key)
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = super().get(key, default)
+        self._programs.used_again(self, key)
+        return value
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._programs.dropped(self, key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self._programs.dropped(self, key)
+        return super().pop(key, *default)
+
+
 def _num(value: Any, default: float = 0.0) -> float:
     try:
         return float(value)
@@ -151,11 +239,18 @@ class FontLoader:
     read again if a page uses them again): a merged document can hold a thousand copies of
     its sources' fonts, each with its width and decoding caches, and memory must not grow
     with them. A font's warnings are reported once per document however often it is read.
+
+    What the decoders parse from the fonts' programs is bounded by bytes as well
+    (:attr:`program_budget`, :class:`ParsedPrograms`): one program can hold tens of
+    megabytes (a full CJK font's glyph names and character map), and 256 of them would not fit.
     """
 
     cache_size = 256
     """Fonts kept at once. Past it, the older half is dropped in one go, with the measured
     strings (whose keys hold the dropped fonts)."""
+    program_budget = 128 * MB
+    """Estimated bytes of parsed font programs kept at once (``estimated_bytes`` of each):
+    several full-size CJK programs, thousands of the subsets PDFs embed."""
 
     def __init__(self, make_decode_table: Callable[[FontInfo, Callable[[bytes], int | None] | None], DecodeTable],
                  limits: Limits | None = None, pdf: pikepdf.Pdf | None = None) -> None:
@@ -167,6 +262,7 @@ class FontLoader:
         again (to let go of the objects the first opening parsed) and its fonts stay
         loaded. When None, each font holds its streams."""
         self._fonts: dict[tuple[Any, ...], FontState] = {}
+        self.programs = ParsedPrograms(self.program_budget)
         self._warned: set[tuple[Any, str]] = set()
         self.warnings: list[str] = []
         self.measured: dict[Any, Any] = {}
@@ -188,7 +284,7 @@ class FontLoader:
                 state.decode = self._decode_table(state)
             if len(fonts) >= self.cache_size:
                 for old in list(fonts)[: len(fonts) // 2 + 1]:
-                    del fonts[old]
+                    self.programs.forget(fonts.pop(old).info.memo)
                 self.measured.clear()
         fonts[key] = state
         return state
@@ -239,6 +335,7 @@ class FontLoader:
             font_file_kind=font_file_kind,
             to_unicode_loader=to_unicode_loader,
             font_file_loader=font_file_loader,
+            memo=ProgramMemo(self.programs),
         )
         cmap: CMap | None = None
         if composite:
