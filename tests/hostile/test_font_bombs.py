@@ -7,6 +7,7 @@ can declare sixteen million. The programs are built here (``hostile.font_bombs``
 from __future__ import annotations
 
 import io
+import logging
 import struct
 import subprocess
 import sys
@@ -20,7 +21,7 @@ import glyphweave
 from glyphweave.core.fontinfo import FLAG_SYMBOLIC, FontInfo
 from glyphweave.pdf.fonts import ParsedPrograms, ProgramMemo
 from glyphweave.tables import sfnt
-from glyphweave.tables.sfnt import MAX_SUBTABLE_CODES, bounded_cmaps
+from glyphweave.tables.sfnt import MAX_SUBTABLE_CODES, bounded_cmaps, fonttools_log_to_debug
 
 from .font_bombs import cmap_bomb, page_of_bombs, truetype_with_cmap
 
@@ -187,8 +188,78 @@ def test_eight_bombs_on_a_page_in_a_subprocess(tmp_path: Path):
            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(done.returncode)\n")
     done = subprocess.run([sys.executable, "-c", run, code, str(pdf)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # nothing from fontTools
     peak_kb = int(done.stdout.strip())
     assert peak_kb <= 300 * 1024, f"peak RSS {peak_kb // 1024} MB"
+
+
+# -- fontTools' log ------------------------------------------------------------------------
+
+
+def _noisy_program() -> bytes:
+    """A TrueType whose format 12 group runs past U+10FFFF (33 codes): fontTools reads it,
+    and logs a warning that it cut the group short."""
+    data = bytearray(truetype_with_cmap(12, extra={(3, 1): {0x41: "A"}}))
+    from .font_bombs import _first_group
+
+    group = _first_group(bytes(data))
+    data[group : group + 8] = struct.pack(">LL", 0x10FFF0, 0x110010)
+    return bytes(data)
+
+
+def test_fonttools_log_lines_go_to_the_debug_log_and_nothing_stays_attached(caplog: pytest.LogCaptureFixture):
+    from glyphweave.plugins.decoders.embedded_font import load_program
+
+    handlers = list(logging.getLogger("fontTools").handlers)
+    with caplog.at_level(logging.DEBUG, logger="glyphweave.tables.sfnt"):
+        assert load_program(_info(_noisy_program())) is not None
+    assert any(r.name == "glyphweave.tables.sfnt" and r.levelno == logging.DEBUG and "truncated" in r.getMessage()
+               for r in caplog.records), caplog.records
+    assert logging.getLogger("fontTools").handlers == handlers
+
+
+def test_fonttools_log_lines_never_reach_standard_error(tmp_path: Path):
+    program = tmp_path / "noisy.ttf"
+    program.write_bytes(_noisy_program())
+    code = ("import sys\n"
+            "from glyphweave.core.fontinfo import FontInfo\n"
+            "from glyphweave.plugins.decoders.embedded_font import load_program\n"
+            "data = open(sys.argv[1], 'rb').read()\n"
+            "info = FontInfo(key=(1, 0), base_font='X', embedded=True, font_file_kind='FontFile2',\n"
+            "                font_file_loader=lambda: data)\n"
+            "assert load_program(info) is not None\n"
+            "from fontTools.ttLib import TTFont\n"
+            "import io\n"
+            "TTFont(io.BytesIO(data))['cmap'].tables[0].cmap\n"  # the same read, unguarded, does print
+            )
+    done = subprocess.run([sys.executable, "-c", code, str(program)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("truncated") == 1  # the unguarded read's line only
+
+
+def test_the_scoped_handler_takes_only_its_own_threads_records():
+    import threading
+
+    seen: list[str] = []
+
+    class Catch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    catch = Catch()
+    sfnt.log.addHandler(catch)
+    previous = sfnt.log.level
+    sfnt.log.setLevel(logging.DEBUG)
+    try:
+        with fonttools_log_to_debug():
+            other = threading.Thread(target=lambda: logging.getLogger("fontTools.x").warning("other thread"))
+            other.start()
+            other.join()
+            logging.getLogger("fontTools.x").warning("this thread")
+    finally:
+        sfnt.log.removeHandler(catch)
+        sfnt.log.setLevel(previous)
+    assert seen == ["fontTools (warning): this thread"]
 
 
 # -- the document's parsed programs --------------------------------------------------------------

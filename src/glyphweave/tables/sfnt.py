@@ -13,16 +13,24 @@ The counts follow the OpenType 'cmap' chapter, format by format, and are what fo
 would iterate over (a format 4 segment counts its whole range even where segments overlap;
 a format 2 subheader counts once per high byte that uses it). Formats 0 and 6 are small
 by construction; 8 and 10 are counted although fontTools leaves them unexpanded.
+
+:func:`fonttools_log_to_debug` keeps fontTools' own log lines (about damage it recovered
+from) off standard error while glyphweave parses a program.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import struct
+import threading
 from collections.abc import Iterator
 
 import attrs
 
-__all__ = ["MAX_FONT_CODES", "MAX_SUBTABLE_CODES", "DroppedSubtable", "bounded_cmaps"]
+__all__ = ["MAX_FONT_CODES", "MAX_SUBTABLE_CODES", "DroppedSubtable", "bounded_cmaps", "fonttools_log_to_debug"]
+
+log = logging.getLogger(__name__)
 
 MAX_SUBTABLE_CODES = 1 << 18
 """Codes one character-map subtable may declare: 262,144, above the 154,998 characters
@@ -224,3 +232,36 @@ def _format14_codes(sub: bytes) -> int:
             total += min(_u32(sub, other_at), max(0, len(sub) - other_at - 4) // 5)
     return total
 
+
+# -- fontTools' log -------------------------------------------------------------------------------
+
+
+class _ToDebug(logging.Handler):
+    """Passes fontTools' records of one thread to glyphweave's debug log."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.thread = threading.get_ident()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread == self.thread:
+            log.debug("fontTools (%s): %s", record.levelname.lower(), record.getMessage())
+
+
+@contextlib.contextmanager
+def fonttools_log_to_debug() -> Iterator[None]:
+    """While parsing: fontTools' log lines go to glyphweave's debug log, not standard error.
+
+    With no handler anywhere on its logger's path, Python's last-resort handler prints a
+    library's WARNING lines to standard error. A handler on the 'fontTools' logger for the
+    length of the block is one: nothing is printed by the last-resort handler, and nothing
+    stays attached to fontTools afterwards (an application's own logging set-up, if any,
+    still receives the records through the root logger as it always did).
+    """
+    logger = logging.getLogger("fontTools")
+    handler = _ToDebug()
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
