@@ -303,6 +303,26 @@ def test_a_document_keeps_its_parsed_programs_within_the_budget(monkeypatch: pyt
         assert len(doc._fonts.programs) == 2 and doc._fonts.programs.used <= 2 * one
 
 
+def test_a_document_with_parsed_programs_is_freed_without_the_cyclic_gc():
+    import gc
+    import weakref
+
+    pdf = page_of_bombs(2, truetype_with_cmap(4, mapping={0x41: "A"}, platform=(3, 0)))
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        doc = glyphweave.open(pdf)
+        doc.text()
+        assert len(doc._fonts.programs) == 2
+        programs = weakref.ref(doc._fonts.programs)
+        doc.close()
+        del doc
+        assert programs() is None
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 class FontProgramSize:
     @staticmethod
     def of(program: bytes) -> int:

@@ -121,7 +121,7 @@ class ParsedPrograms:
     not every program of the document.
     """
 
-    __slots__ = ("budget", "used", "_entries")
+    __slots__ = ("__weakref__", "budget", "used", "_entries")
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
@@ -164,38 +164,51 @@ class ParsedPrograms:
 class ProgramMemo(dict):  # type: ignore[type-arg]
     """``FontInfo.memo`` of a font the loader loaded: a plain dictionary that reports the
     values it is given with an ``estimated_bytes`` (parsed programs) to the document's
-    :class:`ParsedPrograms`, and their uses (``memo[key]``, ``memo.get(key)``)."""
+    :class:`ParsedPrograms`, and their uses (``memo[key]``, ``memo.get(key)``). It holds
+    that weakly: the budget holds the memos, and a cycle would keep a closed document's
+    fonts until the cyclic collector runs."""
 
     __slots__ = ("_programs",)
 
     def __init__(self, programs: ParsedPrograms) -> None:
         super().__init__()
-        self._programs = programs
+        self._programs = weakref.ref(programs)
 
     def __setitem__(self, key: str, value: Any) -> None:
         super().__setitem__(key, value)
+        programs = self._programs()
+        if programs is None:
+            return
         size = getattr(value, "estimated_bytes", None)
         if isinstance(size, int) and not isinstance(size, bool):
-            self._programs.kept(self, key, size)
+            programs.kept(self, key, size)
         else:
-            self._programs.dropped(self, key)
+            programs.dropped(self, key)
 
     def __getitem__(self, key: str) -> Any:
         value = super().__getitem__(key)
-        self._programs.used_again(self, key)
+        programs = self._programs()
+        if programs is not None:
+            programs.used_again(self, key)
         return value
 
     def get(self, key: str, default: Any = None) -> Any:
         value = super().get(key, default)
-        self._programs.used_again(self, key)
+        programs = self._programs()
+        if programs is not None:
+            programs.used_again(self, key)
         return value
 
     def __delitem__(self, key: str) -> None:
         super().__delitem__(key)
-        self._programs.dropped(self, key)
+        programs = self._programs()
+        if programs is not None:
+            programs.dropped(self, key)
 
     def pop(self, key: str, *default: Any) -> Any:
-        self._programs.dropped(self, key)
+        programs = self._programs()
+        if programs is not None:
+            programs.dropped(self, key)
         return super().pop(key, *default)
 
 
