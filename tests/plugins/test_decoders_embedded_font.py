@@ -303,6 +303,29 @@ def test_program_cached_in_memo():
     assert calls == [1]
 
 
+def test_a_cmap_subtable_past_its_bound_is_left_unread_and_the_others_answer(monkeypatch):
+    from glyphweave.tables import sfnt
+
+    data = truetype([".notdef", "g1", "g2"],
+                    {(3, 0): {0xF041: "g1"}, (3, 1): {0x2022: "g1", 0x2665: "g2", 0x2666: "g2"}})
+    monkeypatch.setattr(sfnt, "MAX_SUBTABLE_CODES", 3)  # (3,0) declares 2 codes, (3,1) 4 with 0xFFFF
+    info = font(data, kind="FontFile2", flags=FLAG_SYMBOLIC)
+    program = load_program(info)
+    assert program is not None and program.symbol_cmap == {0xF041: "g1"} and program.unicode_cmap is None
+    assert decode(info, b"A") is None  # a generated name says nothing without the Unicode cmap
+    monkeypatch.setattr(sfnt, "MAX_SUBTABLE_CODES", 4)
+    assert decode(font(data, kind="FontFile2", flags=FLAG_SYMBOLIC), b"A") == "\u2022"
+
+
+def test_the_estimated_size_counts_the_tables_and_names():
+    small = FontProgram(glyph_names=[".notdef", "A"], unicode_cmap={0x41: "A"})
+    names = [f"g{n}" for n in range(1000)]
+    large = FontProgram(glyph_names=names, unicode_cmap={n: names[n] for n in range(1000)},
+                        symbol_cmap={0xF000 + n: names[n] for n in range(1000)})
+    assert small.estimated_bytes < large.estimated_bytes
+    assert large.estimated_bytes - small.estimated_bytes >= 1000 * 3 * 100 + 1000 * 2 * 50
+
+
 def test_registration():
     classes = embedded_font.glyphweave_register_decoders()
     assert classes == [EmbeddedFontDecoder]

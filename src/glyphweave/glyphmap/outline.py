@@ -43,7 +43,9 @@ without /Subrs, in hexadecimal or in PFB segments is read.
 A font without an embedded program, a glyph the font lacks, an empty glyph (a space) and
 a broken program all give None, never an exception (a debug log says why). A program is
 parsed once per font per document, cached in ``info.memo["glyphmap-outline"]`` (a broken
-one cached as unusable), and each glyph is drawn once.
+one cached as unusable), and each glyph is drawn once. A TrueType/OpenType program's
+character-map subtables that declare more codes than any real font are left unread
+(:func:`glyphweave.tables.sfnt.bounded_cmaps`): fontTools would expand them whatever their size.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ from fontTools.pens.basePen import BasePen
 
 from glyphweave.core.fontinfo import FontInfo
 from glyphweave.tables.encodings import BASE_ENCODING_NAMES, base_encoding, standard_text
+from glyphweave.tables.sfnt import bounded_cmaps
 
 __all__ = ["Drawing", "draw_glyph", "outline_hash", "svg_document"]
 
@@ -259,6 +262,10 @@ class _Sfnt(_Program):
         super().__init__()
         from fontTools.ttLib import TTFont
 
+        data, dropped = bounded_cmaps(data)  # fontTools would expand a huge one whatever its size
+        if dropped:
+            log.debug("character-map subtables past their bound left unread: %s",
+                      "; ".join(item.describe() for item in dropped))
         self.font = TTFont(io.BytesIO(data), lazy=True, recalcBBoxes=False, recalcTimestamp=False, fontNumber=0)
         try:
             self.order = list(self.font.getGlyphOrder())

@@ -17,10 +17,11 @@ import pikepdf
 
 from glyphweave.core.decoding import DecodeTable
 from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
-from glyphweave.core.limits import LIMIT, Limits
+from glyphweave.core.limits import LIMIT, MB, Limits
 from glyphweave.pdf.cmap import CMap, identity_cmap, parse_cmap
 from glyphweave.pdf.lexer import decode_name
 from glyphweave.pdf.streams import read_bounded
+from glyphweave.tables.sfnt import MAX_FONT_CODES, MAX_SUBTABLE_CODES, bounded_cmaps
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,107 @@ class FontState:
         return table
 
 
+class ParsedPrograms:
+    """What one document's decoders parsed from its fonts' programs, within a byte budget.
+
+    A value a decoder keeps in ``FontInfo.memo`` with an ``estimated_bytes`` attribute (a
+    parsed font program) is counted here, in order of last use. Past :attr:`budget`, the
+    least recently used ones are taken out of their fonts' memos (the newest always stays):
+    the decoder parses that program again on its next need, and memory holds the budget,
+    not every program of the document.
+    """
+
+    __slots__ = ("__weakref__", "budget", "used", "_entries")
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._entries: dict[tuple[int, str], tuple[ProgramMemo, int]] = {}
+        """(id of the memo, key) → (the memo, its estimated bytes), least recently used first."""
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def kept(self, memo: ProgramMemo, key: str, size: int) -> None:
+        self.dropped(memo, key)
+        self._entries[(id(memo), key)] = (memo, size)
+        self.used += size
+        entries = self._entries
+        while self.used > self.budget and len(entries) > 1:
+            oldest = next(iter(entries))
+            old_memo, old_size = entries.pop(oldest)
+            self.used -= old_size
+            dict.pop(old_memo, oldest[1], None)
+            log.debug("parsed program %r dropped: %d bytes kept past the budget", oldest[1], self.used + old_size)
+
+    def used_again(self, memo: ProgramMemo, key: str) -> None:
+        entry = self._entries.pop((id(memo), key), None)
+        if entry is not None:
+            self._entries[(id(memo), key)] = entry
+
+    def dropped(self, memo: ProgramMemo, key: str) -> None:
+        entry = self._entries.pop((id(memo), key), None)
+        if entry is not None:
+            self.used -= entry[1]
+
+    def forget(self, memo: Any) -> None:
+        """A font is dropped from the loader: its programs no longer count."""
+        if isinstance(memo, ProgramMemo):
+            for key in list(memo):
+                self.dropped(memo, key)
+
+
+class ProgramMemo(dict):  # type: ignore[type-arg]
+    """``FontInfo.memo`` of a font the loader loaded: a plain dictionary that reports the
+    values it is given with an ``estimated_bytes`` (parsed programs) to the document's
+    :class:`ParsedPrograms`, and their uses (``memo[key]``, ``memo.get(key)``). It holds
+    that weakly: the budget holds the memos, and a cycle would keep a closed document's
+    fonts until the cyclic collector runs."""
+
+    __slots__ = ("_programs",)
+
+    def __init__(self, programs: ParsedPrograms) -> None:
+        super().__init__()
+        self._programs = weakref.ref(programs)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        super().__setitem__(key, value)
+        programs = self._programs()
+        if programs is None:
+            return
+        size = getattr(value, "estimated_bytes", None)
+        if isinstance(size, int) and not isinstance(size, bool):
+            programs.kept(self, key, size)
+        else:
+            programs.dropped(self, key)
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        programs = self._programs()
+        if programs is not None:
+            programs.used_again(self, key)
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = super().get(key, default)
+        programs = self._programs()
+        if programs is not None:
+            programs.used_again(self, key)
+        return value
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        programs = self._programs()
+        if programs is not None:
+            programs.dropped(self, key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        programs = self._programs()
+        if programs is not None:
+            programs.dropped(self, key)
+        return super().pop(key, *default)
+
+
 def _num(value: Any, default: float = 0.0) -> float:
     try:
         return float(value)
@@ -150,11 +252,18 @@ class FontLoader:
     read again if a page uses them again): a merged document can hold a thousand copies of
     its sources' fonts, each with its width and decoding caches, and memory must not grow
     with them. A font's warnings are reported once per document however often it is read.
+
+    What the decoders parse from the fonts' programs is bounded by bytes as well
+    (:attr:`program_budget`, :class:`ParsedPrograms`): one program can hold tens of
+    megabytes (a full CJK font's glyph names and character map), and 256 of them would not fit.
     """
 
     cache_size = 256
     """Fonts kept at once. Past it, the older half is dropped in one go, with the measured
     strings (whose keys hold the dropped fonts)."""
+    program_budget = 128 * MB
+    """Estimated bytes of parsed font programs kept at once (``estimated_bytes`` of each):
+    several full-size CJK programs, thousands of the subsets PDFs embed."""
 
     def __init__(self, make_decode_table: Callable[[FontInfo, Callable[[bytes], int | None] | None], DecodeTable],
                  limits: Limits | None = None, pdf: pikepdf.Pdf | None = None) -> None:
@@ -166,6 +275,7 @@ class FontLoader:
         again (to let go of the objects the first opening parsed) and its fonts stay
         loaded. When None, each font holds its streams."""
         self._fonts: dict[tuple[Any, ...], FontState] = {}
+        self.programs = ParsedPrograms(self.program_budget)
         self._warned: set[tuple[Any, str]] = set()
         self.warnings: list[str] = []
         self.measured: dict[Any, Any] = {}
@@ -187,7 +297,7 @@ class FontLoader:
                 state.decode = self._decode_table(state)
             if len(fonts) >= self.cache_size:
                 for old in list(fonts)[: len(fonts) // 2 + 1]:
-                    del fonts[old]
+                    self.programs.forget(fonts.pop(old).info.memo)
                 self.measured.clear()
         fonts[key] = state
         return state
@@ -238,6 +348,7 @@ class FontLoader:
             font_file_kind=font_file_kind,
             to_unicode_loader=to_unicode_loader,
             font_file_loader=font_file_loader,
+            memo=ProgramMemo(self.programs),
         )
         cmap: CMap | None = None
         if composite:
@@ -333,8 +444,31 @@ class FontLoader:
                 if name == "/FontFile3":
                     kind = _name(stream.get("/Subtype")) or kind
 
-                return kind, self._stream_loader(stream, "font program", font_key)
+                return kind, self._program_loader(stream, font_key)
         return None, None
+
+    def _program_loader(self, stream: Any, font_key: Any) -> Callable[[], bytes | None]:
+        """The font program, read as :meth:`_stream_loader` reads it, with the character-map
+        subtables that declare more codes than any real font takes out (one warning naming
+        the limit): fontTools would expand them whatever their size
+        (:func:`glyphweave.tables.sfnt.bounded_cmaps`). Other programs are returned as read."""
+        read = self._stream_loader(stream, "font program", font_key)
+        owner = weakref.ref(self)  # as in _stream_loader
+
+        def load() -> bytes | None:
+            data = read()
+            if not data:
+                return data
+            data, dropped = bounded_cmaps(data)
+            loader = owner()
+            if dropped and loader is not None:
+                loader.warn(font_key, (
+                    f"font {font_key}: font program: {LIMIT}"
+                    f"{'; '.join(item.describe() for item in dropped)}, past the character map limit of "
+                    f"{MAX_SUBTABLE_CODES:,} codes a subtable and {MAX_FONT_CODES:,} a program: left unread"))
+            return data
+
+        return load
 
     def _encoding_cmap(self, encoding: Any, tounicode: Any, font_key: Any) -> tuple[CMap, str | None]:
         name = _name(encoding)

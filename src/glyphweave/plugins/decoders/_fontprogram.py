@@ -13,22 +13,39 @@ decoder in ``font.memo``. Three readers, each as cheap as the question allows (s
   ``eexec``) with a regular expression. The encrypted part is never decrypted: fontTools'
   full Type1 parse costs ~36 ms a font.
 
+Before fontTools sees a TrueType/OpenType program, :func:`glyphweave.tables.sfnt.bounded_cmaps`
+takes out the character-map subtables that declare more codes than any real font has (fontTools
+would expand them whatever their size); the PDF engine has already done so, with a warning,
+for the programs it loads, so this only guards a :class:`FontInfo` built elsewhere.
+
 Every reader raises on a broken program; the decoder turns that into "unusable".
 """
 
 from __future__ import annotations
 
 import io
+import logging
 import re
 from typing import Any
 
 from glyphweave.plugin import has_private_use, is_private_use
 from glyphweave.tables.encodings import base_encoding, glyph_name_to_unicode
+from glyphweave.tables.sfnt import bounded_cmaps
 
 __all__ = ["FontProgram", "parse_font_program", "type1_builtin_encoding"]
 
+log = logging.getLogger(__name__)
+
 _MEANINGLESS_NAME = re.compile(r"^(?:\.notdef|\.null|nonmarkingreturn|(?:glyph|gid|cid|g|index|c)\d+)$", re.I)
 """Glyph names that say nothing about the character (generated or placeholder names)."""
+
+PROGRAM_BYTES = 1024
+"""Estimated bytes of a :class:`FontProgram` before its tables."""
+ENTRY_BYTES = 120
+"""Estimated bytes of one entry of a code → glyph table (a dictionary slot and an integer
+key; the glyph names are shared with the glyph order): 100 to 110 measured with tracemalloc."""
+NAME_BYTES = 70
+"""Estimated bytes of one glyph name in the glyph order (a short string and a list slot)."""
 
 _UNICODE_CMAPS = ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3), (0, 2), (0, 1), (0, 0))
 """Unicode cmap subtables, most complete first (fontTools' ``getBestCmap`` order)."""
@@ -49,6 +66,9 @@ class FontProgram:
     simple CFF). ``symbol_cmap``/``mac_cmap``/``unicode_cmap``: the TrueType (3,0),
     (1,0) and best Unicode subtables, code → glyph name. ``cid_to_gid``: CID-keyed CFF
     only (from its charset).
+
+    ``estimated_bytes``: what the program holds in memory, about (see :data:`ENTRY_BYTES`),
+    by which the PDF engine bounds the parsed programs one document keeps.
     """
 
     def __init__(
@@ -69,6 +89,10 @@ class FontProgram:
         self.cid_to_gid = cid_to_gid
         self._by_name: dict[str, str] | None = None
         self._names: frozenset[str] | None = None
+        entries = sum(len(table) for table in (builtin, symbol_cmap, mac_cmap, unicode_cmap, cid_to_gid) if table)
+        names = len(glyph_names) if glyph_names else 0
+        # The Unicode cmap is inverted, and the names made a set, on first need: counted up front.
+        self.estimated_bytes = PROGRAM_BYTES + ENTRY_BYTES * (entries + len(unicode_cmap or ())) + NAME_BYTES * 2 * names
 
     def glyph_name(self, gid: int) -> str | None:
         names = self.glyph_names
@@ -145,6 +169,10 @@ def parse_font_program(kind: str | None, data: bytes) -> FontProgram | None:
 def _parse_sfnt(data: bytes) -> FontProgram:
     from fontTools.ttLib import TTFont
 
+    data, dropped = bounded_cmaps(data)
+    if dropped:
+        log.debug("character-map subtables past their bound left unread: %s",
+                  "; ".join(item.describe() for item in dropped))
     font = TTFont(io.BytesIO(data), lazy=True, recalcBBoxes=False, recalcTimestamp=False)
     symbol = mac = unicode = None
     if "cmap" in font:

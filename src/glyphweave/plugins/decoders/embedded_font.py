@@ -3,7 +3,10 @@
 Runs after ``tounicode`` and ``encoding`` (and before ``standard-fallback``): it answers
 the cases those cannot, reading the font program with fontTools, once per font per
 document (cached in ``font.memo["embedded-font"]``; a broken program is cached as
-unusable and never raises).
+unusable and never raises). fontTools' own log lines while it parses go to the debug log,
+never to standard error (:func:`glyphweave.tables.sfnt.fonttools_log_to_debug`); the PDF
+engine may drop a parsed program to keep a document's parsed programs within their budget,
+and it is then parsed again on its next need ("Resource limits" in docs/design.rst).
 
 Simple fonts (one-byte codes):
 
@@ -51,6 +54,7 @@ from glyphweave.plugins.decoders._fontprogram import (
     parse_font_program,
 )
 from glyphweave.tables.encodings import BASE_ENCODING_NAMES, is_symbol_family
+from glyphweave.tables.sfnt import fonttools_log_to_debug
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +76,7 @@ def load_program(font: FontInfo) -> FontProgram | None:
     try:
         data = font.font_file()
         if data:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), fonttools_log_to_debug():
                 warnings.simplefilter("ignore")
                 program = parse_font_program(font.font_file_kind, data)
     except Exception as exc:  # a broken font program is common; never fatal
