@@ -35,7 +35,9 @@ class Option:
     null). Lists check each item against ``item_type``. ``minimum`` and ``maximum`` bound a
     number (inclusive); ``choices`` lists the values allowed. A float option never accepts
     NaN. The default must satisfy the limits: a component that breaks its own rule fails
-    when its class is defined, not when a user trips over it.
+    when its class is defined, not when a user trips over it. ``path`` marks a string option
+    that names a file: a relative one written in a profile file is taken from that file's
+    folder (as ``extends`` is), so a profile works from any working directory.
     """
 
     default: Any
@@ -46,6 +48,8 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: float | None = None
     maximum: float | None = None
+    path: bool = False
+    """A file path: relative to the profile file that sets it (see above)."""
 
     def __attrs_post_init__(self) -> None:
         if self.type is None:
@@ -54,6 +58,8 @@ class Option:
             object.__setattr__(self, "type", type(self.default))
         if self.type in (list, tuple) and self.item_type is None:
             raise TypeError("a list option needs item_type=... (the type of its items)")
+        if self.path and self.type is not str:
+            raise TypeError("Option(path=True) is for a str option (a file's path)")
         if self.default is not None:
             problem = self.problem(self.default)
             if problem:
