@@ -358,3 +358,15 @@ def test_a_manifest_named_on_its_own_is_not_repaired(batch_folder, reg, capsys):
     assert main(["repair", str(batch_folder / "manifest.jsonl"), "-r", str(reg)]) == 1
     assert "a batch manifest, not extracted text" in capsys.readouterr().err
     assert (batch_folder / "manifest.jsonl").read_bytes() == before
+
+
+def test_scan_refuses_a_registry_that_is_one_of_its_inputs(tmp_path, capsys):
+    pdf = tmp_path / "t.pdf"
+    pdf.write_bytes(make_pdf(text_at("Hello", 72, 700, font="F1"), fonts={"F1": helvetica(widths=True)}))
+    listing = tmp_path / "list.txt"
+    listing.write_text("t.pdf\n", encoding="utf-8")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    for argv in ([str(pdf), "-r", str(pdf)], [f"@{listing}", "-r", str(listing)]):
+        assert main(["scan", *argv, "-j", "1", "--progress", "off"]) == 2
+        assert "this is the input file" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

@@ -33,7 +33,7 @@ def add_parsers(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], No
     sh = sub.add_parser("sheet", help="draw a registry as one self-contained HTML contact sheet",
                         description="Write the contact sheet of a registry. Exit status 3 while any entry is "
                                     "unresolved, so a batch job can alert; 0 otherwise.")
-    sh.add_argument("registry", help="the registry file")
+    sh.add_argument("registry", help="the registry file (it must exist: a missing one is an error, exit 2)")
     sh.add_argument("-o", "--output", required=True, help="the HTML file to write")
     sh.set_defaults(run=cmd_sheet)
 
@@ -52,7 +52,8 @@ def add_parsers(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], No
     rp = sub.add_parser("repair", help="apply a registry's validated entries to already extracted text files",
                         description="Rewrite extracted text files (.txt, .jsonl; folders recursively) with the "
                                     "registry's validated mappings. A backup is written before a file changes; a "
-                                    "second run changes nothing.")
+                                    "second run changes nothing. A batch's manifest.jsonl above a rewritten file "
+                                    "gets the file's new SHA-256.")
     rp.add_argument("paths", nargs="+", metavar="PATH", help="text files or folders")
     rp.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
     rp.add_argument("--dry-run", action="store_true", help="report what would change, write nothing")
