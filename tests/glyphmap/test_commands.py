@@ -370,3 +370,16 @@ def test_scan_refuses_a_registry_that_is_one_of_its_inputs(tmp_path, capsys):
         assert main(["scan", *argv, "-j", "1", "--progress", "off"]) == 2
         assert "this is the input file" in capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_a_manifest_line_holding_a_line_separator_is_updated_whole(tmp_path, reg):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "a.txt").write_text("tick \uf0fc\n", encoding="utf-8")
+    line = FileResult(file="pdfs/a\u2028b.pdf", status="ok", output="out/a.txt",
+                      sha256=sha("tick \uf0fc\n".encode())).to_dict()
+    (out / "manifest.jsonl").write_text(json.dumps(line, ensure_ascii=False) + "\n", encoding="utf-8")
+    report = repair([str(out)], read_registry(reg))
+    assert [m.updated for m in report.manifests] == [1]
+    (written,) = (out / "manifest.jsonl").read_text(encoding="utf-8").split("\n")[:-1]
+    assert json.loads(written) == {**line, "sha256": sha((out / "a.txt").read_bytes())}

@@ -182,13 +182,22 @@ def _clean_json(value: Any, subs: StandIns, lookalikes: bool, counts: Counter[st
     return value
 
 
+def json_lines(data: str) -> list[str]:
+    """``data`` cut after each ``"\n"``, each line keeping its end. Not
+    :meth:`str.splitlines`, which also cuts at U+2028, U+0085 and the like, characters a JSON
+    line written with ``ensure_ascii=False`` may hold inside a string."""
+    lines = [line + "\n" for line in data.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
 def _clean_jsonl(data: str, subs: StandIns, lookalikes: bool) -> tuple[str, Counter[str]]:
     """JSON lines cleaned value by value (a replacement such as ``"`` cannot break a line),
     each changed line written back in its style (``\\u`` escapes or not); a line that is
     not JSON is cleaned as text; unchanged lines keep their bytes."""
     counts: Counter[str] = Counter()
     out: list[str] = []
-    for line in data.splitlines(keepends=True):
+    for line in json_lines(data):
         body = line.rstrip("\r\n")
         try:
             value = json.loads(body) if body.strip() else None

@@ -68,12 +68,15 @@ def update_manifests(rewritten: Iterable[Rewritten], *, dry_run: bool = False) -
     module docstring); one update per manifest that names any of the files, in path order.
     ``dry_run`` counts the lines without writing."""
     by_manifest: dict[str, list[tuple[tuple[str, ...], Rewritten]]] = {}
+    has_manifest: dict[str, bool] = {}  # folder -> whether it holds one (a folder's files share their parents)
     for change in rewritten:
         real = os.path.realpath(change.path)
         folder = os.path.dirname(real)
         while True:
             manifest = os.path.join(folder, MANIFEST)
-            if os.path.isfile(manifest):
+            if folder not in has_manifest:
+                has_manifest[folder] = os.path.isfile(manifest)
+            if has_manifest[folder]:
                 below = PurePath(os.path.relpath(real, folder)).parts
                 by_manifest.setdefault(manifest, []).append((below, change))
             parent = os.path.dirname(folder)
@@ -91,9 +94,11 @@ def update_manifests(rewritten: Iterable[Rewritten], *, dry_run: bool = False) -
 def _update_one(manifest: str, changes: list[tuple[tuple[str, ...], Rewritten]], dry_run: bool) -> ManifestUpdate:
     from glyphweave.files import write_text
 
+    from .clean import json_lines
+
     try:
         with open(manifest, encoding="utf-8", newline="") as stream:
-            lines = stream.read().splitlines(keepends=True)
+            lines = json_lines(stream.read())
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         return ManifestUpdate(path=manifest, error=f"cannot read ({reason}): its hashes were not updated")
