@@ -117,3 +117,10 @@ def test_describe_is_json_friendly() -> None:
                                   "choices": None, "doc": "names"}
     ranged = Option(default=0.5, doc="a gap", minimum=0.0)
     assert ranged.describe()["minimum"] == 0.0 and ranged.describe()["type"] == "float"
+
+
+def test_a_path_option_is_a_string_option() -> None:
+    assert Option(default="", doc="a file", path=True).path
+    assert not Option(default="", doc="a name").path
+    assert Option(default=0, doc="a count", path=True).definition_problem() == (
+        TypeError, "has path=True, which is for a str option (a file's path)")

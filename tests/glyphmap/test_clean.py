@@ -219,3 +219,14 @@ def test_repair_applies_lookalikes_when_asked(tmp_path):
     report = repair([str(path)], REG, lookalikes=True)
     assert path.read_text(encoding="utf-8") == "⌀ 6 mm"
     assert report.keys == {"lookalike:diameter": 1}
+
+
+def test_a_json_line_holding_a_line_separator_is_cleaned_as_one_value(tmp_path):
+    # str.splitlines() would cut this line at U+2028 and clean its halves as text, putting a
+    # bare '"' inside a JSON string
+    path = tmp_path / "q.pages.jsonl"
+    record = {"page": 1, "text": "say \uf022hi\uf022\u2028next \x85line"}
+    path.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    report = repair([str(path)], registry(entry("Sym/c:22", "22", '"', family="Sym")))
+    assert report.replacements == 2
+    assert json.loads(path.read_text(encoding="utf-8")) == {"page": 1, "text": 'say "hi"\u2028next \x85line'}

@@ -6,17 +6,20 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import stat
 import time
 
 import attrs
 import pytest
 
+from glyphweave.core.errors import EXIT_USAGE, exit_status
 from glyphweave.glyphmap.registry import (
     COLUMNS,
     MAGIC,
     Entry,
     Registry,
     RegistryError,
+    RegistryUsageError,
     locked,
     parse_registry,
     read_registry,
@@ -63,7 +66,32 @@ def test_file_round_trip(tmp_path):
     write_registry(path, SAMPLE)
     assert read_registry(path).entries == SAMPLE.entries
     assert path.read_bytes() == SAMPLE.text().encode("utf-8")
-    assert read_registry(tmp_path / "missing.tsv").entries == {}  # a new registry
+
+
+def test_a_missing_file_is_an_error_unless_the_caller_creates_it(tmp_path):
+    missing = tmp_path / "missing.tsv"
+    with pytest.raises(RegistryUsageError, match=r"missing\.tsv: no such registry file") as info:
+        read_registry(missing)
+    assert exit_status(info.value) == EXIT_USAGE
+    assert read_registry(missing, missing_ok=True).entries == {}  # what the scan starts a new registry from
+    update_registry(missing, [entry("New/c:01")])  # the scan may create it
+    assert set(read_registry(missing).entries) == {"New/c:01"}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_registry_that_is_no_regular_file_is_refused_without_waiting(tmp_path, kind):
+    path = tmp_path / "reg.tsv"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif os.geteuid() == 0:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.stat("/dev/null").st_rdev)
+    else:
+        pytest.skip("making a device node needs root")
+    with pytest.raises(RegistryError, match=r"reg\.tsv: cannot read \(not a regular file"):
+        read_registry(path)  # a FIFO would block this read for ever
+    with pytest.raises(RegistryError, match="not a regular file"):
+        update_registry(path, scanned())
+    assert not stat.S_ISREG(os.lstat(path).st_mode)  # still what it was
 
 
 def test_rows_are_sorted_and_byte_stable():
@@ -157,6 +185,10 @@ def test_validate_by_hand():
         reg.validate("Nope/c:00", "x")
     with pytest.raises(RegistryError, match="needs a character"):
         reg.validate("Symbol/c:b7", "")
+    for weak in ("\uf0b7", "\U00100000", "\ufffd", "\x00", "•\n"):
+        with pytest.raises(RegistryUsageError, match="cannot validate"):
+            reg.validate("Symbol/c:b7", weak)
+    assert reg.entries["Symbol/c:b7"].status == "proposed"  # a refused answer changes nothing
 
 
 # -- bad files -------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ from glyphweave.glyphmap.registry import Entry, Registry, read_registry, update_
 from glyphweave.glyphmap.scan import merge_groups, scan_file
 from glyphweave.plugins.decoders import glyph_map
 from glyphweave.plugins.decoders.glyph_map import GlyphMapDecoder, load_validated
+from glyphweave.registry import Catalog, Profile, load_profile
+from glyphweave.registry.manager import create_plugin_manager
 from glyphweave.testing.extract import extract_text
 from glyphweave.testing.pdfs import helvetica, make_pdf, text_at, truetype, type3
 
@@ -215,3 +217,59 @@ def test_a_registry_broken_after_loading_changes_nothing_at_decode_time(tmp_path
     decoder = GlyphMapDecoder(registry=str(path))
     path.write_text("garbage", encoding="utf-8")
     assert decoder.decode(FontInfo(key=(1, 0), base_font="Type3", subtype="Type3"), b"a", None) == "✓"
+
+
+# -- a registry path in a profile is relative to the profile file ----------------------------
+
+
+def builtin_catalog() -> Catalog:
+    return Catalog.from_plugin_manager(create_plugin_manager())
+
+
+def test_a_relative_registry_path_is_taken_from_the_profile_files_folder(tmp_path, monkeypatch):
+    pdf = tmp_path / "doc.pdf"
+    pdf.write_bytes(custom_glyph_pdf())
+    project = tmp_path / "project"
+    project.mkdir()
+    write(project / "reg.tsv", Entry(key="Type3/c:61", status="validated", mapping="✓", code="61"))
+    profile = project / "mine.toml"
+    profile.write_text('[profile]\nextends = "registry"\n[options.glyph-map]\nregistry = "reg.tsv"\n',
+                       encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # no reg.tsv here: only the profile's folder has one
+    assert extract_text(pdf, profile=str(profile)) == "Tick: ✓ done\n\f"
+    monkeypatch.chdir(tmp_path)
+    assert extract_text(pdf, profile=os.path.join("project", "mine.toml")) == "Tick: ✓ done\n\f"
+
+
+def test_a_base_profile_keeps_its_own_folder_for_its_registry(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    write(shared / "reg.tsv", Entry(key="Type3/c:61", status="validated", mapping="✓", code="61"))
+    (shared / "base.toml").write_text('[profile]\nextends = "registry"\n[options.glyph-map]\nregistry = "reg.tsv"\n',
+                                      encoding="utf-8")
+    mine = tmp_path / "team"
+    mine.mkdir()
+    (mine / "mine.toml").write_text('[profile]\nextends = "../shared/base.toml"\n', encoding="utf-8")
+    monkeypatch.chdir(mine)
+    catalog = builtin_catalog()
+    profile = load_profile(mine / "mine.toml", catalog)
+    assert profile.options["glyph-map"]["registry"] == str(shared / "reg.tsv")
+    assert extract_text(custom_glyph_pdf(), profile=str(mine / "mine.toml")) == "Tick: ✓ done\n\f"
+    # a missing file is named by the path the profile's folder gives it
+    (mine / "other.toml").write_text('[profile]\nextends = "registry"\n[options.glyph-map]\nregistry = "no.tsv"\n',
+                                     encoding="utf-8")
+    with pytest.raises(ProfileError, match=f"registry file {os.path.join(str(mine), 'no.tsv')}: not found"):
+        extract_text(custom_glyph_pdf(), profile=str(mine / "other.toml"))
+
+
+def test_profile_text_that_is_no_file_keeps_the_path_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    text = '[profile]\nextends = "registry"\n[options.glyph-map]\nregistry = "reg.tsv"\n'
+    profile = Profile.from_toml(text, builtin_catalog())
+    assert profile.options["glyph-map"]["registry"] == "reg.tsv"  # the working directory's
+    absolute = str(tmp_path / "abs.tsv")
+    (tmp_path / "p.toml").write_text(text.replace('"reg.tsv"', f'"{absolute}"'), encoding="utf-8")
+    assert load_profile(tmp_path / "p.toml", builtin_catalog()).options["glyph-map"]["registry"] \
+        == absolute

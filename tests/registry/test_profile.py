@@ -593,3 +593,27 @@ def test_available_profiles_lists_descriptions_and_unusable_ones():
     assert list(listing) == ["broken", "default", "raw", "reading", "registry"]
     assert listing["raw"] == load_profile("raw", catalog).description
     assert listing["broken"].startswith("(unusable: ") and "unknown assembler 'gone'" in listing["broken"]
+
+
+def test_a_path_option_is_taken_from_the_folder_of_the_file_that_writes_it(tmp_path):
+    options = {"table": Option(default="", doc="a file", path=True), "label": Option(default="", doc="a name")}
+    catalog = Catalog.from_plugin_manager(fresh_plugin_manager(
+        stand_in_plugin(), make_plugin(name="files", filters=[_component(Filter, "with-file", "apply", options)])))
+    (tmp_path / "base").mkdir()
+    (tmp_path / "base" / "base.toml").write_text(
+        '[profile]\nextends = "default"\nfilters = ["with-file"]\n'
+        '[options.with-file]\ntable = "t.tsv"\nlabel = "l.tsv"\n', encoding="utf-8")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "mine.toml").write_text('[profile]\nextends = "../base/base.toml"\n', encoding="utf-8")
+    (tmp_path / "mine" / "own.toml").write_text(
+        '[profile]\nextends = "../base/base.toml"\n[options.with-file]\ntable = "sub/own.tsv"\n', encoding="utf-8")
+    (tmp_path / "mine" / "none.toml").write_text(
+        '[profile]\nextends = "../base/base.toml"\n[options.with-file]\ntable = ""\n', encoding="utf-8")
+
+    def chosen(name: str) -> dict:
+        return dict(load_profile(tmp_path / "mine" / name, catalog).options["with-file"])
+
+    # the base's path stays the base's; a plain string option is left as written
+    assert chosen("mine.toml") == {"table": str(tmp_path / "base" / "t.tsv"), "label": "l.tsv"}
+    assert chosen("own.toml")["table"] == str(tmp_path / "mine" / "sub" / "own.tsv")
+    assert chosen("none.toml")["table"] == ""  # empty means "none", not the folder

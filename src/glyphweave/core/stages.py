@@ -39,7 +39,9 @@ class Option:
     The option must be well formed and its default must satisfy the limits: a component
     that breaks its own rule fails when its class is defined (:meth:`definition_problem`,
     checked by :class:`Component`), with the component and the option named, not when a
-    user trips over it.
+    user trips over it. ``path`` marks a string option that names a file: a relative one
+    written in a profile file is taken from that file's folder (as ``extends`` is), so a
+    profile works from any working directory.
     """
 
     default: Any
@@ -50,6 +52,8 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: float | None = None
     maximum: float | None = None
+    path: bool = False
+    """A file path: relative to the profile file that sets it (see above)."""
 
     def __attrs_post_init__(self) -> None:
         if self.type is None and self.default is not None:
@@ -65,6 +69,8 @@ class Option:
             return TypeError, "has default None and no type=... (say what a profile may set)"
         if self.type in (list, tuple) and self.item_type is None:
             return TypeError, "is a list and needs item_type=... (the type of its items)"
+        if self.path and self.type is not str:
+            return TypeError, "has path=True, which is for a str option (a file's path)"
         if self.default is not None:
             problem = self.problem(self.default)
             if problem:

@@ -6,7 +6,8 @@ drawn, validated by a person once, and applied from then on.
 * :mod:`.outline`: a glyph's drawing from the embedded font program (an SVG path);
 * :mod:`.scan`: the corpus scan, on the batch runner;
 * :mod:`.sheet`: the contact sheet (one self-contained HTML page);
-* :mod:`.clean`: ``clean(text, registry)`` and ``repair`` of already extracted text.
+* :mod:`.clean`: ``clean(text, registry)`` and ``repair`` of already extracted text;
+* :mod:`.manifests`: the batch manifests ``repair`` keeps true when it rewrites outputs.
 
 This package's ``__init__`` imports nothing: the glyph-map decoder reads the registry and
 keys without pulling in the scan's machinery.

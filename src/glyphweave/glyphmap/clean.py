@@ -38,20 +38,25 @@ which has a fast path for ASCII only, takes 0.4 s).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import re
 import shutil
+import stat
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
 
 from glyphweave.core.decoding import is_weak
+from glyphweave.core.errors import UsageError
+from glyphweave.files import TEMP_PREFIX, check_not_input, write_bytes
 
 from .lookalikes import apply_lookalikes
+from .manifests import MANIFEST, ManifestUpdate, Rewritten, sha256_of, update_manifests
 from .registry import Registry
 
 PUA_FIRST, PUA_LAST = 0xE000, 0xF8FF
@@ -177,13 +182,22 @@ def _clean_json(value: Any, subs: StandIns, lookalikes: bool, counts: Counter[st
     return value
 
 
+def json_lines(data: str) -> list[str]:
+    """``data`` cut after each ``"\n"``, each line keeping its end. Not
+    :meth:`str.splitlines`, which also cuts at U+2028, U+0085 and the like, characters a JSON
+    line written with ``ensure_ascii=False`` may hold inside a string."""
+    lines = [line + "\n" for line in data.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
 def _clean_jsonl(data: str, subs: StandIns, lookalikes: bool) -> tuple[str, Counter[str]]:
     """JSON lines cleaned value by value (a replacement such as ``"`` cannot break a line),
     each changed line written back in its style (``\\u`` escapes or not); a line that is
     not JSON is cleaned as text; unchanged lines keep their bytes."""
     counts: Counter[str] = Counter()
     out: list[str] = []
-    for line in data.splitlines(keepends=True):
+    for line in json_lines(data):
         body = line.rstrip("\r\n")
         try:
             value = json.loads(body) if body.strip() else None
@@ -237,6 +251,9 @@ class RepairReport:
 
     files: tuple[FileRepair, ...]
     dry_run: bool = False
+    manifests: tuple[ManifestUpdate, ...] = ()
+    """The batch manifests whose hashes were updated for the files rewritten (or, in a dry
+    run, would be), and those that could not be (see :mod:`.manifests`)."""
 
     @property
     def changed(self) -> list[FileRepair]:
@@ -245,6 +262,10 @@ class RepairReport:
     @property
     def failed(self) -> list[FileRepair]:
         return [f for f in self.files if f.error is not None]
+
+    @property
+    def failed_manifests(self) -> list[ManifestUpdate]:
+        return [m for m in self.manifests if m.error is not None]
 
     @property
     def replacements(self) -> int:
@@ -267,29 +288,37 @@ class RepairReport:
             "failed": [f.to_dict() for f in self.failed],
             "replacements": self.replacements,
             "keys": self.keys,
+            "manifests": [m.to_dict() for m in self.manifests],
         }
 
 
 def repair(paths: Sequence[str], registry: Registry, *, dry_run: bool = False, backup_suffix: str = ".bak",
-           lookalikes: bool = False) -> RepairReport:
+           lookalikes: bool = False, inputs: Iterable[str | os.PathLike[str]] = ()) -> RepairReport:
     """Clean already extracted text files with ``registry`` (see :func:`clean`).
 
     ``paths`` are files (taken whatever their name) or folders (their ``*.txt`` and
-    ``*.jsonl`` files, recursively, in sorted order). Each file is read as UTF-8; a
-    ``.jsonl`` file is cleaned value by value. Only a file that changes is written: first a
-    copy of the original beside it (``NAME.bak``, or ``NAME.bak.1``, ``NAME.bak.2``, ...
-    when a backup exists: one is never overwritten), then the cleaned text, atomically.
-    ``dry_run`` writes nothing and reports what would change. A file that cannot be read,
-    is not UTF-8 or cannot be written is reported with the reason and left as it was; the
-    others go on. Running it twice changes nothing the second time.
-    """
-    from glyphweave.batch.task import write_atomically
+    ``*.jsonl`` files, recursively, in sorted order; a batch's ``manifest.jsonl`` is not
+    extracted text and is left out). Each file is read as UTF-8; a ``.jsonl`` file is
+    cleaned value by value. Only a file that changes is written: first a copy of the
+    original beside it (``NAME.bak``, or ``NAME.bak.1``, ``NAME.bak.2``, ... when a backup
+    exists: one is never overwritten), then the cleaned text, atomically, both through
+    :mod:`glyphweave.files` (a link's target is rewritten and the link kept). ``dry_run``
+    writes nothing and reports what would change. A file that cannot be read, is not UTF-8,
+    is not a regular file, is one of ``inputs`` (the registry file itself) or cannot be
+    written is reported with the reason and left as it was; the others go on. Running it
+    twice changes nothing the second time.
 
+    A batch manifest above a rewritten file gets the new SHA-256 of that file (see
+    :mod:`.manifests`), so the batch's record stays true.
+    """
     subs = stand_ins(registry)
+    inputs = tuple(inputs)
     results: list[FileRepair] = []
-    for path in _text_files(paths, results):
+    rewritten: list[Rewritten] = []
+    for path in _text_files(paths, results, inputs):
         try:
-            data = _read_text(path)
+            raw = _read_bytes(path)
+            data = _decode(raw)
         except ValueError as exc:
             results.append(FileRepair(path=path, error=str(exc)))
             continue
@@ -302,23 +331,30 @@ def repair(paths: Sequence[str], registry: Registry, *, dry_run: bool = False, b
             continue
         keys = dict(sorted(counts.items()))
         replacements = sum(counts.values())
+        encoded = new.encode("utf-8")
+        change = Rewritten(path=path, old_sha256=sha256_of(raw), new_sha256=sha256_of(encoded))
         if dry_run:
             results.append(FileRepair(path=path, replacements=replacements, keys=keys))
+            rewritten.append(change)
             continue
         try:
-            backup = _write_backup(path, backup_suffix)
-            write_atomically(path, new)
-        except OSError as exc:
-            results.append(FileRepair(path=path, error=f"cannot write ({exc.strerror or exc})"))
+            backup = _write_backup(path, raw, backup_suffix)
+            write_bytes(path, encoded, inputs=inputs, durable=True)
+        except (OSError, UsageError) as exc:
+            reason = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+            results.append(FileRepair(path=path, error=f"cannot write ({reason})"))
             continue
         results.append(FileRepair(path=path, replacements=replacements, keys=keys, backup=backup))
-    return RepairReport(files=tuple(results), dry_run=dry_run)
+        rewritten.append(change)
+    manifests = update_manifests(rewritten, dry_run=dry_run)
+    return RepairReport(files=tuple(results), dry_run=dry_run, manifests=tuple(manifests))
 
 
-def _text_files(paths: Sequence[str], failures: list[FileRepair]) -> Iterator[str]:
-    """The files to repair, each once; a path that does not exist is a failure."""
-    from glyphweave.batch.task import TEMP_PREFIX
-
+def _text_files(paths: Sequence[str], failures: list[FileRepair],
+                inputs: tuple[str | os.PathLike[str], ...]) -> Iterator[str]:
+    """The files to repair, each once. A path that does not exist, is not a regular file
+    (a FIFO would block the read), is one of ``inputs`` or is a batch manifest is a failure
+    when named on its own; a folder's walk passes over them."""
     seen: set[str] = set()
 
     def once(path: str) -> bool:
@@ -328,6 +364,15 @@ def _text_files(paths: Sequence[str], failures: list[FileRepair]) -> Iterator[st
         seen.add(real)
         return True
 
+    def refused(path: str) -> str | None:
+        try:
+            check_not_input(path, inputs)
+        except UsageError:
+            return "it is an input of this command (the registry); not repaired"
+        if os.path.basename(path) == MANIFEST:
+            return "a batch manifest, not extracted text; not repaired (repair updates its hashes itself)"
+        return None
+
     for given in paths:
         path = os.fspath(given)
         if os.path.isdir(path):
@@ -336,39 +381,65 @@ def _text_files(paths: Sequence[str], failures: list[FileRepair]) -> Iterator[st
                 for name in sorted(names):
                     if name.endswith(TEXT_SUFFIXES) and not name.startswith(TEMP_PREFIX):
                         full = os.path.join(folder, name)
-                        if os.path.isfile(full) and once(full):
+                        if os.path.isfile(full) and refused(full) is None and once(full):
                             yield full
-        elif os.path.isfile(path):
-            if once(path):
-                yield path
-        else:
+            continue
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
             failures.append(FileRepair(path=path, error="no such file or folder"))
+            continue
+        except OSError as exc:
+            failures.append(FileRepair(path=path, error=f"cannot read ({exc.strerror or exc})"))
+            continue
+        if not stat.S_ISREG(mode):
+            failures.append(FileRepair(path=path, error="not a regular file (a FIFO, device or socket); not repaired"))
+            continue
+        reason = refused(path)
+        if reason is not None:
+            failures.append(FileRepair(path=path, error=reason))
+        elif once(path):
+            yield path
 
 
-def _read_text(path: str) -> str:
+def _read_bytes(path: str) -> bytes:
     try:
         with open(path, "rb") as stream:
-            data = stream.read()
+            return stream.read()
     except OSError as exc:
         raise ValueError(f"cannot read ({exc.strerror or exc})") from None
+
+
+def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
-def _write_backup(path: str, suffix: str) -> str:
-    """Copy ``path`` to ``path + suffix`` (or ``.1``, ``.2``, ... after it when taken),
-    created exclusively so an existing backup is never overwritten; the backup's name."""
+def _write_backup(path: str, original: bytes, suffix: str) -> str:
+    """Save ``original`` (the bytes repair read from ``path``) as ``path + suffix`` (or
+    ``.1``, ``.2``, ... after it when taken); the backup's name.
+
+    The name is claimed by creating it exclusively, so an existing backup (or a link, FIFO
+    or device of that name) is never touched; the content then replaces the empty claim
+    through :func:`glyphweave.files.write_bytes`, and the original's mode and times are
+    copied. A failure removes the claim.
+    """
     base = path + suffix
     number = 0
     while True:
         backup = base if number == 0 else f"{base}.{number}"
         try:
-            with open(path, "rb") as source, open(backup, "xb") as target:
-                shutil.copyfileobj(source, target)
+            os.close(os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600))
         except FileExistsError:
             number += 1
             continue
-        shutil.copystat(path, backup)
+        try:
+            write_bytes(backup, original, inputs=[path], durable=True)
+            shutil.copystat(path, backup)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(backup)
+            raise
         return backup

@@ -33,7 +33,7 @@ def add_parsers(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], No
     sh = sub.add_parser("sheet", help="draw a registry as one self-contained HTML contact sheet",
                         description="Write the contact sheet of a registry. Exit status 3 while any entry is "
                                     "unresolved, so a batch job can alert; 0 otherwise.")
-    sh.add_argument("registry", help="the registry file")
+    sh.add_argument("registry", help="the registry file (it must exist: a missing one is an error, exit 2)")
     sh.add_argument("-o", "--output", required=True, help="the HTML file to write")
     sh.set_defaults(run=cmd_sheet)
 
@@ -52,7 +52,8 @@ def add_parsers(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], No
     rp = sub.add_parser("repair", help="apply a registry's validated entries to already extracted text files",
                         description="Rewrite extracted text files (.txt, .jsonl; folders recursively) with the "
                                     "registry's validated mappings. A backup is written before a file changes; a "
-                                    "second run changes nothing.")
+                                    "second run changes nothing. A batch's manifest.jsonl above a rewritten file "
+                                    "gets the file's new SHA-256.")
     rp.add_argument("paths", nargs="+", metavar="PATH", help="text files or folders")
     rp.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
     rp.add_argument("--dry-run", action="store_true", help="report what would change, write nothing")
@@ -95,13 +96,14 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def cmd_sheet(args: argparse.Namespace) -> int:
-    from glyphweave.batch.task import write_atomically
+    from glyphweave.files import check_not_input, write_text
 
     from .registry import read_registry
     from .sheet import render_sheet, unresolved_count
 
+    check_not_input(args.output, [args.registry])  # before anything is read: -o REG would lose it
     registry = read_registry(args.registry)
-    write_atomically(args.output, render_sheet(registry))
+    write_text(args.output, render_sheet(registry), inputs=[args.registry])
     unresolved = unresolved_count(registry)
     if unresolved:
         print(f"glyphweave: {unresolved} unresolved entr{'y' if unresolved == 1 else 'ies'} in {args.registry}",
@@ -111,8 +113,10 @@ def cmd_sheet(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from .registry import locked, read_registry, write_registry
+    from .registry import check_mapping, locked, read_registry, write_registry
 
+    check_mapping(args.text)  # before the lock: a refused answer touches nothing
+    read_registry(args.registry)  # a missing registry is named before a lock file is made beside it
     with locked(args.registry):
         registry = read_registry(args.registry)
         entry = registry.validate(args.key, args.text)
@@ -135,8 +139,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
     from .clean import repair
     from .registry import read_registry
 
-    report = repair(args.paths, read_registry(args.registry), dry_run=args.dry_run, lookalikes=args.lookalikes)
+    report = repair(args.paths, read_registry(args.registry), dry_run=args.dry_run, lookalikes=args.lookalikes,
+                    inputs=[args.registry])
     print(json.dumps(report.to_dict(), ensure_ascii=False), file=sys.stderr)
-    for failure in report.failed:
-        print(f"glyphweave: {failure.path}: {failure.error}", file=sys.stderr)
-    return EXIT_ERROR if report.failed else 0
+    for path, error in [(f.path, f.error) for f in report.failed] + [(m.path, m.error) for m in report.failed_manifests]:
+        print(f"glyphweave: {path}: {error}", file=sys.stderr)
+    return EXIT_ERROR if report.failed or report.failed_manifests else 0

@@ -2,8 +2,8 @@
 Private Use Area code, keyed so that one glyph met in many subsets is one entry, with its
 drawing, its proposed character and whether a person validated it.
 
-The file is a plain TSV, sorted by key, written atomically, so that it diffs well and
-survives a crash:
+The file is a plain TSV, sorted by key, written atomically (:mod:`glyphweave.files`), so
+that it diffs well and survives a crash:
 
 * a first line ``# glyphweave glyph registry v1``, then a header line naming the columns
   (:data:`COLUMNS`), then one row per key;
@@ -25,13 +25,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import attrs
 
-from glyphweave.core.errors import GlyphweaveError
+from glyphweave.core.decoding import is_weak_code_point
+from glyphweave.core.errors import GlyphweaveError, UsageError
 
 MAGIC = "# glyphweave glyph registry v1"
 COLUMNS = ("key", "status", "mapping", "source", "family", "code", "count", "files", "context", "svg")
@@ -43,6 +45,12 @@ _UNESCAPES = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}
 
 class RegistryError(GlyphweaveError):
     """A registry file that cannot be read: the message names the file and line."""
+
+
+class RegistryUsageError(RegistryError, UsageError):
+    """A request the registry cannot carry out as given (exit status 2): a registry file
+    that does not exist, a key it does not hold, a character a person may not validate.
+    Nothing was written."""
 
 
 def escape(text: str) -> str:
@@ -128,12 +136,15 @@ class Registry:
         return Registry(out)
 
     def validate(self, key: str, mapping: str) -> Entry:
-        """Set ``key``'s character by hand: the entry becomes ``validated``."""
+        """Set ``key``'s character by hand: the entry becomes ``validated``.
+
+        :raises RegistryUsageError: no entry has ``key``, or ``mapping`` is no answer (see
+            :func:`check_mapping`).
+        """
+        check_mapping(mapping)
         entry = self.entries.get(key)
         if entry is None:
-            raise RegistryError(f"no entry {key!r} in the registry")
-        if not mapping:
-            raise RegistryError("a validated entry needs a character (give the text the glyph stands for)")
+            raise RegistryUsageError(f"no entry {key!r} in the registry")
         entry = attrs.evolve(entry, mapping=mapping, status="validated", source="person")
         self.entries[key] = entry
         return entry
@@ -143,14 +154,61 @@ class Registry:
         return "\n".join(lines) + "\n"
 
 
-def read_registry(path: str | os.PathLike[str]) -> Registry:
-    """The registry in ``path`` (an empty one when the file does not exist)."""
+def check_mapping(mapping: str) -> None:
+    """Refuse a character a person may not validate: one that is itself no answer (SPEC
+    §3.1: a Private Use Area character, U+FFFD, a control character such as a tab or a line
+    end), a lone surrogate (an argument that was not UTF-8), or nothing at all. The decoder
+    and ``repair`` would ignore such an entry, so validating it would only hide the glyph.
+
+    :raises RegistryUsageError: naming the first offending character.
+    """
+    if not mapping:
+        raise RegistryUsageError("a validated entry needs a character (give the text the glyph stands for)")
+    for ch in mapping:
+        cp = ord(ch)
+        if 0xD800 <= cp <= 0xDFFF:
+            why = "a lone surrogate: the text given was not valid UTF-8"
+        elif is_weak_code_point(cp):
+            why = ("a Private Use Area character: it names no character, it is what the registry replaces"
+                   if cp >= 0xE000 and cp != 0xFFFD else
+                   "U+FFFD, the replacement character, says the character is unknown" if cp == 0xFFFD else
+                   "a control character (tab, line end and the like) is no character of text")
+        else:
+            continue
+        raise RegistryUsageError(f"cannot validate {mapping!r}: U+{cp:04X} is {why}; give the character(s) "
+                                 "the glyph stands for")
+
+
+def read_registry(path: str | os.PathLike[str], *, missing_ok: bool = False) -> Registry:
+    """The registry in ``path``.
+
+    A file that does not exist is an error (a registry named wrongly must not read as an
+    empty one that has nothing unresolved); ``missing_ok`` gives an empty registry instead,
+    for the scan that creates it. Anything but a regular file (a folder, a FIFO, a device)
+    is refused before it is opened: reading a FIFO would wait for ever.
+
+    :raises RegistryUsageError: the file does not exist (and ``missing_ok`` is false).
+    :raises RegistryError: the file cannot be read, or is not a valid registry (the
+        message names the file, and the line).
+    """
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        if missing_ok:
+            return Registry()
+        raise RegistryUsageError(f"{os.fspath(path)}: no such registry file (glyphweave scan creates one; "
+                                 "check the path)") from None
+    except OSError as exc:
+        raise RegistryError(f"{os.fspath(path)}: cannot read ({exc.strerror})") from None
+    if not stat.S_ISREG(status.st_mode):
+        kind = "a folder" if stat.S_ISDIR(status.st_mode) else "not a regular file"
+        raise RegistryError(f"{os.fspath(path)}: cannot read ({kind}; a registry is a TSV file)")
     try:
         data = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Registry()
     except OSError as exc:
-        raise RegistryError(f"{path}: cannot read ({exc.strerror})") from None
+        raise RegistryError(f"{os.fspath(path)}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise RegistryError(f"{os.fspath(path)}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     return parse_registry(data, str(path))
 
 
@@ -188,10 +246,12 @@ def parse_registry(data: str, name: str = "<registry>") -> Registry:
 
 
 def write_registry(path: str | os.PathLike[str], registry: Registry) -> None:
-    """Write ``registry`` to ``path`` atomically (a temporary file renamed into place)."""
-    from glyphweave.batch.task import write_atomically
+    """Write ``registry`` to ``path`` by :func:`glyphweave.files.write_text`: a regular file
+    replaced atomically and flushed to disk first (a crash never leaves a registry empty),
+    a symbolic link's target replaced and the link kept."""
+    from glyphweave.files import write_text
 
-    write_atomically(os.fspath(path), registry.text())
+    write_text(path, registry.text(), durable=True)
 
 
 @contextlib.contextmanager
@@ -203,7 +263,7 @@ def locked(path: str | os.PathLike[str], wait: float = 600.0, stale: float = 360
     a killed process (a merge takes seconds): it is moved aside under a name of the
     taker's own, so of several waiters only one takes it over, and then removed.
     """
-    lock = f"{os.fspath(path)}.lock"
+    lock = f"{os.path.realpath(path)}.lock"  # one lock whatever name (a link, say) a writer used
     deadline = time.monotonic() + wait
     while True:
         try:
@@ -231,9 +291,10 @@ def locked(path: str | os.PathLike[str], wait: float = 600.0, stale: float = 360
 
 
 def update_registry(path: str | os.PathLike[str], scanned: Iterable[Entry]) -> Registry:
-    """Merge ``scanned`` into the registry file at ``path`` under its lock; the result."""
+    """Merge ``scanned`` into the registry file at ``path`` under its lock (a new file
+    when there is none yet: the scan creates the registry); the result."""
     scanned = list(scanned)
     with locked(path):
-        merged = read_registry(path).merge(scanned)
+        merged = read_registry(path, missing_ok=True).merge(scanned)
         write_registry(path, merged)
     return merged

@@ -220,12 +220,20 @@ def scan(inputs: Sequence[str], registry_path: str, *, options: ExtractOptions |
          jobs: int | None = None, dask: str | None = None,
          progress: Any = None) -> ScanReport:
     """Scan the PDFs of ``inputs`` (files, folders, ``@lists``, as ``glyphweave batch``
-    takes them) and merge what they hold into the registry at ``registry_path``.
-    ``progress`` (optional) is called with each file's result as it finishes."""
+    takes them) and merge what they hold into the registry at ``registry_path`` (created
+    when it does not exist; written through :mod:`glyphweave.files`).
+    ``progress`` (optional) is called with each file's result as it finishes.
+
+    :raises UsageError: ``registry_path`` is one of the files named in ``inputs``.
+    """
     import os
 
     from glyphweave.batch.runner import plan
+    from glyphweave.files import check_not_input
 
+    # The registry may be none of the inputs (a PDF, a folder's file or an @list): refused
+    # before the scan, not after minutes of it.
+    check_not_input(registry_path, [item[1:] if item.startswith("@") else item for item in inputs])
     options = options or ExtractOptions()
     batch = plan(inputs, os.path.dirname(os.path.abspath(registry_path)), options, gather=True)
     collected: list[tuple[str, dict[str, dict[str, Any]]]] = []

@@ -24,6 +24,13 @@ one: ``--mode`` may switch to it (the pipeline's ``assembler_for`` builds it wit
 With ``extends``, the keys a profile sets replace the base's (lists are replaced, not
 appended); ``[options.X]`` tables are merged key by key. Options the base gives to a
 decoder or filter the extending profile no longer selects are dropped.
+
+Relative paths are taken from the folder of the profile file that writes them: an
+``extends = "base.toml"``, and every option a component declares a path
+(``Option(path=True)``, such as ``glyph-map``'s ``registry``). A base keeps its own
+folder: its paths are made absolute before an extending profile merges them. Profile text
+that is no file (``Profile.from_toml``, a plugin's profile) keeps them as written, relative
+to the working directory.
 """
 
 from __future__ import annotations
@@ -396,6 +403,7 @@ def _resolve(
     chosen: tuple[tuple[str, list[str]], ...] = (
         ("decoder", decoders), ("filter", filters), ("assembler", [assembler]))
     _check_selection(chosen, catalog, where)
+    folder = os.path.dirname(os.path.abspath(where)) if os.path.isfile(where) else None
     return Profile(
         name=name,
         description=table.get("description", ""),
@@ -403,7 +411,7 @@ def _resolve(
         filters=tuple(filters),
         assembler=assembler,
         unresolved=_check_policy(unresolved, where),
-        options=_merge_options(layer.options, base, chosen, catalog, where),
+        options=_merge_options(layer.options, base, chosen, catalog, where, folder=folder),
         limits={**(base.limits if base else {}), **layer.limits},
         source=where,
         extends=extends,
@@ -488,13 +496,16 @@ def _merge_options(
     chosen: tuple[tuple[str, list[str]], ...],
     catalog: Catalog,
     where: str,
+    *,
+    folder: str | None = None,
 ) -> dict[str, dict[str, Any]]:
     """The base's options overlaid with this profile's, key by key, each validated.
 
     Options may configure a selected component, or any assembler (``--mode`` can switch to
     it); options for a decoder or filter the profile does not run are a mistake (a typo, or a
     component removed from the list). The base's options for components this profile no
-    longer selects are dropped.
+    longer selects are dropped. ``folder`` is that of the profile file giving ``given``: a
+    relative path option (``Option(path=True)``) among them is taken from it.
     """
     selected: dict[str, list[str]] = {}
     for kind, members in chosen:
@@ -516,7 +527,9 @@ def _merge_options(
     if base is not None:
         merged = {c: dict(opts) for c, opts in base.options.items() if configurable(c)}
     for component, opts in given.items():
-        merged.setdefault(component, {}).update(opts)
+        kinds = selected.get(component, ["assembler"])
+        merged.setdefault(component, {}).update(
+            _paths_from(folder, [catalog.get(kind, component) for kind in kinds], opts) if folder else opts)
 
     options: dict[str, dict[str, Any]] = {}
     for component, values in merged.items():
@@ -525,6 +538,17 @@ def _merge_options(
             validated = _validate_options(cls, values, where)
             options[component] = {option: validated[option] for option in values}
     return options
+
+
+def _paths_from(folder: str, classes: Sequence[type[Component]], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` with each relative path option (``Option(path=True)`` in any of
+    ``classes``) joined to ``folder``; an empty value means "none" and stays empty."""
+    out = dict(options)
+    for name, value in options.items():
+        is_path = any(getattr(cls.OPTIONS.get(name), "path", False) for cls in classes)
+        if is_path and isinstance(value, str) and value and not os.path.isabs(value):
+            out[name] = os.path.normpath(os.path.join(folder, value))
+    return out
 
 
 def _check_policy(value: str, where: str) -> str:

@@ -22,7 +22,10 @@ Using it is a profile choice: the built-in ``registry`` profile puts it right af
     [options.glyph-map]
     registry = "glyphweave-registry.tsv"
 
-A relative path is taken from the working directory. The file is read once per process
+A relative path is taken from the folder of the profile file that sets it (the option is
+declared ``Option(path=True)``; see :mod:`glyphweave.registry.profile`), as ``extends`` is,
+so the profile works from any working directory; a profile given as text, not as a file,
+leaves it relative to the working directory. The file is read once per process
 (and again only when its modification time or size changes). A path that is set but names
 a missing, unreadable or malformed registry is a profile mistake: building the decoder
 fails with a :class:`~glyphweave.plugin.ProfileError` naming the file (and the line). With
@@ -124,10 +127,11 @@ class GlyphMapDecoder(Decoder):
     OPTIONS: ClassVar[Mapping[str, Option]] = {
         "registry": Option(
             default="",
+            path=True,
             doc=(
-                "Path of the glyph registry TSV (glyphweave scan writes it; relative to the working "
-                "directory). Empty: no registry, the decoder answers nothing. A missing or malformed "
-                "file is an error when the profile is loaded."
+                "Path of the glyph registry TSV (glyphweave scan writes it; a relative path is taken "
+                "from the folder of the profile file that sets it). Empty: no registry, the decoder "
+                "answers nothing. A missing or malformed file is an error when the profile is loaded."
             ),
         ),
     }
