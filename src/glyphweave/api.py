@@ -446,9 +446,11 @@ class Document:
 
     def warnings(self) -> list[str]:
         """The warnings of the pages extracted so far (``page N: ...``), in page order: damaged
-        parts skipped, limits reached (they start with ``limit reached:``), failing plugins."""
-        return [f"page {number + 1}: {warning}" if not warning.startswith("page ") else warning
-                for number, stats in sorted(self._page_stats.items()) for warning in stats.warnings]
+        parts skipped, limits reached (they start with ``limit reached:``), failing plugins (a
+        decoder's failure says how often it happened, as in :attr:`component_warnings`)."""
+        return self.pipeline.chain.with_counts([
+            f"page {number + 1}: {warning}" if not warning.startswith("page ") else warning
+            for number, stats in sorted(self._page_stats.items()) for warning in stats.warnings])
 
     def assembly(self) -> dict[int, dict[str, str]]:
         """How each page extracted so far was assembled (1-based page number → the page's
