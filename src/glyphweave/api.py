@@ -35,6 +35,7 @@ from glyphweave.core.stages import Assembled, PageContext
 from glyphweave.core.structure import Coverage, PageStructure, content_keys, coverage
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
+from glyphweave.pdf.pagetree import walk_page_tree
 from glyphweave.pdf.structure import DocumentStructure, read_structure
 from glyphweave.registry.catalog import Catalog
 from glyphweave.registry.manager import create_plugin_manager
@@ -55,7 +56,7 @@ def _box(value: Any) -> Box | None:
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
-def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str]:
+def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str, bool]:
     if isinstance(source, (bytes, bytearray, memoryview)):
         target: Any = io.BytesIO(bytes(source))
         name = "<bytes>"
@@ -67,7 +68,7 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str]:
         target = source
         name = getattr(source, "name", "<stream>")
     try:
-        pdf = pikepdf.open(target, password=password or "")
+        pdf, walk = _pikepdf_open(target, password)
     except pikepdf.PasswordError:
         if password:
             raise PasswordError(f"{name}: wrong password", password_given=True) from None
@@ -77,7 +78,25 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str]:
         if detail.startswith(name):  # qpdf repeats the file name
             detail = detail[len(name):].lstrip(" :")
         raise PDFOpenError(f"{name}: cannot open as PDF ({detail})") from None
-    return pdf, name
+    return pdf, name, walk
+
+
+def _pikepdf_open(target: Any, password: str | None) -> tuple[pikepdf.Pdf, bool]:
+    """``target`` opened by pikepdf, and whether glyphweave must walk its page tree itself
+    (:mod:`glyphweave.pdf.pagetree`): qpdf walks the tree as it opens a file, to push
+    inherited attributes onto the pages, and fails the whole file at a loop in the tree or
+    a tree too deep for it. Such a file is opened again without that walk."""
+    try:
+        return pikepdf.open(target, password=password or ""), False
+    except pikepdf.PasswordError:
+        raise
+    except pikepdf.PdfError as first:
+        if hasattr(target, "seek"):
+            target.seek(0)
+        try:
+            return pikepdf.open(target, password=password or "", inherit_page_attributes=False), True
+        except Exception:
+            raise first from None
 
 
 _FILE_KINDS = ((stat.S_ISDIR, "directory"), (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
@@ -109,7 +128,7 @@ def _reopener(source: Source, password: str | None) -> Callable[[], pikepdf.Pdf 
     always (:func:`open_document` makes a bytearray bytes once, for every opening); a
     stream never (a second reading would share its position)."""
     if isinstance(source, bytes):
-        return lambda: pikepdf.open(io.BytesIO(source), password=password or "")
+        return lambda: _pikepdf_open(io.BytesIO(source), password)[0]
     if not isinstance(source, (str, os.PathLike)):
         return None
     path = os.fspath(source)
@@ -121,7 +140,7 @@ def _reopener(source: Source, password: str | None) -> Callable[[], pikepdf.Pdf 
     def reopen() -> pikepdf.Pdf | None:
         if _identity(path) != seen:
             return None
-        return pikepdf.open(path, password=password or "")
+        return _pikepdf_open(path, password)[0]
 
     return reopen
 
@@ -335,8 +354,13 @@ class Document:
 
     def __init__(self, pdf: pikepdf.Pdf, pipeline: Pipeline, name: str = "<pdf>", *,
                  pause_gc: bool = False, limits: Limits | Mapping[str, Any] | None = None,
-                 reopen: Callable[[], pikepdf.Pdf | None] | None = None) -> None:
+                 reopen: Callable[[], pikepdf.Pdf | None] | None = None, walk_page_tree: bool = False) -> None:
         self._pdf = pdf
+        self._walk_page_tree = walk_page_tree
+        """List the pages by glyphweave's own walk of the tree (:mod:`glyphweave.pdf.pagetree`),
+        not qpdf's: a tree qpdf refuses (a loop, great depth)."""
+        self._file_warnings: dict[str, None] = {}
+        """Warnings about the file, not one page (ordered, each once): see :attr:`file_warnings`."""
         self._reopen = reopen
         """Opens the same PDF again (None when it has changed); None: never reopened."""
         self._since_open = 0
@@ -381,10 +405,42 @@ class Document:
         """The page dictionaries of the open PDF, in page order, listed once per opening:
         pikepdf's page list walks qpdf's list of every page for each ``len()`` and each index
         (12 µs apiece on a 350-page file), which a page iterator paid twice per page."""
-        objs = self._page_objs
+        if self._page_objs is not None:
+            return self._page_objs
+        objs: list[Any] | None = None
+        if not self._walk_page_tree:
+            try:
+                objs = [page.obj for page in self._pdf.pages]
+            except (pikepdf.PdfError, RuntimeError):  # a tree qpdf cannot list after all
+                self._walk_page_tree = True
         if objs is None:
-            objs = self._page_objs = [page.obj for page in self._pdf.pages]
+            found: list[str] = []
+            objs = walk_page_tree(self._pdf, found)
+            self._file_warnings.update(dict.fromkeys(found))
+        self._page_objs = objs
         return objs
+
+    @property
+    def file_warnings(self) -> list[str]:
+        """Warnings about the file as a whole rather than one page, each once: what qpdf
+        repaired as it read the file (``qpdf: ...``: an object it could not parse and read as
+        null, a damaged cross-reference table) and what the page tree's walk skipped. A page
+        lost to such a repair is said here, never lost in silence."""
+        self._collect_library_warnings()
+        return list(self._file_warnings)
+
+    def _collect_library_warnings(self) -> None:
+        if self.closed:
+            return
+        with contextlib.suppress(Exception):  # a warning list qpdf cannot give is no reason to fail
+            for warning in self._pdf.get_warnings():
+                text = str(warning).splitlines()[0] if str(warning) else ""
+                if text.startswith(self.name):  # qpdf repeats the file name
+                    text = text[len(self.name):].lstrip(" :")
+                if len(text) > 240:  # a 400-digit number quoted whole says nothing more
+                    text = text[:237] + "..."
+                if text:
+                    self._file_warnings[f"qpdf: {text}"] = None
 
     def _structure(self) -> DocumentStructure | None:
         """The structure tree, walked on first need and once per document."""
@@ -421,6 +477,7 @@ class Document:
         """Close the PDF. Closing again does nothing."""
         if self.closed:
             return
+        self._collect_library_warnings()
         self.closed = True
         self._closed_count = None if self._page_objs is None else len(self._page_objs)
         self._page_objs = None
@@ -445,12 +502,13 @@ class Document:
         return iter(self.pages)
 
     def warnings(self) -> list[str]:
-        """The warnings of the pages extracted so far (``page N: ...``), in page order: damaged
+        """The warnings about the file (:attr:`file_warnings`), then those of the pages
+        extracted so far (``page N: ...``), in page order: damaged
         parts skipped, limits reached (they start with ``limit reached:``), failing plugins (a
         decoder's failure says how often it happened, as in :attr:`component_warnings`)."""
-        return self.pipeline.chain.with_counts([
+        return [*self.file_warnings, *self.pipeline.chain.with_counts([
             f"page {number + 1}: {warning}" if not warning.startswith("page ") else warning
-            for number, stats in sorted(self._page_stats.items()) for warning in stats.warnings])
+            for number, stats in sorted(self._page_stats.items()) for warning in stats.warnings])]
 
     def assembly(self) -> dict[int, dict[str, str]]:
         """How each page extracted so far was assembled (1-based page number → the page's
@@ -524,6 +582,7 @@ class Document:
             if pdf is not None:
                 pdf.close()
             return
+        self._collect_library_warnings()  # of the opening being dropped
         self._pdf = self._fonts.pdf = pdf
         self._page_objs = None
 
@@ -586,8 +645,8 @@ def open_document(source: Source, *, password: str | None = None, profile: Any =
         source = bytes(source)
     reopen = _reopener(source, password)
     started = time.monotonic()
-    pdf, name = _open_pdf(source, password)
-    document = Document(pdf, pipeline, name, pause_gc=pause_gc, limits=limits, reopen=reopen)
+    pdf, name, walk = _open_pdf(source, password)
+    document = Document(pdf, pipeline, name, pause_gc=pause_gc, limits=limits, reopen=reopen, walk_page_tree=walk)
     with contextlib.suppress(Exception):  # a broken page tree fails where pages are asked for, as before
         len(document)  # qpdf reads the page tree once, here, to be timed with the opening
     document._open_seconds = time.monotonic() - started

@@ -1,0 +1,46 @@
+"""No page lost in silence: a page tree qpdf refuses is walked by glyphweave, and what qpdf
+repaired is a warning."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+import glyphweave
+from glyphweave.cli import main
+from glyphweave.pdf.pagetree import walk_page_tree
+
+from .page_trees import page_box_overflow, page_tree_loop
+
+
+def test_a_page_tree_with_a_loop_gives_every_page_and_one_warning(tmp_path: Path) -> None:
+    with glyphweave.open(page_tree_loop()) as doc:
+        assert len(doc) == 2
+        assert doc.text() == "First page\n\fSecond page\n\f"  # the second inherits its font and box
+        assert doc.file_warnings == ["page tree: object 2 0 R is reached twice (a loop); read once"]
+        assert doc.warnings()[0] == doc.file_warnings[0]
+
+
+def test_the_walk_pushes_inherited_attributes_and_skips_what_is_no_page() -> None:
+    pdf = pikepdf.open(io.BytesIO(page_tree_loop()), inherit_page_attributes=False)
+    found: list[str] = []
+    pages = walk_page_tree(pdf, found)
+    assert [page.objgen for page in pages] == [(3, 0), (6, 0)]
+    assert pages[1].MediaBox == [0, 0, 612, 792] and "/F1" in pages[1].Resources.Font
+    assert len(found) == 1 and "a loop" in found[0]
+
+
+def test_a_page_qpdf_drops_is_said_and_strict_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pdf = tmp_path / "overflow.pdf"
+    pdf.write_bytes(page_box_overflow())
+    assert main(["extract", str(pdf)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "First page\n\f"
+    lines = err.splitlines()
+    assert lines and all(line.startswith("glyphweave: warning: qpdf: ") for line in lines), err
+    assert "treating object as null" in err and max(map(len, lines)) < 300
+    assert main(["extract", str(pdf), "--strict", "--quiet"]) == 3
+    capsys.readouterr()
