@@ -280,3 +280,19 @@ def test_null_entries_and_abbreviations(pdf):
                      Array([None, Dictionary(Predictor=15, Columns=50)]))
     assert _qpdf(stream) == data
     assert read_bounded(stream, BIG) == (data, False, None)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(min_size=3000, max_size=3000), tag=st.integers(0, 4), predictor=st.sampled_from([2, 12]),
+       bits=st.sampled_from([8, 16]))
+def test_a_row_longer_than_the_budget_is_read_only_that_far(pdf, data, tag, predictor, bits):
+    # A row of 6,000 bytes and a budget of 1,000: the first row's start, as qpdf decodes it.
+    columns = 6000 * 8 // bits
+    body = bytes((tag,)) + data if predictor == 12 else data
+    parms = Dictionary(Predictor=predictor, Columns=columns, BitsPerComponent=bits)
+    stream = _stream(pdf, zlib.compress(body * 3), Name.FlateDecode, parms)
+    expected = _qpdf(stream)
+    assert expected is not None
+    decoded, cut, damage = read_bounded(stream, 1000)
+    assert cut and damage is None and 0 < len(decoded) <= 1000
+    assert expected.startswith(decoded)

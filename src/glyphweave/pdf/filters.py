@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import sys
 import zlib
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate
 from typing import Any
@@ -80,7 +82,7 @@ def _stage(kind: str, parm: dict[str, Any], limit: int, damage: list[str]) -> St
         return lambda chunks: _ascii_hex(chunks, damage)
     if kind == "rl":
         return _run_length
-    predicted = _predictor(parm, kind == "lzw", limit, damage)
+    predicted = _predictor(parm, limit)
     if kind == "lzw":
         early = _int(parm, "/EarlyChange", 1)
         if early not in (0, 1):
@@ -103,7 +105,7 @@ def _int(parm: dict[str, Any], key: str, default: int) -> int:
     return value
 
 
-def _predictor(parm: dict[str, Any], lzw: bool, limit: int, damage: list[str]) -> Stage | None:
+def _predictor(parm: dict[str, Any], limit: int) -> Stage | None:
     """The predictor stage a FlateDecode or LZWDecode filter's parameters ask for (None for
     none), checked as qpdf checks them."""
     predictor = _int(parm, "/Predictor", 1)
@@ -418,12 +420,55 @@ def _png(chunks: Iterable[bytes], row: int, pixel: int, limit: int) -> Chunks:
             yield bytes(data)
             prev = bytes(data[-row:])
             continue
+        if row <= _NARROW and tags[0] in (1, 2) and tags.count(tags[0]) == n:
+            data = bytearray(block)
+            del data[0::stride]
+            if tags[0] == 1:
+                decoded = _by_columns(bytes(data), row, pixel)
+            else:
+                decoded = _up_by_columns(bytes(data), row, prev)
+            yield decoded
+            prev = decoded[-row:]
+            continue
         out = []
         for r in range(n):
             start = r * stride
             prev = _png_row(tags[r], block[start + 1:start + stride], prev, pixel, high, low)
             out.append(prev)
         yield b"".join(out)
+
+
+_NARROW = 64
+"""Rows up to this many bytes are decoded a column at a time over a whole block of rows: a
+Python step per row would make a bomb of one-byte rows take minutes."""
+
+
+def _by_columns(data: bytes, row: int, step: int) -> bytes:
+    """Rows of ``row`` bytes, each byte the sum of those ``step`` before it in its row (PNG
+    Sub, TIFF at 8 bits): a column is the one ``step`` to its left plus its own, over every
+    row at once (bytewise addition without carries on big integers)."""
+    columns = [data[j::row] for j in range(row)]
+    for j in range(step, row):
+        columns[j] = _add(columns[j - step], columns[j])
+    out = bytearray(len(data))
+    for j in range(row):
+        out[j::row] = columns[j]
+    return bytes(out)
+
+
+def _up_by_columns(data: bytes, row: int, prev: bytes) -> bytes:
+    """Rows of PNG Up: each column a running sum down the rows from ``prev``'s byte."""
+    out = bytearray(len(data))
+    for j in range(row):
+        out[j::row] = bytes(map(_BYTE, accumulate(data[j::row], initial=prev[j])))[1:]
+    return bytes(out)
+
+
+def _add(a: bytes, b: bytes) -> bytes:
+    """``a`` and ``b`` (of one length) added byte by byte, modulo 256."""
+    high = int.from_bytes(b"\x80" * len(a), "big")
+    x, y = int.from_bytes(a, "big"), int.from_bytes(b, "big")
+    return (((x & ~high) + (y & ~high)) ^ ((x ^ y) & high)).to_bytes(len(a), "big")
 
 
 def _first_row(chunks: Iterable[bytes], size: int) -> Chunks:
@@ -471,18 +516,20 @@ def _tiff(chunks: Iterable[bytes], columns: int, colors: int, bits: int, limit: 
     """TIFF predictor 2: each sample is the difference from the same colour's sample to its
     left, within a row. A row longer than ``limit`` is read that far."""
     row = (columns * colors * bits + 7) // 8
-    if row >= limit:
-        columns = max(1, limit * 8 // (colors * bits))
-        row = (columns * colors * bits + 7) // 8
+    samples = columns * colors
+    if row >= limit:  # the caller reads no further than the first row's start
+        row, samples = limit, limit * 8 // bits
         chunks = _first_row(chunks, row)
     for block, n in _rows(chunks, row):
         if not block.strip(b"\x00"):  # zeros decode to zeros
             yield block
             continue
-        if bits == 8:
+        if bits == 8 and row <= _NARROW:
+            yield _by_columns(block, row, colors)
+        elif bits == 8:
             yield b"".join(_tiff_bytes(block[r * row:(r + 1) * row], colors) for r in range(n))
         else:
-            yield b"".join(_tiff_bits(block[r * row:(r + 1) * row], columns, colors, bits) for r in range(n))
+            yield b"".join(_tiff_bits(block[r * row:(r + 1) * row], samples, colors, bits) for r in range(n))
 
 
 def _tiff_bytes(data: bytes, colors: int) -> bytes:
@@ -494,16 +541,33 @@ def _tiff_bytes(data: bytes, colors: int) -> bytes:
     return bytes(out)
 
 
-def _tiff_bits(data: bytes, columns: int, colors: int, bits: int) -> bytes:
-    value = int.from_bytes(data, "big")
-    total = len(data) * 8
+def _tiff_bits(data: bytes, samples: int, colors: int, bits: int) -> bytes:
+    """A row of ``samples`` samples of ``bits`` bits each (high bits first), the bits after
+    the last sample left zero: 16-bit samples as whole arrays, others 64 samples at a time
+    (shifting a whole row's integer per sample would be quadratic in the row)."""
+    if bits == 16 and len(data) == 2 * samples:
+        values = array("H", data)
+        if sys.byteorder == "little":
+            values.byteswap()
+        out = array("H", bytes(len(data)))
+        for c in range(min(colors, samples)):
+            out[c::colors] = array("H", map((0xFFFF).__and__, accumulate(values[c::colors])))
+        if sys.byteorder == "little":
+            out.byteswap()
+        return out.tobytes()
     mask = (1 << bits) - 1
-    sums = [0] * colors
-    result = 0
-    shift = total
-    for _ in range(columns):
-        for c in range(colors):
+    sums = [0] * min(colors, samples)
+    step = 8 * bits  # bytes holding exactly 64 samples
+    parts = []
+    for first in range(0, len(data), step):
+        segment = data[first:first + step]
+        value = int.from_bytes(segment, "big")
+        shift = len(segment) * 8
+        result = 0
+        for s in range(first // bits * 8, min(samples, (first + step) // bits * 8)):
             shift -= bits
+            c = s % colors
             sums[c] = (sums[c] + (value >> shift)) & mask
             result |= sums[c] << shift
-    return result.to_bytes(len(data), "big")
+        parts.append(result.to_bytes(len(segment), "big"))
+    return b"".join(parts)
