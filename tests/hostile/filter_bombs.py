@@ -102,12 +102,13 @@ def with_content(encoded: bytes, filters: Name | Array, parms: Dictionary | None
     return _saved(pdf)
 
 
-def hex_flate_tounicode(inflated_mb: int, cmap: bytes = b"") -> bytes:
-    """A page showing "Hello" in Helvetica whose /ToUnicode stream is ``cmap`` then
-    ``inflated_mb`` MB of spaces, under ``[/ASCIIHexDecode /FlateDecode]``."""
+def hex_flate_tounicode(inflated_mb: int) -> bytes:
+    """A page showing "Hello" in Helvetica whose /ToUnicode stream inflates to ``inflated_mb``
+    MB (the content bomb's data: never parsed, it is past the font stream limit), under
+    ``[/ASCIIHexDecode /FlateDecode]``."""
     pdf = pikepdf.open(io.BytesIO(make_pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET",
                                            fonts={"F1": helvetica(widths=True)})))
-    encoded = deflated_spaces(inflated_mb, head=cmap, tail=b"").hex().encode() + b">"
+    encoded = deflated_spaces(inflated_mb).hex().encode() + b">"
     stream = pikepdf.Stream(pdf, b"")
     stream.write(encoded, filter=Array([Name.ASCIIHexDecode, Name.FlateDecode]))
     pdf.pages[0].obj.Resources.Font.F1.ToUnicode = stream
