@@ -372,11 +372,14 @@ class FontLoader:
         state.decode = self._decode_table(state)
         return state
 
-    def _bytes(self, stream: Any) -> bytes:
+    def _bytes(self, stream: Any, damaged: Callable[[str], None] | None = None) -> bytes:
         """A font's stream (program, CMap, CIDToGIDMap), decoded within the font stream limit;
-        a larger one is an error (the caller treats the font part as unreadable)."""
+        a larger one is an error (the caller treats the font part as unreadable). Damaged
+        data gives what decoded before the damage, and what was found goes to ``damaged``."""
         limit = self.limits.font_stream_bytes
-        data, cut, _damage = read_bounded(stream, limit)  # damaged: what came before it, as qpdf gives
+        data, cut, damage = read_bounded(stream, limit)
+        if damage is not None and damaged is not None:
+            damaged(damage)
         if cut:
             raise ValueError(f"{LIMIT}stream larger than the font stream limit of {self.limits.font_stream_mb:g} MB")
         return bytes(data)
@@ -394,12 +397,14 @@ class FontLoader:
             if loader is None:  # the document is gone
                 return None
             try:
-                return loader._bytes(find(loader))
-            except ValueError as exc:
+                return loader._bytes(find(loader), lambda damage: loader.warn(
+                    font_key, f"font {font_key}: {what} damaged ({damage}): read up to the damage"))
+            except Exception as exc:
+                # A stream that cannot be read leaves the font without it: said, never silent.
                 if LIMIT in str(exc):
                     loader.warn(font_key, f"{what}: {exc}")
-                return None
-            except Exception:
+                else:
+                    loader.warn(font_key, f"font {font_key}: unreadable {what} ({exc})")
                 return None
 
         return load
@@ -427,7 +432,9 @@ class FontLoader:
             if loader is None:
                 return None
             try:
-                return parse_cmap(loader._bytes(find(loader)), usecmap=_predefined_cmap)
+                data = loader._bytes(find(loader), lambda damage: loader.warn(
+                    key, f"font {key}: {what} CMap damaged ({damage}): read up to the damage"))
+                return parse_cmap(data, usecmap=_predefined_cmap)
             except Exception as exc:
                 loader.warn(key, f"font {key}: unreadable {what} CMap ({exc})")
                 return None
@@ -490,7 +497,9 @@ class FontLoader:
             return cmap, name
         if isinstance(encoding, pikepdf.Stream):
             try:
-                cmap = parse_cmap(self._bytes(encoding), usecmap=_predefined_cmap)
+                data = self._bytes(encoding, lambda damage: self.warn(
+                    font_key, f"font {font_key}: embedded CMap damaged ({damage}): read up to the damage"))
+                cmap = parse_cmap(data, usecmap=_predefined_cmap)
                 wmode = encoding.get("/WMode")
                 if wmode is not None and int(_num(wmode)) == 1:
                     cmap = _with_wmode(cmap, 1)

@@ -1,60 +1,98 @@
-"""Reading a content stream without trusting its size: decoding stops at a byte budget.
+"""Reading a content or font stream without trusting its size: decoding stops at a byte budget.
 
 pikepdf (qpdf) decodes a whole stream into memory before handing it over, and a 1.5 MB
-FlateDecode stream can inflate to gigabytes. Content streams are almost always FlateDecode or
-unfiltered, so those are decoded here, a bounded amount at a time, with the standard zlib
-module: one FlateDecode or a chain of them (a bomb inside a bomb), without a predictor.
-Damaged compressed data keeps what inflated before the damage, as qpdf would, without
-asking qpdf (which would inflate all of it first). Any other filter chain is left to qpdf
-and cut to the budget afterwards.
+FlateDecode stream can inflate to gigabytes. So every standard non-image filter (Flate, LZW,
+ASCII85, ASCIIHex, RunLength, the PNG and TIFF predictors) is decoded here instead, as a
+chain of generators in :mod:`glyphweave.pdf.filters` that is pulled only up to the budget.
+Damaged data keeps what decoded before the damage, without asking qpdf (which would decode
+all of it first, or give nothing). A stream under an image filter (DCT, JPX, JBIG2, CCITT)
+or an unknown one is left to qpdf only when its encoded size is under 1/1024 of the budget
+(so even a deflate-sized expansion stays near it); a larger one is refused with a limit
+warning rather than decoded whole.
 """
 
 from __future__ import annotations
 
 import re
-import zlib
 from typing import Any
 
 import pikepdf
 
-_FLATE = (pikepdf.Name.FlateDecode, pikepdf.Name("/Fl"))
+from glyphweave.core.limits import LIMIT
+from glyphweave.pdf.filters import FLATE, PIECE, Undecodable, decoder, inflated
+
 _TOKEN_END = re.compile(rb"[\x00\t\n\x0c\r ]")
+
+QPDF_SHARE = 1024
+"""A stream qpdf must decode (an image or unknown filter) is handed to it only when its
+encoded size is at most the budget divided by this: deflate, the strongest general
+compression, expands about 1032 to 1."""
+
+
+class StreamRefused(ValueError):
+    """A stream whose filters only qpdf decodes, too large to let it decode whole."""
 
 
 def read_bounded(stream: pikepdf.Stream, budget: int) -> tuple[bytes, bool, str | None]:
     """The decoded bytes of ``stream``, at most ``budget`` of them, whether it was cut, and
-    what zlib found damaged (None when nothing was): the bytes are then those before the
-    damage (all of them when only the checksum at the end is wrong).
+    what was found damaged (None when nothing was): the bytes are then those before the
+    damage (all of them when only the checksum at the end of Flate data is wrong).
 
     A cut falls after the last whitespace within the budget, so the tokenizer never sees half
-    a token. Unreadable data raises what pikepdf raises.
+    a token. Unreadable data raises what pikepdf raises; filters and parameters qpdf refuses
+    raise :class:`~glyphweave.pdf.filters.Undecodable`, and a large stream left to qpdf
+    raises :class:`StreamRefused` (its message starts with the limit prefix).
     """
     filters = _filters(stream)
     damage: list[str] = []
     if not filters:
         data = stream.read_raw_bytes()
-    elif all(f in _FLATE for f in filters) and not _predicted(stream):
+    elif all(f in FLATE for f in filters) and not _predicted(stream):
+        # The common case, kept as direct as it ever was.
         data = _inflate(stream.read_raw_bytes(), len(filters), budget + 1, damage)
     else:
-        data = stream.read_bytes()
+        decode = decoder(filters, _parms(stream, len(filters)), budget + 1, damage)
+        if decode is None:
+            data = _by_qpdf(stream, filters, budget)
+        else:
+            data = _collect(decode(_pieces(stream.read_raw_bytes())), budget + 1)
     found = damage[0] if damage else None
     if len(data) <= budget:
         return data, False, found
     return _cut(data, budget), True, found
 
 
-def _filters(stream: pikepdf.Stream) -> list[Any]:
+def _filters(stream: pikepdf.Stream) -> list[str]:
     value = stream.get("/Filter")
     if value is None:
         return []
+    values = list(value) if isinstance(value, pikepdf.Array) else [value]
+    if not all(isinstance(v, pikepdf.Name) for v in values):
+        raise Undecodable("a /Filter entry is not a name")
+    return [str(v) for v in values]
+
+
+def _parms(stream: pikepdf.Stream, count: int) -> list[dict[str, Any] | None]:
+    """Each filter's /DecodeParms, as qpdf pairs them: an array gives one per filter (and
+    must have as many), a single dictionary serves a single filter; anything else is none."""
+    value = stream.get("/DecodeParms")
+    entries: list[Any]
     if isinstance(value, pikepdf.Array):
-        return list(value)
-    return [value]
+        if len(value) != count:
+            raise Undecodable("/DecodeParms has not one entry per filter")
+        entries = list(value)
+    elif isinstance(value, pikepdf.Dictionary):
+        if isinstance(stream.get("/Filter"), pikepdf.Array):
+            raise Undecodable("/DecodeParms is one dictionary for an array of filters")
+        entries = [value] * count
+    else:
+        entries = [None] * count
+    return [{str(k): v for k, v in e.items()} if isinstance(e, pikepdf.Dictionary) else None for e in entries]
 
 
 def _predicted(stream: pikepdf.Stream) -> bool:
-    """Whether any filter of ``stream`` has a predictor (a /Predictor above 1): the rows of
-    a predicted stream are not the stream, so zlib alone cannot decode it."""
+    """Whether the stream has any /DecodeParms worth a look: the plain Flate path takes only
+    streams without any (a predictor's rows are not the stream)."""
     params = stream.get("/DecodeParms")
     entries = list(params) if isinstance(params, pikepdf.Array) else [params]
     for entry in entries:
@@ -65,17 +103,31 @@ def _predicted(stream: pikepdf.Stream) -> bool:
     return False
 
 
-_PIECE = 1 << 16
-"""Compressed bytes fed to zlib at a time, and the most one call may give back."""
+def _by_qpdf(stream: pikepdf.Stream, filters: list[str], budget: int) -> bytes:
+    raw = stream.read_raw_bytes()
+    if len(raw) > budget // QPDF_SHARE:
+        raise StreamRefused(
+            f"{LIMIT}a stream of {len(raw)} encoded bytes under {' '.join(filters)} is not decoded: "
+            f"only qpdf decodes it, whole, and only below {budget // QPDF_SHARE} bytes")
+    return stream.read_bytes()
+
+
+def _pieces(raw: bytes) -> Any:
+    return (raw[i:i + PIECE] for i in range(0, len(raw), PIECE))
 
 
 def _inflate(raw: bytes, stages: int, limit: int, damage: list[str]) -> bytes:
     """At most ``limit`` bytes of ``raw`` inflated ``stages`` times (FlateDecode applied
     that many times), stopping at the first damage with what came before it (zlib's
     message is appended to ``damage``)."""
-    chunks: Any = (raw[i:i + _PIECE] for i in range(0, len(raw), _PIECE))
+    chunks: Any = _pieces(raw)
     for _ in range(stages):
-        chunks = _inflated(chunks, damage)
+        chunks = inflated(chunks, damage)
+    return _collect(chunks, limit)
+
+
+def _collect(chunks: Any, limit: int) -> bytes:
+    """The pieces ``chunks`` gives, pulled until there are ``limit`` bytes (no further)."""
     parts: list[bytes] = []
     size = 0
     for chunk in chunks:
@@ -86,46 +138,6 @@ def _inflate(raw: bytes, stages: int, limit: int, damage: list[str]) -> bytes:
             break
     # Joined once (no copy at all for a stream inflated in one piece).
     return b"".join(parts)
-
-
-def _inflated(chunks: Any, damage: list[str]) -> Any:
-    """The pieces of the zlib data ``chunks`` inflated, none longer than ``_PIECE``: the
-    caller stops pulling at its budget, so no more is ever inflated than it asks for."""
-    inflater = zlib.decompressobj()
-    for chunk in chunks:
-        data = chunk
-        while data and not inflater.eof:
-            before = inflater.copy()
-            try:
-                piece = inflater.decompress(data, _PIECE)
-            except zlib.error as exc:
-                damage.append(str(exc))
-                yield from _before_damage(before, data)
-                return
-            if piece:
-                yield piece
-            data = inflater.unconsumed_tail
-        if inflater.eof:
-            return
-    rest = inflater.flush()
-    if rest:
-        yield rest
-    damage.append("the compressed data ends early")
-
-
-def _before_damage(inflater: Any, data: bytes) -> Any:
-    """What ``inflater`` gives for ``data`` up to the byte where zlib finds it damaged: fed a
-    byte at a time, so only the damaged byte's own output is lost (a bad checksum at the end
-    of the stream loses nothing). Only a damaged piece is read this way."""
-    for i in range(len(data)):
-        try:
-            piece = inflater.decompress(data[i:i + 1])  # a byte of input inflates to a few KB at most
-        except zlib.error:
-            return
-        if piece:
-            yield piece
-        if inflater.eof:
-            return
 
 
 def _cut(data: bytes, budget: int) -> bytes:
