@@ -11,6 +11,7 @@ import errno
 import gc
 import io
 import os
+import re
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -74,11 +75,24 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str, b
             raise PasswordError(f"{name}: wrong password", password_given=True) from None
         raise PasswordError(f"{name}: encrypted; a password is needed") from None
     except (pikepdf.PdfError, OSError, ValueError, RuntimeError) as exc:
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        if detail.startswith(name):  # qpdf repeats the file name
-            detail = detail[len(name):].lstrip(" :")
+        detail = _without_source(str(exc).splitlines()[0], name) if str(exc) else type(exc).__name__
         raise PDFOpenError(f"{name}: cannot open as PDF ({detail})") from None
     return pdf, name, walk
+
+
+_REPAIR_PLACE = re.compile(r"\(((?:object|offset|trailer|xref)[^)]*)\): ")
+"""Where a qpdf warning says it repaired something: ``(object 12 0, offset 345): ``."""
+_REPAIR_NUMBER = re.compile(r"\d+")
+_STREAM_SOURCE = re.compile(r"stream <[^>]*>:? ?")
+"""How qpdf names a PDF read from memory: pikepdf's repr of the stream, useless to a reader."""
+
+
+def _without_source(text: str, name: str) -> str:
+    """A qpdf message without the file name (or stream repr) it starts with."""
+    if text.startswith(name):
+        return text[len(name):].lstrip(" :")
+    found = _STREAM_SOURCE.match(text)
+    return text[found.end():] if found else text
 
 
 def _pikepdf_open(target: Any, password: str | None) -> tuple[pikepdf.Pdf, bool]:
@@ -360,7 +374,12 @@ class Document:
         """List the pages by glyphweave's own walk of the tree (:mod:`glyphweave.pdf.pagetree`),
         not qpdf's: a tree qpdf refuses (a loop, great depth)."""
         self._file_warnings: dict[str, None] = {}
-        """Warnings about the file, not one page (ordered, each once): see :attr:`file_warnings`."""
+        """What the page tree's walk skipped (ordered, each once): see :attr:`file_warnings`."""
+        self._repairs: dict[str, list[str]] = {}
+        """qpdf's repairs by kind (their text with digits as ``#``): the first one's text, then
+        where each was made (``object 12 0, offset 345``), in the order met."""
+        self._repairs_seen = 0
+        """How many of the open PDF's warnings :attr:`_repairs` holds."""
         self._reopen = reopen
         """Opens the same PDF again (None when it has changed); None: never reopened."""
         self._since_open = 0
@@ -422,25 +441,39 @@ class Document:
 
     @property
     def file_warnings(self) -> list[str]:
-        """Warnings about the file as a whole rather than one page, each once: what qpdf
-        repaired as it read the file (``qpdf: ...``: an object it could not parse and read as
-        null, a damaged cross-reference table) and what the page tree's walk skipped. A page
-        lost to such a repair is said here, never lost in silence."""
+        """Warnings about the file as a whole rather than one page: what the page tree's walk
+        skipped, then what qpdf repaired as it read the file (``qpdf: ...``: an object it could
+        not parse and read as null, a damaged cross-reference table), one line per kind of
+        repair with where it was first made and how often. A page lost to such a repair is
+        said here, never lost in silence."""
         self._collect_library_warnings()
-        return list(self._file_warnings)
+        repairs = []
+        for what, *places in self._repairs.values():
+            first = next((place for place in places if place), "")
+            more = f" and {len(places) - 1} more" if len(places) > 1 else ""
+            where = f" ({first}{more})" if first else f" ({len(places)} times)" if more else ""
+            repairs.append(f"qpdf: {what}{where}")
+        return [*self._file_warnings, *repairs]
 
     def _collect_library_warnings(self) -> None:
+        """Take the repairs qpdf reported since the last call (it reports them as it reads
+        objects, so this runs before an opening is dropped or closed too)."""
         if self.closed:
             return
-        with contextlib.suppress(Exception):  # a warning list qpdf cannot give is no reason to fail
-            for warning in self._pdf.get_warnings():
-                text = str(warning).splitlines()[0] if str(warning) else ""
-                if text.startswith(self.name):  # qpdf repeats the file name
-                    text = text[len(self.name):].lstrip(" :")
-                if len(text) > 240:  # a 400-digit number quoted whole says nothing more
-                    text = text[:237] + "..."
-                if text:
-                    self._file_warnings[f"qpdf: {text}"] = None
+        try:
+            reported = self._pdf.get_warnings()
+        except Exception:  # a warning list qpdf cannot give is no reason to fail
+            return
+        for warning in reported[self._repairs_seen:]:
+            text = _without_source(str(warning).splitlines()[0], self.name) if str(warning) else ""
+            if len(text) > 240:  # a 400-digit number quoted whole says nothing more
+                text = text[:237] + "..."
+            place = _REPAIR_PLACE.match(text)
+            what = text[place.end():] if place else text
+            if what:  # an iText file repeats one quirk on every stream: one line, counted
+                kind = _REPAIR_NUMBER.sub("#", what)
+                self._repairs.setdefault(kind, [what]).append(place[1] if place else "")
+        self._repairs_seen = len(reported)
 
     def _structure(self) -> DocumentStructure | None:
         """The structure tree, walked on first need and once per document."""
@@ -584,6 +617,7 @@ class Document:
             return
         self._collect_library_warnings()  # of the opening being dropped
         self._pdf = self._fonts.pdf = pdf
+        self._repairs_seen = 0
         self._page_objs = None
 
     def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,

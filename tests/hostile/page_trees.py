@@ -60,3 +60,18 @@ def page_box_overflow() -> bytes:
         _stream(b"BT /F1 12 Tf 72 700 Td (Second page) Tj ET"),
         FONT,
     ])
+
+
+def repeated_repairs(pages: int = 3) -> bytes:
+    """``pages`` pages whose content streams each start with a lone carriage return after the
+    ``stream`` keyword: one repair qpdf makes, and reports, once per stream."""
+    kids = b" ".join(b"%d 0 R" % (3 + 2 * i) for i in range(pages))
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages)]
+    font = 3 + 2 * pages
+    for i in range(pages):
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                       b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (4 + 2 * i, font))
+        data = b"BT /F1 12 Tf 72 700 Td (Page %d) Tj ET" % (i + 1)
+        objects.append(b"<< /Length %d >>\nstream\r%s\nendstream" % (len(data), data))
+    objects.append(FONT)
+    return raw_pdf(objects)

@@ -44,3 +44,13 @@ def test_a_page_qpdf_drops_is_said_and_strict_fails(tmp_path: Path, capsys: pyte
     assert "treating object as null" in err and max(map(len, lines)) < 300
     assert main(["extract", str(pdf), "--strict", "--quiet"]) == 3
     capsys.readouterr()
+
+
+def test_a_repair_qpdf_repeats_on_every_stream_is_one_warning_with_a_count() -> None:
+    from .page_trees import repeated_repairs
+
+    with glyphweave.open(repeated_repairs(3)) as doc:
+        assert doc.text() == "Page 1\n\fPage 2\n\fPage 3\n\f"
+        (warning,) = doc.file_warnings
+        assert warning.startswith("qpdf: stream keyword followed by carriage return only (object ")
+        assert warning.endswith(" and 2 more)")
