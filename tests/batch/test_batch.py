@@ -557,3 +557,11 @@ def test_the_smallest_memory_limit_extracts_a_file(tree, tmp_path):
     done = run_command("batch", str(tree / "one.pdf"), "-o", str(tmp_path / "out"), "-j", "1", "--memory-mb", "64")
     assert done.returncode == 0, done.stderr
     assert "one page 1" in (tmp_path / "out" / "one.txt").read_text(encoding="utf-8")
+
+
+def test_a_device_or_fifo_given_as_input_is_named_and_never_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.pdf"
+    os.mkfifo(fifo)
+    results = list(run_batch([str(fifo), "/dev/zero"], str(tmp_path / "out")))
+    assert [(r.status, r.error) for r in results] == [
+        ("failed", "is a FIFO, not a PDF file; not read"), ("failed", "is a character device, not a PDF file; not read")]

@@ -89,7 +89,7 @@ def _sources(inputs: Sequence[str], problems: list[FileResult]) -> Iterator[tupl
         elif path.is_file():
             yield str(path), Path(path.name)
         else:
-            problems.append(FileResult(file=item, status="failed", exit_status=4, error="no such file or folder"))
+            problems.append(FileResult(file=item, status="failed", exit_status=4, error=_not_a_source(path)))
 
 
 def clean_partials(outdir: str) -> int:
@@ -260,3 +260,18 @@ def summary(results: Iterable[FileResult]) -> dict[str, Any]:
         totals["seconds"] += result.seconds
     totals["seconds"] = round(totals["seconds"], 3)
     return totals
+
+
+def _not_a_source(path: Path) -> str:
+    """Why ``path`` is neither a PDF file nor a folder of them: it names nothing, or something
+    that is not a regular file (a device, a FIFO), which is never read (``/dev/zero`` never ends)."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return "no such file or folder"
+    kinds = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
+             (stat.S_ISSOCK, "a socket"))
+    kind = next((name for test, name in kinds if test(mode)), "not a regular file")
+    return f"is {kind}, not a PDF file; not read"
