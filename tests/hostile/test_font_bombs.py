@@ -207,8 +207,32 @@ def _noisy_program() -> bytes:
     return bytes(data)
 
 
+def _fonttools_logs_it(data: bytes) -> bool:
+    """Whether this fontTools version logs a line reading ``data``'s cmap (4.68 warns that it
+    cut the group short; 4.65, which Python 3.10 gets, cuts it without a word)."""
+    from fontTools.ttLib import TTFont
+
+    seen: list[str] = []
+
+    class Catch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    catch = Catch()
+    logger = logging.getLogger("fontTools")
+    logger.addHandler(catch)
+    try:
+        TTFont(io.BytesIO(data))["cmap"].tables[0].cmap  # noqa: B018 (read for its log line)
+    finally:
+        logger.removeHandler(catch)
+    return any("truncated" in line for line in seen)
+
+
 def test_fonttools_log_lines_go_to_the_debug_log_and_nothing_stays_attached(caplog: pytest.LogCaptureFixture):
     from glyphweave.plugins.decoders.embedded_font import load_program
+
+    if not _fonttools_logs_it(_noisy_program()):
+        pytest.skip("this fontTools version logs nothing for the noisy program")
 
     handlers = list(logging.getLogger("fontTools").handlers)
     with caplog.at_level(logging.DEBUG, logger="glyphweave.tables.sfnt"):
@@ -219,6 +243,8 @@ def test_fonttools_log_lines_go_to_the_debug_log_and_nothing_stays_attached(capl
 
 
 def test_fonttools_log_lines_never_reach_standard_error(tmp_path: Path):
+    if not _fonttools_logs_it(_noisy_program()):
+        pytest.skip("this fontTools version logs nothing for the noisy program")
     program = tmp_path / "noisy.ttf"
     program.write_bytes(_noisy_program())
     code = ("import sys\n"
