@@ -289,11 +289,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
             if args.format == "text":
                 if args.bom:
                     out.write("\ufeff")
-                for _, text in _frozen_after_each(source.iter_text(pages, mode=args.mode)):
+                for _, text in _frozen_after_each(source.iter_text(pages, mode=args.mode), args.owns_process):
                     out.write(text)
                     out.write(args.separator)
             else:
-                for page, result in _frozen_after_each(source.iter_assembled(pages, mode=args.mode)):
+                for page, result in _frozen_after_each(source.iter_assembled(pages, mode=args.mode), args.owns_process):
                     record = {"page": page.number + 1, "text": result.text, "stats": page.stats.to_dict()}
                     if result.data is not None:
                         record["data"] = result.data
@@ -366,9 +366,9 @@ def _warning_lines(messages: Sequence[str]) -> list[str]:
     return lines
 
 
-def _frozen_after_each(items: Iterator[Any]) -> Iterator[Any]:
+def _frozen_after_each(items: Iterator[Any], freeze: bool) -> Iterator[Any]:
     """``items``, with what is alive after each page written frozen out of the cyclic
-    collector's reach (``gc.freeze``).
+    collector's reach (``gc.freeze``) when ``freeze``.
 
     The document iterators pause the collector while a page is extracted (``pause_gc``);
     what outlives the page (the document's fonts, measured strings, structure tree) then
@@ -376,20 +376,16 @@ def _frozen_after_each(items: Iterator[Any]) -> Iterator[Any]:
     the CJK manual of the benchmark corpus, 41 ms of collections per run; 11 ms frozen).
     Extraction makes no reference cycles per page (one plugin manager per document at
     most), so nothing the freeze keeps from the collector would have been garbage. The
-    freeze is process-wide, which only this command, owning its process, may decide (a
-    library caller decides for itself), and it is undone when the pages end, for a caller
-    that runs the command in its own process (the tests). A host that froze objects of its
-    own (``gc.get_freeze_count()`` above 0) keeps them frozen: ``gc.unfreeze`` cannot tell
-    theirs from ours, so nothing is frozen then."""
-    if gc.get_freeze_count():
+    freeze is process-wide, so only the console script, which owns its process and ends
+    it after the command (:func:`run`), asks for it, and it is never undone:
+    ``gc.unfreeze`` cannot tell what a host froze of its own from what this froze, and
+    :func:`main` in a host's process freezes nothing."""
+    if not freeze:
         yield from items
         return
-    try:
-        for item in items:
-            yield item
-            gc.freeze()
-    finally:
-        gc.unfreeze()
+    for item in items:
+        yield item
+        gc.freeze()
 
 
 def cmd_glyphs(args: argparse.Namespace) -> int:
@@ -525,7 +521,8 @@ COMMANDS = {"extract": cmd_extract, "glyphs": cmd_glyphs, "plugins": cmd_plugins
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``) in this process; the exit
-    status. The console script is :func:`run`."""
+    status. The console script is :func:`run`. Nothing process-wide is changed for good
+    (the garbage collector's frozen objects, warning filters)."""
     return _main(argv)[0]
 
 
@@ -540,7 +537,7 @@ def run() -> None:
     benchmark corpus).
     Every other command, and any that failed, exits as usual, running the exit handlers
     their pools and clients rely on."""
-    status, quick = _main(None)
+    status, quick = _main(None, owns_process=True)
     if quick:
         _run_exit_handlers()
         os._exit(status)
@@ -560,10 +557,13 @@ def _run_exit_handlers() -> None:
             stream.flush()
 
 
-def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
-    """:func:`main`'s exit status, and whether the process may end without teardown."""
+def _main(argv: Sequence[str] | None, *, owns_process: bool = False) -> tuple[int, bool]:
+    """:func:`main`'s exit status, and whether the process may end without teardown.
+    ``owns_process``: the process ends after the command (the console script), so the
+    command may make process-wide choices for its speed."""
     parser = _parser()
     args = parser.parse_args(argv)
+    args.owns_process = owns_process
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE, False
