@@ -67,8 +67,9 @@ def run_one(exe: list[str], path: Path, timeout: float) -> tuple[str, float, int
     """(verdict, seconds, peak RSS in MB, last stderr line) of ``glyphweave extract path``
     (``exe`` prints the process's peak RSS as a last ``peak-kb`` line)."""
     started = time.monotonic()
-    proc = subprocess.Popen([*exe, "extract", str(path), "-o", os.devnull],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # The text goes to standard output, thrown away by the pipe: never ``-o /dev/null``, a
+    # path the tool would have to treat as a device of the machine's.
+    proc = subprocess.Popen([*exe, "extract", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
