@@ -33,12 +33,14 @@ ALLOWED: dict[str, frozenset[str]] = {
     # glyph-map decoder can read them), and the scan, sheet and repair (on the API and the batch runner).
     "glyphmap": frozenset({"core", "tables", "glyphmap", "api", "batch", "files"}),
     "testing": frozenset({"core", "registry", "plugin", "testing", "api"}),
-    "api": frozenset({"core", "pdf", "tables", "registry"}),
+    "api": frozenset({"core", "pdf", "tables", "registry", "pageranges"}),
     "cli": frozenset({"glyphweave", "api", "core", "registry", "scaffold", "batch", "glyphmap", "accelerated",
-                      "files", "arguments"}),
-    "batch": frozenset({"api", "core", "registry", "batch", "files", "arguments"}),
+                      "files", "arguments", "pageranges"}),
+    "batch": frozenset({"api", "core", "registry", "batch", "files", "arguments", "pageranges"}),
     # Command-line argument types the commands share (arguments.py): page ranges, limits, secrets.
-    "arguments": frozenset({"core"}),
+    "arguments": frozenset({"core", "pageranges"}),
+    # Page ranges as users write them (pageranges.py): the API, the CLI and batch read them alike.
+    "pageranges": frozenset({"core"}),
     # Writing outputs safely (files.py): every command that writes, on core's errors only.
     "files": frozenset({"core"}),
     # new-plugin: refuses names the installed plugins hold (registry), writes through files.py.

@@ -649,12 +649,12 @@ def _total(pages: Iterable[PageStats]) -> DocumentStats:
 
 def parse_page_ranges(spec: str, count: int, *, clamp: bool = False) -> list[int]:
     """``"1-3,7,10-"`` (1-based, inclusive) → 0-based indices of a ``count``-page document
-    (:mod:`glyphweave.core.pageranges`: ``clamp`` as pdftotext's ``-f``/``-l``).
+    (:mod:`glyphweave.pageranges`: ``clamp`` as pdftotext's ``-f``/``-l``).
 
     :raises UsageError: the specification is malformed.
     :raises PageError: (without ``clamp``) it reaches past the last page.
     """
-    from glyphweave.core.pageranges import parse_page_spec, select_pages
+    from glyphweave.pageranges import parse_page_spec, select_pages
 
     return select_pages(parse_page_spec(spec), count, clamp=clamp)
 

@@ -12,13 +12,13 @@ import math
 from collections.abc import Callable
 
 from glyphweave.core.errors import GlyphweaveError, UsageError
-from glyphweave.core.pageranges import PageRange, parse_page_spec
+from glyphweave.pageranges import PageRange, parse_page_spec
 
 __all__ = ["page_spec", "positive_number", "read_password_file"]
 
 
 def page_spec(text: str) -> tuple[PageRange, ...]:
-    """``--pages``: ranges such as ``1-3,7,10-`` (see :mod:`glyphweave.core.pageranges`)."""
+    """``--pages``: ranges such as ``1-3,7,10-`` (see :mod:`glyphweave.pageranges`)."""
     try:
         return parse_page_spec(text)
     except UsageError as exc:

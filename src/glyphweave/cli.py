@@ -257,7 +257,7 @@ def _page_indices(args: argparse.Namespace, doc: Any) -> list[int] | None:
     usage error (:class:`~glyphweave.core.errors.PageError`)."""
     if args.pages is None:
         return None
-    from glyphweave.core.pageranges import select_pages
+    from glyphweave.pageranges import select_pages
 
     return select_pages(args.pages, len(doc))
 

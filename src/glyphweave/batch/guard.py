@@ -55,7 +55,7 @@ class OutputFolder:
         if key not in self._checked:
             # Only a plain file is read: a FIFO would block, a link is the user's.
             plain = os.path.isfile(path) and not os.path.islink(path)
-            self._checked[key] = bool(self._hashes) and plain and _sha256(path) in self._hashes
+            self._checked[key] = bool(self._hashes) and plain and file_sha256(path) in self._hashes
         return self._checked[key]
 
     def foreign(self) -> Iterator[str]:
@@ -88,7 +88,8 @@ class OutputFolder:
         return os.path.lexists(output) and not (os.path.isfile(output) and self.ours(output))
 
 
-def _sha256(path: str) -> str | None:
+def file_sha256(path: str) -> str | None:
+    """The sha256 of the file ``path`` (read a block at a time), None when it cannot be read."""
     digest = hashlib.sha256()
     try:
         with open(path, "rb") as stream:

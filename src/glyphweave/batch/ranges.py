@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from glyphweave.core.errors import UsageError
-from glyphweave.core.pageranges import PageRange, parse_page_spec, select_pages
+from glyphweave.pageranges import PageRange, parse_page_spec, select_pages
 
 __all__ = ["PageRange", "clamped_note", "parse_ranges", "select"]
 
 
 def parse_ranges(spec: str) -> tuple[PageRange, ...]:
-    """``"1-3,7,10-"`` → its ranges, in the order given (:mod:`glyphweave.core.pageranges`).
+    """``"1-3,7,10-"`` → its ranges, in the order given (:mod:`glyphweave.pageranges`).
 
     :raises UsageError: a part that is not ``N``, ``N-M``, ``N-`` or ``-M`` with 1 <= N <= M,
         or no part at all; the message names ``--pages``.

@@ -11,7 +11,6 @@ did not write is written over (:mod:`.guard`).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -23,7 +22,7 @@ import attrs
 from glyphweave.core.errors import EXIT_USAGE, UsageError
 from glyphweave.files import check_not_input
 
-from .guard import OutputFolder, identity
+from .guard import OutputFolder, file_sha256, identity
 from .manifest import compact as compact_manifest
 from .manifest import load as manifest_lines
 from .manifest import repair as repair_manifest
@@ -185,7 +184,7 @@ def run_batch(inputs: Sequence[str], outdir: str, *, options: ExtractOptions | N
                 if result.file in recorded:
                     yield result  # already in the manifest of the run that finished it
                 else:  # that run was killed between the output's rename and its manifest line
-                    yield record(attrs.evolve(result, sha256=_sha256(result.output)))
+                    yield record(attrs.evolve(result, sha256=file_sha256(result.output) if result.output else None))
             for result in _execute(todo, jobs=jobs, time_limit=time_limit, memory_mb=memory_mb, dask=dask,
                                    gather=gather):
                 yield record(result)
@@ -237,14 +236,6 @@ def _execute(todo: list[FileJob], *, jobs: int | None, time_limit: float | None,
 
     workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
     yield from run_pool(todo, workers=workers, time_limit=time_limit, memory_mb=memory_mb)
-
-
-def _sha256(path: str | None) -> str | None:
-    try:
-        with open(path or "", "rb") as stream:
-            return hashlib.sha256(stream.read()).hexdigest()
-    except OSError:
-        return None
 
 
 def summary(results: Iterable[FileResult]) -> dict[str, Any]:

@@ -164,15 +164,7 @@ class Catalog:
                     infos = [_component_info(kind, component, plugin_name, dist)
                              for component in _as_list(result, hook_name, plugin_name, dist)]
                 for info in infos:
-                    held = components.get((kind, info.name))
-                    if held is None:
-                        components[(kind, info.name)] = info
-                        continue
-                    kept, lost = (info, held) if _wins((info.plugin, info.distribution),
-                                                       (held.plugin, held.distribution)) else (held, info)
-                    components[(kind, info.name)] = kept
-                    left_out.append(_left_out(kind, info.name, (lost.plugin, lost.distribution),
-                                              (kept.plugin, kept.distribution)))
+                    _claim(components, (kind, info.name), info, _component_origin(info), kind, left_out)
 
         profiles: dict[str, ProfileSource] = dict(_builtin_profiles()) if builtin_profiles else {}
         for plugin, result in _call_each(pm, PROFILES_HOOK, origin):
@@ -180,16 +172,7 @@ class Catalog:
             with _blaming(plugin):
                 sources = _profile_sources(result, plugin_name, dist)
             for source in sources:
-                held_source = profiles.get(source.name)
-                if held_source is None:
-                    profiles[source.name] = source
-                    continue
-                kept_source, lost_source = ((source, held_source)
-                                            if _wins(_profile_origin(source), _profile_origin(held_source))
-                                            else (held_source, source))
-                profiles[source.name] = kept_source
-                left_out.append(_left_out("profile", source.name, _profile_origin(lost_source),
-                                          _profile_origin(kept_source)))
+                _claim(profiles, source.name, source, _profile_origin(source), "profile", left_out)
         for record in left_out:
             if isinstance(pm, GlyphweavePluginManager):
                 pm.warn(record.message, record)
@@ -269,9 +252,26 @@ class Catalog:
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _wins(claimant: tuple[str, str], holder: tuple[str, str]) -> bool:
-    """True when ``claimant`` (plugin, distribution) takes a name from ``holder``."""
-    return precedence(*claimant) < precedence(*holder)
+def _claim(table: dict[Any, Any], key: Any, entry: Any, origin: tuple[str, str], what: str,
+           left_out: list[LeftOut]) -> None:
+    """Put ``entry`` (of ``origin``: plugin, distribution) under ``key``, unless the entry
+    there already wins the name (:func:`~glyphweave.registry.manager.precedence`); the
+    loser of the two goes into ``left_out``. Components and profiles share this rule."""
+    held = table.get(key)
+    if held is None:
+        table[key] = entry
+        return
+    held_origin = _component_origin(held) if isinstance(held, ComponentInfo) else _profile_origin(held)
+    if precedence(*origin) < precedence(*held_origin):
+        table[key] = entry
+        left_out.append(_left_out(what, entry.name, held_origin, origin))
+    else:
+        left_out.append(_left_out(what, entry.name, origin, held_origin))
+
+
+def _component_origin(info: ComponentInfo) -> tuple[str, str]:
+    """(plugin, distribution) of a registered component."""
+    return info.plugin, info.distribution
 
 
 def _left_out(what: str, name: str, lost: tuple[str, str], kept: tuple[str, str]) -> LeftOut:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from glyphweave.core.errors import PageError, UsageError
-from glyphweave.core.pageranges import PageRange, parse_page_spec, select_pages
+from glyphweave.pageranges import PageRange, parse_page_spec, select_pages
 
 
 def test_ranges_keep_the_order_given() -> None:
