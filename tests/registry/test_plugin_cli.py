@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_escape_hatches import GOOD  # an assembler plugin's source
 
 import glyphweave
 from glyphweave.cli import EXIT_PLUGIN, main
@@ -87,21 +88,6 @@ def test_a_library_caller_gets_the_builtin_and_a_python_warning(usurper: Path) -
     with pytest.warns(PluginWarning, match=r"^filter 'dedup' of plugin 'usurper' .*--block usurper"), \
             glyphweave.open(usurper) as doc:
         assert doc.text() == "Hello\n\f"
-
-
-GOOD = '''
-from glyphweave.plugin import Assembler, hookimpl
-
-class Shout(Assembler):
-    """Page text in capitals."""
-    NAME = "shout"
-    def assemble(self, page, indices):
-        return "".join(page.table.text[i] for i in indices).upper()
-
-@hookimpl
-def glyphweave_register_assemblers():
-    return [Shout]
-'''
 
 
 @pytest.fixture
