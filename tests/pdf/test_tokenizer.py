@@ -585,3 +585,18 @@ def test_numbers_past_the_limit_before_one_operator_keep_the_last() -> None:
     data = b"1 " * 100_000 + b"7 8 Td"
     assert [(op, args[-2:]) for op, args, _ in operations(data, dropped=dropped)] == [(b"Td", [b"7", b"8"])]
     assert len(dropped) == 1 and "numbers before one operator" in dropped[0]
+
+
+@pytest.mark.parametrize("show", [b"(%s) Tj", b"72 700 Td (%s) Tj", b"/F1 12 Tf 72 700 Td (%s) Tj",
+                                  b"[(%s)] TJ", b"<%s> Tj"])
+def test_a_shown_string_past_the_limit_on_the_fast_path_is_dropped_and_said(show: bytes) -> None:
+    # A string with no escape matches the fast path whole, however long: it is held to the
+    # same bound as the general path's, and the show itself, and what follows, still run.
+    from glyphweave.pdf.tokenizer import OPERAND_BYTES_MAX
+
+    body = (b"4" if show.startswith(b"<") else b"a") * (OPERAND_BYTES_MAX + 2)
+    dropped: list[str] = []
+    items = list(operations(b"BT " + show % body + b" (after) Tj ET", fuse=True, dropped=dropped))
+    assert len(dropped) == 1 and "of more than 1 MB" in dropped[0]
+    assert all(len(arg) < 1024 for _, args, _ in items for arg in args if isinstance(arg, (bytes, bytearray)))
+    assert items[-2][1] == [b"after"] and items[-1][0] == b"ET"

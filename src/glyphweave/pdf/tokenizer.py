@@ -235,7 +235,7 @@ def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = N
         else:  # a string shown at the end of the match: alone or after an operation
             op = m["op"]
             if op is None and m["tf"] is None:
-                stack.append(_shown(m, last))
+                stack.append(_shown(m, last, dropped))
                 count += 1
                 yield _SHOWN_BY[last], stack, count
                 stack = []
@@ -252,7 +252,7 @@ def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = N
             stack.append(m["size"])
             count += 1
             if fuse and last != "tf" and m["ty"] is not None:
-                item = _font_then(m, last, stack, count)
+                item = _font_then(m, last, stack, count, dropped)
                 count = item[2]
                 yield item
             else:
@@ -265,7 +265,7 @@ def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = N
             if fuse and op == b"q" and not m["nums"]:
                 block = _BLOCK.match(data, m.start("op"))
                 if block is not None:
-                    item = _glyph_block(block, stack, count)
+                    item = _glyph_block(block, stack, count, dropped)
                     count = item[2]
                     pos = block.end()
                     stack = []
@@ -322,9 +322,14 @@ def _last_numbers(nums: bytes, dropped: list[str]) -> bytes:
     return tail[gap.end():] if gap is not None else b""
 
 
-def _shown(m: re.Match[bytes], group: str) -> Any:
-    """The operand of the show whose body ``group`` of the fast match holds."""
+def _shown(m: re.Match[bytes], group: str, dropped: list[str]) -> Any:
+    """The operand of the show whose body ``group`` of the fast match holds: an empty one,
+    said in ``dropped``, past :data:`OPERAND_BYTES_MAX` (a string the fast path matches
+    whole, with no escape in it, is as long as the stream allows)."""
     raw = m[group]
+    if len(raw) > OPERAND_BYTES_MAX:
+        dropped.append(_LONG_STRING if group != "tj" else f"a TJ array of more than {OPERAND_BYTES_MAX >> 20} MB")
+        return RawTJ(b"") if group == "tj" else b""
     if group == "tj":
         return RawTJ(raw)
     return unescape_literal(raw) if group == "lit" else bytearray(decode_hex(raw))
@@ -336,11 +341,11 @@ def _fused_show(m: re.Match[bytes], op: bytes, show: str, stack: list[Any], inde
     nums = m["nums"]
     if nums:
         stack.extend(_numbers(nums if len(nums) <= _NUMBERS_BYTES_MAX else _last_numbers(nums, dropped)))
-    stack.append(_shown(m, show))
+    stack.append(_shown(m, show, dropped))
     return (_THEN_TJ if show == "tj" else _THEN_TJ_STRING)[op], stack, index
 
 
-def _glyph_block(m: re.Match[bytes], stack: list[Any], index: int) -> Item:
+def _glyph_block(m: re.Match[bytes], stack: list[Any], index: int, dropped: list[str]) -> Item:
     """The item for a glyph block whose ``q`` has index ``index`` (operands before it, if
     any, are left on ``stack`` for its first operator, as in any fused item)."""
     for group in ("cm", "tr", "tm"):
@@ -351,7 +356,7 @@ def _glyph_block(m: re.Match[bytes], stack: list[Any], index: int) -> Item:
     stack.append(m["size"])
     stack.append(m["tx"])
     stack.append(m["ty"])
-    stack.append(_shown(m, m.lastgroup or ""))
+    stack.append(_shown(m, m.lastgroup or "", dropped))
     record = GLYPH_BLOCK if m["tr"] is None else GLYPH_BLOCK_TR
     return record, stack, index + len(record.operators) - 1
 
@@ -362,14 +367,14 @@ def _numbers(nums: bytes) -> list[bytes]:
     return (nums if 0 not in nums else nums.replace(b"\0", b" ")).split()  # 0: a NUL byte
 
 
-def _font_then(m: re.Match[bytes], last: str, stack: list[Any], index: int) -> Item:
+def _font_then(m: re.Match[bytes], last: str, stack: list[Any], index: int, dropped: list[str]) -> Item:
     """The item for ``/F s Tf`` (index ``index``, operands on ``stack``) fused with the
     ``x y Td`` after it, and with the string shown after that if the match holds one."""
     stack.append(m["tx"])
     stack.append(m["ty"])
     if last == "ty":
         return _TF_TD, stack, index + 1
-    stack.append(_shown(m, last))
+    stack.append(_shown(m, last, dropped))
     return (_TF_TD_TJ if last == "tj" else _TF_TD_TJ_STRING), stack, index + 2
 
 
