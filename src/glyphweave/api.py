@@ -37,6 +37,7 @@ from glyphweave.core.structure import Coverage, PageStructure, content_keys, cov
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
 from glyphweave.pdf.pagetree import walk_page_tree
+from glyphweave.pdf.rescue import clamp_numbers, objects_nulled_by_numbers
 from glyphweave.pdf.structure import DocumentStructure, read_structure
 from glyphweave.registry.catalog import Catalog
 from glyphweave.registry.manager import create_plugin_manager
@@ -57,7 +58,7 @@ def _box(value: Any) -> Box | None:
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
-def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str, bool]:
+def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str, bool, list[str], list[str]]:
     if isinstance(source, (bytes, bytearray, memoryview)):
         target: Any = io.BytesIO(bytes(source))
         name = "<bytes>"
@@ -69,7 +70,7 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str, b
         target = source
         name = getattr(source, "name", "<stream>")
     try:
-        pdf, walk = _pikepdf_open(target, password)
+        pdf, walk, clamped, repairs = _pikepdf_open(target, password)
     except pikepdf.PasswordError:
         if password:
             raise PasswordError(f"{name}: wrong password", password_given=True) from None
@@ -77,7 +78,7 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str, b
     except (pikepdf.PdfError, OSError, ValueError, RuntimeError) as exc:
         detail = _without_source(str(exc).splitlines()[0], name) if str(exc) else type(exc).__name__
         raise PDFOpenError(f"{name}: cannot open as PDF ({detail})") from None
-    return pdf, name, walk
+    return pdf, name, walk, clamped, repairs
 
 
 _REPAIR_PLACE = re.compile(r"\(((?:object|offset|trailer|xref)[^)]*)\): ")
@@ -95,11 +96,32 @@ def _without_source(text: str, name: str) -> str:
     return text[found.end():] if found else text
 
 
-def _pikepdf_open(target: Any, password: str | None) -> tuple[pikepdf.Pdf, bool]:
-    """``target`` opened by pikepdf, and whether glyphweave must walk its page tree itself
-    (:mod:`glyphweave.pdf.pagetree`): qpdf walks the tree as it opens a file, to push
-    inherited attributes onto the pages, and fails the whole file at a loop in the tree or
-    a tree too deep for it. Such a file is opened again without that walk."""
+def _pikepdf_open(target: Any, password: str | None) -> tuple[pikepdf.Pdf, bool, list[str], list[str]]:
+    """``target`` opened by pikepdf, whether glyphweave must walk its page tree itself
+    (:mod:`glyphweave.pdf.pagetree`), what was clamped to open it, and what qpdf repaired
+    as it opened it (qpdf hands its warnings over once: they are taken here). qpdf walks the tree as
+    it opens a file, to push inherited attributes onto the pages, and fails the whole file
+    at a loop in the tree or a tree too deep for it: such a file is opened again without
+    that walk. An object qpdf read as null for a number too large for it (a page, dropped
+    with its text) is kept by opening a copy with the number clamped (:mod:`glyphweave.pdf.rescue`)."""
+    pdf, walk = _pikepdf_open_once(target, password)
+    repairs = [str(warning) for warning in pdf.get_warnings()]
+    nulled = objects_nulled_by_numbers(repairs)
+    data = _source_bytes(target) if nulled else None
+    if data is None:
+        return pdf, walk, [], repairs
+    patched, notes = clamp_numbers(data, nulled)
+    if not notes:
+        return pdf, walk, [], repairs
+    try:
+        again, walk_again = _pikepdf_open_once(io.BytesIO(patched), password)
+    except Exception:  # the copy is no better: keep the first opening and what qpdf said
+        return pdf, walk, [], repairs
+    pdf.close()
+    return again, walk_again, notes, [str(warning) for warning in again.get_warnings()]
+
+
+def _pikepdf_open_once(target: Any, password: str | None) -> tuple[pikepdf.Pdf, bool]:
     try:
         return pikepdf.open(target, password=password or ""), False
     except pikepdf.PasswordError:
@@ -111,6 +133,25 @@ def _pikepdf_open(target: Any, password: str | None) -> tuple[pikepdf.Pdf, bool]
             return pikepdf.open(target, password=password or "", inherit_page_attributes=False), True
         except Exception:
             raise first from None
+
+
+_RESCUE_BYTES_MAX = 256 << 20
+"""The largest file whose bytes are copied to clamp a number qpdf cannot read."""
+
+
+def _source_bytes(target: Any) -> bytes | None:
+    """The bytes of ``target`` (a path or an in-memory stream), or None when it is another
+    kind of stream or larger than :data:`_RESCUE_BYTES_MAX`."""
+    if isinstance(target, io.BytesIO):
+        return target.getvalue()
+    if not isinstance(target, str):
+        return None
+    try:
+        with open(target, "rb") as file:
+            data = file.read(_RESCUE_BYTES_MAX + 1)
+    except OSError:
+        return None
+    return data if len(data) <= _RESCUE_BYTES_MAX else None
 
 
 _FILE_KINDS = ((stat.S_ISDIR, "directory"), (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
@@ -378,8 +419,6 @@ class Document:
         self._repairs: dict[str, list[str]] = {}
         """qpdf's repairs by kind (their text with digits as ``#``): the first one's text, then
         where each was made (``object 12 0, offset 345``), in the order met."""
-        self._repairs_seen = 0
-        """How many of the open PDF's warnings :attr:`_repairs` holds."""
         self._reopen = reopen
         """Opens the same PDF again (None when it has changed); None: never reopened."""
         self._since_open = 0
@@ -441,11 +480,12 @@ class Document:
 
     @property
     def file_warnings(self) -> list[str]:
-        """Warnings about the file as a whole rather than one page: what the page tree's walk
-        skipped, then what qpdf repaired as it read the file (``qpdf: ...``: an object it could
-        not parse and read as null, a damaged cross-reference table), one line per kind of
-        repair with where it was first made and how often. A page lost to such a repair is
-        said here, never lost in silence."""
+        """Warnings about the file as a whole rather than one page: numbers clamped to keep an
+        object qpdf could not read (``file: ...``), what the page tree's walk skipped, then
+        what qpdf repaired as it read the file (``qpdf: ...``: an object it could not parse
+        and read as null, a damaged cross-reference table), one line per kind of repair with
+        where it was first made and how often. A page lost to such a repair is said here,
+        never lost in silence."""
         self._collect_library_warnings()
         repairs = []
         for what, *places in self._repairs.values():
@@ -457,15 +497,19 @@ class Document:
 
     def _collect_library_warnings(self) -> None:
         """Take the repairs qpdf reported since the last call (it reports them as it reads
-        objects, so this runs before an opening is dropped or closed too)."""
+        objects, and hands each over once, so this runs before an opening is dropped or
+        closed too)."""
         if self.closed:
             return
         try:
             reported = self._pdf.get_warnings()
         except Exception:  # a warning list qpdf cannot give is no reason to fail
             return
-        for warning in reported[self._repairs_seen:]:
-            text = _without_source(str(warning).splitlines()[0], self.name) if str(warning) else ""
+        self._take_library_warnings(map(str, reported))
+
+    def _take_library_warnings(self, reported: Iterable[str]) -> None:
+        for warning in reported:
+            text = _without_source(warning.splitlines()[0], self.name) if warning else ""
             if len(text) > 240:  # a 400-digit number quoted whole says nothing more
                 text = text[:237] + "..."
             place = _REPAIR_PLACE.match(text)
@@ -473,7 +517,6 @@ class Document:
             if what:  # an iText file repeats one quirk on every stream: one line, counted
                 kind = _REPAIR_NUMBER.sub("#", what)
                 self._repairs.setdefault(kind, [what]).append(place[1] if place else "")
-        self._repairs_seen = len(reported)
 
     def _structure(self) -> DocumentStructure | None:
         """The structure tree, walked on first need and once per document."""
@@ -617,7 +660,7 @@ class Document:
             return
         self._collect_library_warnings()  # of the opening being dropped
         self._pdf = self._fonts.pdf = pdf
-        self._repairs_seen = 0
+        pdf.get_warnings()  # what qpdf repaired opening the same file again was said the first time
         self._page_objs = None
 
     def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
@@ -679,8 +722,10 @@ def open_document(source: Source, *, password: str | None = None, profile: Any =
         source = bytes(source)
     reopen = _reopener(source, password)
     started = time.monotonic()
-    pdf, name, walk = _open_pdf(source, password)
+    pdf, name, walk, clamped, repairs = _open_pdf(source, password)
     document = Document(pdf, pipeline, name, pause_gc=pause_gc, limits=limits, reopen=reopen, walk_page_tree=walk)
+    document._file_warnings.update(dict.fromkeys(f"file: {note}" for note in clamped))
+    document._take_library_warnings(repairs)
     with contextlib.suppress(Exception):  # a broken page tree fails where pages are asked for, as before
         len(document)  # qpdf reads the page tree once, here, to be timed with the opening
     document._open_seconds = time.monotonic() - started
