@@ -586,6 +586,12 @@ class Document:
             f"page {number + 1}: {warning}" if not warning.startswith("page ") else warning
             for number, stats in sorted(self._page_stats.items()) for warning in stats.warnings])]
 
+    def warning_count(self) -> int:
+        """How many warnings the document has given so far, as ``--strict`` counts them: the
+        file's, and the pages' (a component that failed on pages with no other warning
+        counts once per failure)."""
+        return max(self.stats.warnings, len(self.component_warnings)) + len(self.file_warnings)
+
     def assembly(self) -> dict[int, dict[str, str]]:
         """How each page extracted so far was assembled (1-based page number → the page's
         ``assembly`` statistics: the assembler, which one served, why)."""

@@ -324,7 +324,7 @@ def _finish(args: argparse.Namespace, doc: Any) -> int:
         once = [message for message in component if _without_page(message) not in on_pages]
         for line in _warning_lines([*warnings, *once]):
             print(f"glyphweave: warning: {line}", file=sys.stderr)
-    count = max(doc.stats.warnings, len(component)) + len(doc.file_warnings) + getattr(args, "broken_plugins", 0)
+    count = doc.warning_count() + getattr(args, "broken_plugins", 0)
     if args.strict and count:
         from glyphweave.core.limits import LIMIT
 

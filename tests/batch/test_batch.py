@@ -565,3 +565,14 @@ def test_a_device_or_fifo_given_as_input_is_named_and_never_read(tmp_path: Path)
     results = list(run_batch([str(fifo), "/dev/zero"], str(tmp_path / "out")))
     assert [(r.status, r.error) for r in results] == [
         ("failed", "is a FIFO, not a PDF file; not read"), ("failed", "is a character device, not a PDF file; not read")]
+
+
+def test_a_files_own_warnings_count_in_its_result(tmp_path):
+    # A warning about the file as a whole (a page kept by clamping a number qpdf cannot
+    # read) counts as extract --strict counts it, not only the pages' warnings.
+    from hostile.page_trees import page_box_overflow
+
+    pdf = tmp_path / "overflow.pdf"
+    pdf.write_bytes(page_box_overflow())
+    result = run_job(FileJob(source=str(pdf), output=str(tmp_path / "overflow.txt"), options=ExtractOptions()))
+    assert result.status == "ok" and result.pages == 2 and result.warnings == 1

@@ -97,7 +97,7 @@ def run_job(job: FileJob) -> FileResult:
 
     started = time.perf_counter()
     try:
-        content, stats, note = _extract(job)
+        content, stats, warnings, note = _extract(job)
         digest = hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
         if not job.gather:
             write_atomically(job.output, content, inputs=(job.source,))
@@ -112,7 +112,7 @@ def run_job(job: FileJob) -> FileResult:
                           f"{one_line(exc)}", exit_status=1, seconds=round(time.perf_counter() - started, 4))
     return FileResult(
         file=job.source, status="ok", pages=stats.pages, glyphs=stats.glyphs, unresolved=stats.unresolved,
-        warnings=stats.warnings, seconds=round(time.perf_counter() - started, 4), output=job.output,
+        warnings=warnings, seconds=round(time.perf_counter() - started, 4), output=job.output,
         sha256=digest, content=content if job.gather else None, note=note,
     )
 
@@ -131,7 +131,7 @@ def one_line(exc: BaseException) -> str:
     return text[:500]
 
 
-def _extract(job: FileJob) -> tuple[str, Any, str | None]:
+def _extract(job: FileJob) -> tuple[str, Any, int, str | None]:
     import warnings
 
     from glyphweave.registry.manager import PluginWarning
@@ -142,7 +142,7 @@ def _extract(job: FileJob) -> tuple[str, Any, str | None]:
         return _extract_quietly(job)
 
 
-def _extract_quietly(job: FileJob) -> tuple[str, Any, str | None]:
+def _extract_quietly(job: FileJob) -> tuple[str, Any, int, str | None]:
     from glyphweave.api import open_document
     from glyphweave.registry.manager import create_plugin_manager
 
@@ -172,7 +172,7 @@ def _extract_quietly(job: FileJob) -> tuple[str, Any, str | None]:
             for page, glyphs in doc.iter_glyphs(pages):
                 parts.extend(json.dumps({"page": page.number + 1, **glyph.to_dict()}, ensure_ascii=False) + "\n"
                              for glyph in glyphs)
-        return "".join(parts), doc.stats, note
+        return "".join(parts), doc.stats, doc.warning_count(), note
 
 
 def write_atomically(path: str, content: str, *, inputs: tuple[str, ...] = ()) -> None:
