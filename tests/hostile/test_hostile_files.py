@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -37,11 +37,9 @@ def _painted(data: bytes, **limits: float) -> tuple[int, tuple[str, ...]]:
 
 
 def test_a_deflate_bomb_is_cut_at_the_page_limit_keeping_the_text_before():
-    started = time.monotonic()
     text, warnings = _extract(deflate_bomb(200), page_content_mb=2)
     assert "Before the bomb" in text and "After the bomb" not in text
     assert any("page content cut after 1 MB: the page content limit of 2 MB reached" in w for w in warnings)
-    assert time.monotonic() - started < 20
 
 
 def test_the_document_limit_empties_later_pages():
@@ -57,7 +55,9 @@ def test_the_document_limit_empties_later_pages():
 def test_a_form_painted_over_and_over_counts_against_the_page():
     painted, warnings = _painted(form_bomb(copies=50, form_mb=1), page_content_mb=8)
     assert 4 * 5 <= painted < 50 * 4  # a few copies of "Form", not all fifty
-    assert any("form XObject /Fm" in w and "limit of 8 MB" in w for w in warnings)
+    # One warning for the page, counting the paintings cut or skipped after the first.
+    assert len(warnings) == 1 and warnings[0].startswith("limit reached: form XObject /Fm cut after ")
+    assert warnings[0].endswith(": the page content limit of 8 MB reached (and 42 more streams skipped or cut)")
 
 
 def test_100k_nested_q_keep_the_text_and_warn_once():
@@ -87,19 +87,22 @@ def test_a_bfrange_over_the_whole_code_space_is_cheap():
     cmap = (b"1 begincodespacerange <00000000> <FFFFFFFF> endcodespacerange\n"
             b"1 beginbfrange <00000000> <FFFFFFFF> <0041> endbfrange\n"
             b"1 begincidrange <00000000> <FFFFFFFF> 1 endcidrange\n")
-    started = time.monotonic()
-    parsed = parse_cmap(cmap)
+    tracemalloc.start()
+    try:
+        parsed = parse_cmap(cmap)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
     assert parsed.to_cid(b"\x00\x00\x00\x05") == 6
-    assert time.monotonic() - started < 2
+    assert peak < 1 << 20  # kept as three ranges, never expanded code by code
 
 
 def test_a_100k_element_w_array():
     w = [0, [500] * 100_000]
-    started = time.monotonic()
     data = make_pdf(b"BT /F1 12 Tf 72 700 Td <00410042> Tj ET",
                     fonts={"F1": type0_identity(w=w, mapping={0x41: "A", 0x42: "B"})})
     text, _ = _extract(data)
-    assert "AB" in text and time.monotonic() - started < 10
+    assert "AB" in text
 
 
 @pytest.mark.parametrize("bad", [{"page_content_mb": 0}, {"page_seconds": -1}, {"glyphs": 5}])
@@ -130,12 +133,11 @@ def test_a_gigabyte_bomb_with_the_default_limit_stays_under_a_gigabyte(tmp_path:
             "    text = doc.text(); warnings = doc.pages[0].stats.warnings\n"
             "assert 'Before the bomb' in text and any('page content limit of 64 MB' in w for w in warnings)\n"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
-    started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", code, str(pdf)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code, str(pdf)], capture_output=True, text=True,
+                          timeout=300)  # a hang guard, not a measurement
     assert done.returncode == 0, done.stderr
     peak_kb = int(done.stdout.strip())
     assert peak_kb < 1024 * 1024, f"peak RSS {peak_kb // 1024} MB"
-    assert time.monotonic() - started < 60
 
 
 def test_the_command_line_limit_options_stats_and_strict_exit(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

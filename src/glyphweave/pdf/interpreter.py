@@ -178,6 +178,8 @@ class PageInterpreter:
         self._max_glyphs = self.limits.glyphs_per_page
         self._glyphs = 0
         self._next_check = 0
+        self._budget_said: tuple[int, int] | None = None
+        """Where the page's warning about the content budget is, and how many more streams it counts."""
         self._overflow = [0, 0]
         """``q`` and marked-content openings ignored past the nesting limit (their closings
         are ignored too, so the state stays balanced)."""
@@ -223,6 +225,7 @@ class PageInterpreter:
         self._glyphs = len(self.table)
         self._next_check = self._glyphs + _CHECK_EVERY if seconds is not None else self._max_glyphs
         self.budget.start_page(self.limits)
+        self._budget_said = None
         data = self._page_content(page_obj)
         self._handler_tables = self._handlers()
         self._first_run = len(self.table.raw_runs())
@@ -259,7 +262,7 @@ class PageInterpreter:
         unreadable); a cut one keeps what fits, with a warning."""
         left = self.budget.left
         if left <= 0:
-            self._warn(f"{LIMIT}{what} skipped: {self._budget_name()} reached")
+            self._budget_reached(f"{what} skipped")
             return None
         try:
             data, cut, damage = read_bounded(stream, left)
@@ -270,8 +273,22 @@ class PageInterpreter:
             self._warn(f"{what} damaged ({damage}): read up to the damage")
         self.budget.spend(len(data))
         if cut:
-            self._warn(f"{LIMIT}{what} cut after {len(data) // MB} MB: {self._budget_name()} reached")
+            self._budget_reached(f"{what} cut after {len(data) // MB} MB")
         return data
+
+    def _budget_reached(self, what: str) -> None:
+        """Say once per page that the content budget was reached, counting the streams
+        skipped or cut after the first (a form painted fifty times past the budget is one
+        warning, not fifty)."""
+        said = self._budget_said
+        if said is None:
+            self._budget_said = (len(self.warnings), 0)
+            self._warn(f"{LIMIT}{what}: {self._budget_name()} reached")
+            return
+        index, more = self._budget_said = (said[0], said[1] + 1)
+        if index < len(self.warnings):
+            first = self.warnings[index].split(" (and ", 1)[0]
+            self.warnings[index] = f"{first} (and {more:,} more stream{'s' if more > 1 else ''} skipped or cut)"
 
     def _budget_name(self) -> str:
         if self.budget.document_left <= self.budget.page_left:
