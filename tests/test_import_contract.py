@@ -8,8 +8,6 @@ and checked against the rules below, so the shape cannot drift silently.
 from __future__ import annotations
 
 import ast
-import importlib
-import warnings
 from pathlib import Path
 
 import pytest
@@ -65,21 +63,6 @@ THIRD_PARTY: dict[str, frozenset[str]] = {
     "dask": frozenset({"batch"}),
     "distributed": frozenset({"batch"}),
 }
-
-# Modules that only forward an old import path to its new home (core/_moved.py): they import
-# nothing from the layers above, they name them as strings.
-DEPRECATED_ALIASES = {
-    "glyphweave.core.tokenizer": "glyphweave.pdf.tokenizer",
-    "glyphweave.core.interpreter": "glyphweave.pdf.interpreter",
-    "glyphweave.core.fonts": "glyphweave.pdf.fonts",
-    "glyphweave.core.cmap": "glyphweave.pdf.cmap",
-    "glyphweave.core.predefined": "glyphweave.tables.cjk",
-    "glyphweave.core.encodings": "glyphweave.tables.encodings",
-    "glyphweave.core.derived_encodings": "glyphweave.tables.derived_encodings",
-    "glyphweave.core.std14": "glyphweave.tables.std14",
-    "glyphweave.core.document": "glyphweave.api",
-}
-
 
 def _module_name(root: Path, path: Path) -> str:
     parts = list(path.relative_to(root).with_suffix("").parts)
@@ -189,34 +172,12 @@ def test_an_unknown_layer_is_reported(tmp_path: Path) -> None:
     assert violations(root) == ["glyphweave.misc.x: layer 'misc' is not in the package map"]
 
 
-@pytest.mark.parametrize(("old", "new"), sorted(DEPRECATED_ALIASES.items()))
-def test_an_old_import_path_still_works_with_a_deprecation_warning(old: str, new: str) -> None:
-    import sys
-
-    sys.modules.pop(old, None)
-    with pytest.warns(DeprecationWarning, match=new.replace(".", r"\.")):
-        alias = importlib.import_module(old)
-    target = importlib.import_module(new)
-    public = [name for name in dir(target) if not name.startswith("_") and callable(getattr(target, name))]
-    assert public
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        for name in public:
-            assert getattr(alias, name) is getattr(target, name)
-    with pytest.raises(AttributeError):
-        alias.no_such_name  # noqa: B018
-
-
-def test_predefined_cmap_keeps_its_old_path() -> None:
-    import sys
-
-    sys.modules.pop("glyphweave.core.predefined", None)
-    with pytest.warns(DeprecationWarning):
-        from glyphweave.core.predefined import cid_to_unicode, predefined_cmap
-    from glyphweave.pdf.predefined import predefined_cmap as new_cmap
-    from glyphweave.tables.cjk import cid_to_unicode as new_cid
-
-    assert (predefined_cmap, cid_to_unicode) == (new_cmap, new_cid)
+def test_no_module_is_left_behind_at_an_old_path() -> None:
+    # glyphweave has had no release, so a module that moves leaves no alias behind: the
+    # names that left core for pdf/, tables/ and the API are gone from core.
+    for old in ("tokenizer", "interpreter", "fonts", "cmap", "predefined", "encodings", "derived_encodings",
+                "std14", "document", "_moved"):
+        assert not (PACKAGE / "core" / f"{old}.py").exists(), old
 
 
 def test_the_plugin_module_exports_the_whole_contract() -> None:

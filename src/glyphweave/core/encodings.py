@@ -1,5 +1,0 @@
-"""Deprecated alias of :mod:`glyphweave.tables.encodings` (moved there in 0.2)."""
-
-from glyphweave.core._moved import forward
-
-__getattr__ = forward(__name__, "glyphweave.tables.encodings")
