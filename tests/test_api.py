@@ -1,4 +1,4 @@
-"""The Python API (SPEC §7): opening, passwords, pages, text, statistics."""
+"""The Python API: opening, passwords, pages, text, statistics."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The structure assembler on tagged PDFs (SPEC §5 "structure"): the tree's order, blocks,
+"""The structure assembler on tagged PDFs (rules: assembly): the tree's order, blocks,
 tables, lists, replacement texts, artifacts, the fallback with its reason, and the API.
 
 The tagged files are built here with pikepdf (:class:`Tagged`): a content stream with

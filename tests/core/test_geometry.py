@@ -1,5 +1,5 @@
 """The page-geometry layer (core/geometry): lines, words, blocks, geometric order and order
-recovery, as an assembler reads them through ``PageContext.geometry`` (SPEC §5)."""
+recovery, as an assembler reads them through ``PageContext.geometry`` (rules: assembly)."""
 
 from __future__ import annotations
 

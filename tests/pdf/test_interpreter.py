@@ -1,4 +1,4 @@
-"""The content interpreter (ISO 32000-1 §8-9, SPEC §1-2), through the public API on synthetic PDFs.
+"""The content interpreter (ISO 32000-1 §8-9), through the public API on synthetic PDFs.
 
 Unless a test says otherwise the font is ``F1``: Helvetica with /Widths of 500 for every code,
 shown at 10 pt, so each glyph advances exactly 5 units; Helvetica's AFM ascent and descent

@@ -1,5 +1,5 @@
 """The ``layout`` assembler: a monospace grid that keeps columns, indentation, tables and
-blank lines (SPEC §5), in the displayed orientation, and never raises on degenerate
+blank lines (rules: assembly), in the displayed orientation, and never raises on degenerate
 geometry."""
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The decoder chain: asks decoders in profile order, once per (font, code) per document.
 
 The first *confident* answer wins. An answer in the Private Use Area (U+E000-U+F8FF),
-U+FFFD or a control character is weak (SPEC §3.1): MS Word, for one, writes ToUnicode
+U+FFFD or a control character is weak (rules: decoders): MS Word, for one, writes ToUnicode
 maps to U+F0xx for Symbol and Wingdings. A weak answer never reaches the text: when no
-later decoder does better, the glyph is unresolved and counted (SPEC §3.7).
+later decoder does better, the glyph is unresolved and counted (rules: decoders).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def is_weak_code_point(cp: int) -> bool:
 
 
 def is_weak(text: str) -> bool:
-    """True when ``text`` cannot stand as a decoding on its own (SPEC §3.1): any of its
+    """True when ``text`` cannot stand as a decoding on its own (rules: decoders): any of its
     characters is weak (see :func:`is_weak_code_point`)."""
     return any(is_weak_code_point(ord(ch)) for ch in text)
 

@@ -1,4 +1,4 @@
-"""The public glyph record (SPEC §1).
+"""The public glyph record (rules: the glyph record).
 
 Records are built lazily from a page's :class:`~glyphweave.core.glyphtable.GlyphTable`;
 the interpreter and the stages never create one per glyph in their hot paths.

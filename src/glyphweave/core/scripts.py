@@ -1,4 +1,4 @@
-"""Right-to-left scripts and ligatures: the text of a line as a reader would type it (SPEC §5).
+"""Right-to-left scripts and ligatures: the text of a line as a reader would type it (rules: assembly).
 
 A PDF paints glyphs in visual order, left to right on the page; Arabic comes in contextual
 presentation forms (initial, medial, final, lam-alef ligatures) and Latin text in ligature

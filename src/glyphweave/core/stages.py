@@ -278,7 +278,7 @@ class PageContext:
                  back_jump: float = 3.0, ligatures: bool = False) -> PageGeometry:
         """The page geometry (lines, words, blocks; :class:`~glyphweave.core.geometry.PageGeometry`)
         of the glyphs ``indices`` under the word-gap and line-break rules with these options
-        (in box heights; SPEC §5), Latin ligatures kept when ``ligatures``.
+        (in box heights; rules: assembly), Latin ligatures kept when ``ligatures``.
 
         Computed on first use and shared: every assembler asking for the same glyphs and
         options on this page gets the same object, so nothing is computed twice.

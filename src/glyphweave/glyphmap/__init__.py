@@ -1,4 +1,4 @@
-"""The glyph registry (SPEC §6): the glyphs no table could read, found across a corpus,
+"""The glyph registry (rules: the glyph registry): the glyphs no table could read, found across a corpus,
 drawn, validated by a person once, and applied from then on.
 
 * :mod:`.registry`: the registry file (a sorted TSV) and its merge rules;

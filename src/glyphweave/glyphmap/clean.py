@@ -1,5 +1,5 @@
 """``clean(text, registry)`` and ``repair``: the registry applied to text already extracted
-(SPEC §6).
+(rules: the glyph registry).
 
 The glyph-map decoder applies validated entries while a PDF is read. Text extracted
 before an entry was validated, or by another tool, can only be fixed where the glyph left

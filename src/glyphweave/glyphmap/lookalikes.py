@@ -1,4 +1,4 @@
-"""Look-alike characters chosen by context (SPEC §6): Ø/⌀/∅, µ/μ, Ω/Ω and the hyphen ‐.
+"""Look-alike characters chosen by context (rules: the glyph registry): Ø/⌀/∅, µ/μ, Ω/Ω and the hyphen ‐.
 
 A glyph that a person or a table maps to "a slashed circle" may be the Danish letter Ø
 (U+00D8), the diameter sign ⌀ (U+2300) or the empty set ∅ (U+2205); which one it is shows

@@ -1,4 +1,4 @@
-"""A glyph's drawing from the embedded font program: an SVG path and its hash (SPEC §6).
+"""A glyph's drawing from the embedded font program: an SVG path and its hash (rules: the glyph registry).
 
 :func:`draw_glyph` finds the glyph a viewer paints for a character code (simple fonts) or
 a CID (composite fonts) and draws it with a fontTools pen into SVG path data:

@@ -1,4 +1,4 @@
-"""The glyph registry file (SPEC §6): every glyph no table could read, or read only from a
+"""The glyph registry file (rules: the glyph registry): every glyph no table could read, or read only from a
 Private Use Area code, keyed so that one glyph met in many subsets is one entry, with its
 drawing, its proposed character and whether a person validated it.
 
@@ -155,10 +155,10 @@ class Registry:
 
 
 def check_mapping(mapping: str) -> None:
-    """Refuse a character a person may not validate: one that is itself no answer (SPEC
-    §3.1: a Private Use Area character, U+FFFD, a control character such as a tab or a line
-    end), a lone surrogate (an argument that was not UTF-8), or nothing at all. The decoder
-    and ``repair`` would ignore such an entry, so validating it would only hide the glyph.
+    """Refuse a character a person may not validate: one that is itself no answer (a weak
+    one, rules: decoders: a Private Use Area character, U+FFFD, a control character such
+    as a tab or a line end), a lone surrogate (an argument that was not UTF-8), or nothing
+    at all. The decoder and ``repair`` would ignore such an entry, so validating it would only hide the glyph.
 
     :raises RegistryUsageError: naming the first offending character.
     """

@@ -1,4 +1,4 @@
-"""The corpus scan (SPEC §6): every glyph no table could read, and every glyph read only
+"""The corpus scan (rules: the glyph registry): every glyph no table could read, and every glyph read only
 because a later decoder replaced a weak answer (a Private Use Area code, U+FFFD, a
 control character), gathered into registry entries.
 

@@ -1,4 +1,4 @@
-"""The contact sheet (SPEC §6): the whole glyph registry on one self-contained HTML page,
+"""The contact sheet (rules: the glyph registry): the whole glyph registry on one self-contained HTML page,
 each glyph drawn from its own outline beside its identification and the character chosen
 for it, so that a person can check the registry at a glance and validate it.
 

@@ -161,7 +161,7 @@ _SYMBOL_FAMILY_PREFIXES = (
 def is_symbol_family(base_font: str) -> bool:
     """True for fonts of the Symbol, ZapfDingbats, Wingdings and Webdings families.
 
-    Matched by name (SPEC §3.3: symbol fonts are chosen by font name): the subset prefix
+    Matched by name (rules: decoders: symbol fonts are chosen by font name): the subset prefix
     is stripped, spaces, hyphens and commas are ignored and case does not matter, so
     ``SymbolMT``, ``Symbol,Bold``, ``StandardSymL``, ``ITC Zapf Dingbats`` and
     ``Wingdings-Regular`` all match. A Latin table must never decode these fonts.

@@ -1,5 +1,5 @@
-"""The page-geometry layer: words, lines and blocks as SPEC §5's word-gap and line-break
-rules define them, computed once per page and shared by every assembler.
+"""The page-geometry layer: words, lines and blocks as the word-gap and line-break rules
+(rules: assembly) define them, computed once per page and shared by every assembler.
 
 An assembler asks for it with :meth:`PageContext.geometry
 <glyphweave.core.stages.PageContext.geometry>`; the modules:

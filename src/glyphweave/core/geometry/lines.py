@@ -1,6 +1,6 @@
 """Lines and words: the glyphs of a walk grouped as the rules group them, with where they lie.
 
-A :class:`Line` is what the word-gap and line-break rules (SPEC §5) call a line: the
+A :class:`Line` is what the word-gap and line-break rules (rules: assembly) call a line: the
 glyphs between two new-line decisions of the walk, in paint order. It knows its writing
 direction, its baseline, its extent along the direction and its box, computed a run at a
 time (a run wholly in the line contributes its precomputed box), so building the lines of

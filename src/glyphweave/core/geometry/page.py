@@ -146,7 +146,7 @@ class PageGeometry:
 
     def line_text(self, line: Line) -> str:
         """The text of ``line`` as a reader types it: Latin ligatures expanded (unless kept),
-        right-to-left script put in logical order with base letters (SPEC §5)."""
+        right-to-left script put in logical order with base letters (rules: assembly)."""
         text = line.text
         if has_rtl(text):
             text = logical_order(self.visual_units(line))

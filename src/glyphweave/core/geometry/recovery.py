@@ -1,5 +1,5 @@
 """Order recovery: where paint order contradicts the geometry badly, the region is read in
-geometric order, and everywhere else paint order stands (SPEC §5, reading).
+geometric order, and everywhere else paint order stands (rules: assembly, reading).
 
 Three contradictions are recognised, each on lines consecutive in paint order:
 

@@ -1,4 +1,4 @@
-"""The rules of the ``reading`` assembler (SPEC §5): what goes between a glyph and the one
+"""The rules of the ``reading`` assembler (rules: assembly): what goes between a glyph and the one
 painted before it, and how the lines are finished.
 
 :class:`Rules` is the one statement of the word-gap and line-break rules; both walks ask

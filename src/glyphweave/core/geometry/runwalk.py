@@ -310,7 +310,7 @@ class _Output:
     def __init__(self, runs: list[Run], placeholder: str, rules: Rules) -> None:
         decoded = [run.decoded for run in runs]
         texts = list(map(_TEXT, chain.from_iterable(decoded)))
-        # The core gives every unresolved glyph an empty text (SPEC §1): look for them only
+        # The core gives every unresolved glyph an empty text (rules: the glyph record): look for them only
         # where some text is empty.
         if "" in texts:
             texts = [placeholder if by is None else t

@@ -29,7 +29,7 @@ RULE_OPTIONS = {
         doc="Keep the Latin ligature forms U+FB00-FB06 (\"ﬁ\") instead of expanding them to their letters.",
     ),
 }
-"""The reading rules' options (SPEC §5): they decide the lines every assembler starts from."""
+"""The reading rules' options (rules: assembly): they decide the lines every assembler starts from."""
 
 ORDER_OPTIONS = {
     "gap": Option(

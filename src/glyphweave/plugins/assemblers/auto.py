@@ -1,4 +1,4 @@
-"""``auto``: per page, the assembler the geometry calls for (SPEC §5); the default profile's.
+"""``auto``: per page, the assembler the geometry calls for (rules: assembly); the default profile's.
 
 On each page the lines of the reading rules are put in geometric reading order
 (``geometric_rows``, as the ``columns`` assembler does). The geometric order serves

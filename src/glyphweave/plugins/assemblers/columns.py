@@ -1,4 +1,4 @@
-"""``columns``: multi-column pages read column by column (SPEC §5).
+"""``columns``: multi-column pages read column by column (rules: assembly).
 
 Built on the shared page geometry as any assembler can be: the lines of the reading rules
 are cut at wide gaps, and the pieces are put in geometric reading order

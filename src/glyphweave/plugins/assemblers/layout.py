@@ -1,5 +1,5 @@
 """``layout``: the page as a monospace character grid, the class of ``pdftotext -layout``
-(SPEC §5).
+(rules: assembly).
 
 Reading order flattens a page into lines of prose; some pages mean what they mean through
 *where* things are: a form's labels and boxes, a table's columns, a two-column paper read

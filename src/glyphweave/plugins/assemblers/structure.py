@@ -1,4 +1,4 @@
-"""``structure``: tagged PDFs read in the author's order, from the structure tree (SPEC §5).
+"""``structure``: tagged PDFs read in the author's order, from the structure tree (rules: assembly).
 
 In a tagged PDF the reading order is the structure tree's, whatever order the producer
 painted in (Chrome, Word and LibreOffice each paint headers, sidebars, table cells or

@@ -1,4 +1,4 @@
-"""``cid-collection``: composite fonts of the Adobe CJK collections (SPEC §3.5).
+"""``cid-collection``: composite fonts of the Adobe CJK collections (rules: decoders).
 
 For a Type0 font whose /CIDSystemInfo /Ordering is ``GB1``, ``CNS1``, ``Japan1`` or
 ``Korea1``, the CID the encoding CMap gave (a predefined CMap such as ``90ms-RKSJ-H`` or

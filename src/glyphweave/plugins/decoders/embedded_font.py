@@ -1,4 +1,4 @@
-"""``embedded-font``: text from the embedded font program itself (SPEC §3.4, §3.5).
+"""``embedded-font``: text from the embedded font program itself (rules: decoders).
 
 Runs after ``tounicode`` and ``encoding`` (and before ``standard-fallback``): it answers
 the cases those cannot, reading the font program with fontTools, once per font per

@@ -15,7 +15,7 @@ What this decoder deliberately does not answer:
   on top of the font's built-in encoding, which is not known here (``standard-fallback``
   or a decoder reading the embedded font answers later);
 - the base encoding of a Symbol, ZapfDingbats, Wingdings or Webdings font (by name,
-  SPEC §3.3): some writers label those WinAnsiEncoding, and a Latin letter would be wrong.
+  rules: decoders): some writers label those WinAnsiEncoding, and a Latin letter would be wrong.
 """
 
 from __future__ import annotations

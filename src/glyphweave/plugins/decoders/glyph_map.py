@@ -1,4 +1,5 @@
-"""``glyph-map``: the characters a person validated in the glyph registry (SPEC §3.2, §6).
+"""``glyph-map``: the characters a person validated in the glyph registry (rules: decoders,
+the glyph registry).
 
 ``glyphweave scan`` gathers the glyphs no table could read (or read only from a Private
 Use code) into a registry file; a person validates an entry once (``glyphweave registry

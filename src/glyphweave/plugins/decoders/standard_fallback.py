@@ -1,4 +1,4 @@
-"""``standard-fallback``: the implicit encoding of a font that declares none (SPEC §3.6).
+"""``standard-fallback``: the implicit encoding of a font that declares none (rules: decoders).
 
 Last in a profile. A Type1, MMType1 or Type3 font that is not symbolic and names no
 base encoding reads as StandardEncoding (ISO 32000-1 §9.6.6.2, the built-in encoding of

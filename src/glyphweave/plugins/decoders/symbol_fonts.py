@@ -1,4 +1,4 @@
-"""``symbol``, ``zapfdingbats``, ``wingdings``: symbol fonts recognised by name (SPEC §3.3).
+"""``symbol``, ``zapfdingbats``, ``wingdings``: symbol fonts recognised by name (rules: decoders).
 
 Each decoder answers only for fonts of its own family, chosen by the font's name
 (:func:`symbol_family`: subset prefix, ``MT``/``PS``/``Std`` decorations and ``,Bold``-style

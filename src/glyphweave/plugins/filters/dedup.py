@@ -2,7 +2,7 @@
 
 Producers fake bold by painting a word twice a fraction of a point apart, draw shadows as
 a slightly offset copy, and overprint logos; a reader sees one glyph, so the text must
-carry one. The test is deliberately tight (SPEC §4) so real repeats survive: double
+carry one. The test is deliberately tight (rules: filters) so real repeats survive: double
 letters sit a full advance apart, identical table cells a column apart.
 """
 

@@ -1,5 +1,5 @@
 """``reading``: the page's text in content (paint) order, with spaces and line breaks
-inferred from glyph geometry (SPEC §5).
+inferred from glyph geometry (rules: assembly).
 
 PDF has no spaces or line ends as such: a producer may paint a space glyph, move the pen
 with a ``TJ`` number or a new ``Tm``/``Td``, or widen the spacing with ``Tc``/``Tw``.
@@ -12,7 +12,7 @@ assembler's job).
 The rules themselves (the decision between two glyphs, letter spacing, the walks that
 apply them) are the shared page-geometry layer's (``PageContext.geometry``): this
 assembler reads the geometry's lines in paint order, and reorders only the regions where
-paint order contradicts the geometry badly (order recovery, SPEC §5).
+paint order contradicts the geometry badly (order recovery, rules: assembly).
 """
 
 from __future__ import annotations
