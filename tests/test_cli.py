@@ -68,6 +68,17 @@ def test_version_says_which_build_runs(capsys: pytest.CaptureFixture[str]):
 
 # --------------------------------------------------------------------------- the console script
 
+def test_python_dash_m_runs_the_command(tmp_path: Path):
+    pdf = tmp_path / "a.pdf"
+    pdf.write_bytes(make_pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"))
+    done = subprocess.run([sys.executable, "-m", "glyphweave", "extract", str(pdf)], capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "Hello\n\f", "")
+    shown = subprocess.run([sys.executable, "-m", "glyphweave", "--help"], capture_output=True, text=True,
+                           timeout=120)
+    assert shown.returncode == 0 and shown.stdout.startswith("usage: glyphweave ")
+
+
 
 def _script(*argv: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     """The command as a user runs it: a process of its own, through :func:`glyphweave.cli.run`."""

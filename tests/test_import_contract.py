@@ -47,6 +47,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # list before the package is installed), imported only to ask whether they are compiled.
     "accelerated": frozenset(),
     "glyphweave": frozenset({"api", "core", "registry", "glyphmap", "batch"}),
+    # python -m glyphweave: the command line, nothing else.
+    "__main__": frozenset({"cli"}),
 }
 
 # Third-party engines each layer may import. pikepdf: the PDF engine and the API (and the test

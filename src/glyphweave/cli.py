@@ -527,7 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    """The ``glyphweave`` console script (and ``python -m glyphweave.cli``): :func:`main`,
+    """The ``glyphweave`` console script (and ``python -m glyphweave``): :func:`main`,
     then the end of the process.
 
     A command that has closed everything it opened (``extract`` and ``glyphs``, done without
