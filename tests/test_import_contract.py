@@ -129,6 +129,77 @@ def violations(root: Path) -> list[str]:
     return problems
 
 
+def import_cycles(root: Path) -> list[list[str]]:
+    """The groups of modules under ``root`` that import each other in a cycle (strongly
+    connected components of the import graph, every import counted: a function-level or
+    type-only import back is still a cycle a reader must untangle)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        module = _module_name(root, path)
+        targets = graph.setdefault(module, set())
+        for _line, name in _imports(path, module, root):
+            if name.split(".")[0] != "glyphweave":
+                continue
+            while name != "glyphweave" and not _is_submodule(root, name):
+                name = name.rpartition(".")[0]  # an attribute of a module: the module
+            if name not in (module, "glyphweave"):
+                targets.add(name)
+    # Tarjan's algorithm, iteratively: (module, its targets not yet followed).
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            module, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                elif target in stack:
+                    low[module] = min(low[module], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[module])
+            if low[module] == index[module]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    group.append(member)
+                    if member == module:
+                        break
+                if len(group) > 1:
+                    cycles.append(sorted(group))
+    return cycles
+
+
+KNOWN_CYCLES = [["glyphweave.core.geometry", "glyphweave.core.geometry.page", "glyphweave.core.stages"]]
+"""``PageContext.geometry`` builds the page geometry that reads the ``PageContext``: to be
+broken when the layout engine leaves core for a layer of its own."""
+
+
+def test_no_modules_import_each_other_in_a_cycle() -> None:
+    assert import_cycles(PACKAGE) == KNOWN_CYCLES
+
+
+def test_a_deliberate_cycle_is_caught(tmp_path: Path) -> None:
+    root = tmp_path / "glyphweave"
+    (root / "core").mkdir(parents=True)
+    (root / "core" / "__init__.py").write_text("")
+    (root / "core" / "a.py").write_text("def f():\n    from glyphweave.core.b import g\n")
+    (root / "core" / "b.py").write_text("from glyphweave.core import a\n")
+    (root / "core" / "c.py").write_text("from glyphweave.core.a import f\n")
+    assert import_cycles(root) == [["glyphweave.core.a", "glyphweave.core.b"]]
+
+
 def test_the_installed_package_keeps_the_package_map() -> None:
     assert violations(PACKAGE) == []
 

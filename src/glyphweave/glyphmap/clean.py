@@ -56,7 +56,7 @@ from glyphweave.core.errors import UsageError
 from glyphweave.files import TEMP_PREFIX, check_not_input, write_bytes
 
 from .lookalikes import apply_lookalikes
-from .manifests import MANIFEST, ManifestUpdate, Rewritten, sha256_of, update_manifests
+from .manifests import MANIFEST, ManifestUpdate, Rewritten, json_lines, sha256_of, update_manifests
 from .registry import Registry
 
 PUA_FIRST, PUA_LAST = 0xE000, 0xF8FF
@@ -180,15 +180,6 @@ def _clean_json(value: Any, subs: StandIns, lookalikes: bool, counts: Counter[st
     if isinstance(value, dict):
         return {k: _clean_json(v, subs, lookalikes, counts) for k, v in value.items()}
     return value
-
-
-def json_lines(data: str) -> list[str]:
-    """``data`` cut after each ``"\n"``, each line keeping its end. Not
-    :meth:`str.splitlines`, which also cuts at U+2028, U+0085 and the like, characters a JSON
-    line written with ``ensure_ascii=False`` may hold inside a string."""
-    lines = [line + "\n" for line in data.split("\n")]
-    lines[-1] = lines[-1][:-1]
-    return lines if lines[-1] else lines[:-1]
 
 
 def _clean_jsonl(data: str, subs: StandIns, lookalikes: bool) -> tuple[str, Counter[str]]:

@@ -30,7 +30,7 @@ import attrs
 from glyphweave.batch.names import MANIFEST
 from glyphweave.core.errors import GlyphweaveError
 
-__all__ = ["MANIFEST", "ManifestUpdate", "Rewritten", "sha256_of", "update_manifests"]
+__all__ = ["MANIFEST", "ManifestUpdate", "Rewritten", "json_lines", "sha256_of", "update_manifests"]
 
 
 def sha256_of(data: bytes) -> str:
@@ -91,10 +91,17 @@ def update_manifests(rewritten: Iterable[Rewritten], *, dry_run: bool = False) -
     return updates
 
 
+def json_lines(data: str) -> list[str]:
+    """``data`` cut after each ``"\n"``, each line keeping its end. Not
+    :meth:`str.splitlines`, which also cuts at U+2028, U+0085 and the like, characters a JSON
+    line written with ``ensure_ascii=False`` may hold inside a string."""
+    lines = [line + "\n" for line in data.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
 def _update_one(manifest: str, changes: list[tuple[tuple[str, ...], Rewritten]], dry_run: bool) -> ManifestUpdate:
     from glyphweave.files import write_text
-
-    from .clean import json_lines
 
     try:
         with open(manifest, encoding="utf-8", newline="") as stream:

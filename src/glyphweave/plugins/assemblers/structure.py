@@ -48,6 +48,7 @@ from glyphweave.plugin import (
 )
 
 from ._shared import GEOMETRY_OPTIONS, GeometryOptions, ordered_rows, rules_geometry
+from .geometric import geometric_choice
 
 STRUCTURE_OPTIONS = {
     "coverage": Option(
@@ -87,9 +88,7 @@ class StructureAssembler(Assembler, StructureOptions):
         text = play_structure(self, page, indices)
         if text is not None:
             return text
-        from .auto import geometric_choice  # the fallback: auto's geometric choice
-
-        return geometric_choice(self, page, indices)
+        return geometric_choice(self, page, indices)  # the fallback: auto's geometric choice
 
 
 def play_structure(options: StructureOptions, page: PageContext, indices: Sequence[int]) -> str | None:

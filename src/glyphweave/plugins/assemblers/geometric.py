@@ -1,0 +1,58 @@
+"""What ``auto`` serves on a page without usable structure, and ``structure`` on a page whose
+tree it cannot use: the geometric order where it found columns or moved whole lines, else
+reading order (see the ``auto`` assembler's docstring for why). A module of its own so that
+both assemblers read it without importing each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+
+from glyphweave.plugin import PageContext
+
+from ._shared import GeometryOptions, order_thresholds, ordered_rows, recovered_text, rules_geometry
+
+__all__ = ["geometric_choice"]
+
+
+def geometric_choice(o: GeometryOptions, page: PageContext, indices: Sequence[int]) -> str:
+    """What auto serves on a page without usable structure: the geometric order where it
+    found columns or moved whole lines, else reading (with order recovery when the
+    component has ``recover`` on). ``o`` is a component with the geometry options."""
+    no_structure = page.notes.get("reason")
+    if not len(indices):
+        _served(page, "reading", "no glyphs", no_structure)
+        return ""
+    geometry = rules_geometry(o, page, indices)
+    if not geometry.walk.breaks:
+        _served(page, "reading", "one line", no_structure)
+        return geometry.reading_text()
+    if geometry.plain_order(order_thresholds(o, geometry)["gap"]):
+        _served(page, "reading", "paint order plainly agrees with geometric order", no_structure)
+        return geometry.reading_text()
+    lines = geometry.lines
+    gutters: list[tuple[float, float]] = []
+    rows = ordered_rows(o, geometry, lines, gutters)
+    painted = list(chain.from_iterable(line.glyphs for line in lines))
+    ordered = list(chain.from_iterable(piece.glyphs for row in rows for piece in row))
+    if ordered != painted:
+        whole = {id(line) for line in lines}
+        if gutters:
+            _served(page, "columns", f"columns: {len(gutters)} gutter(s) found", no_structure)
+            return geometry.text_of_rows(rows)
+        if all(len(row) == 1 and id(row[0]) in whole for row in rows):
+            _served(page, "columns", "whole lines painted out of geometric order", no_structure)
+            return geometry.text_of_rows(rows)
+        reason = "paint and geometric order differ only within rows: paint order kept"
+    else:
+        reason = "paint order agrees with geometric order"
+    _served(page, "reading", reason, no_structure)
+    if getattr(o, "recover", True):
+        return recovered_text(o, page, geometry)
+    return geometry.reading_text()
+
+
+def _served(page: PageContext, served: str, reason: str, no_structure: str | None) -> None:
+    page.note("served", served)
+    page.note("reason", f"{no_structure}; {reason}" if no_structure else reason)
