@@ -24,9 +24,9 @@ import sys
 import time
 from collections.abc import Callable
 
+from glyphweave.components.catalog import Catalog
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.stages import Assembler
-from glyphweave.registry.catalog import Catalog
 from glyphweave.testing.factories import add_text, page_context
 
 TEXT = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor "

@@ -133,8 +133,8 @@ def _glyphweave_modules() -> tuple[str, ...]:
     from importlib.metadata import entry_points
 
     plugins = tuple(sorted({ep.value.split(":")[0] for ep in entry_points(group="glyphweave")}))
-    return ("glyphweave", "pikepdf", "glyphweave.api", "glyphweave.registry.catalog",
-            "glyphweave.registry.manager", "glyphweave.registry.profile", *plugins,
+    return ("glyphweave", "pikepdf", "glyphweave.api", "glyphweave.components.catalog",
+            "glyphweave.components.manager", "glyphweave.components.profile", *plugins,
             "fontTools.agl", "fontTools.ttLib", "fontTools.cffLib", "gzip")
 
 

@@ -114,7 +114,7 @@ def _open(**profile: object) -> glyphweave.Document:
         f"{key} = {value!r}\n".replace("'", '"') for key, value in base.items()
     )
     pm = fresh_plugin_manager(PLUGIN, entrypoints=True)
-    from glyphweave.registry import Catalog, Profile
+    from glyphweave.components import Catalog, Profile
 
     prof = Profile.from_toml(toml, Catalog.from_plugin_manager(pm))
     return glyphweave.open(TWO_PAGES, profile=prof, plugin_manager=pm)

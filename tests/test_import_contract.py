@@ -24,29 +24,29 @@ ALLOWED: dict[str, frozenset[str]] = {
     "core": frozenset({"core"}),
     "tables": frozenset({"core", "tables"}),
     "pdf": frozenset({"core", "tables", "pdf"}),
-    "registry": frozenset({"core", "registry"}),
-    "plugin": frozenset({"core", "registry"}),
+    "components": frozenset({"core", "components"}),
+    "plugin": frozenset({"core", "components"}),
     "plugins": frozenset({"plugin", "tables", "plugins", "glyphmap"}),
     # The glyph registry: its file model, keys and outlines (core and fontTools only, so the
     # glyph-map decoder can read them), and the scan, sheet and repair (on the API and the batch runner).
     "glyphmap": frozenset({"core", "tables", "glyphmap", "api", "batch", "files"}),
-    "testing": frozenset({"core", "registry", "plugin", "testing", "api"}),
-    "api": frozenset({"core", "pdf", "tables", "registry", "pageranges"}),
-    "cli": frozenset({"glyphweave", "api", "core", "registry", "scaffold", "batch", "glyphmap", "accelerated",
+    "testing": frozenset({"core", "components", "plugin", "testing", "api"}),
+    "api": frozenset({"core", "pdf", "tables", "components", "pageranges"}),
+    "cli": frozenset({"glyphweave", "api", "core", "components", "scaffold", "batch", "glyphmap", "accelerated",
                       "files", "arguments", "pageranges"}),
-    "batch": frozenset({"api", "core", "registry", "batch", "files", "arguments", "pageranges"}),
+    "batch": frozenset({"api", "core", "components", "batch", "files", "arguments", "pageranges"}),
     # Command-line argument types the commands share (arguments.py): page ranges, limits, secrets.
     "arguments": frozenset({"core", "pageranges"}),
     # Page ranges as users write them (pageranges.py): the API, the CLI and batch read them alike.
     "pageranges": frozenset({"core"}),
     # Writing outputs safely (files.py): every command that writes, on core's errors only.
     "files": frozenset({"core"}),
-    # new-plugin: refuses names the installed plugins hold (registry), writes through files.py.
-    "scaffold": frozenset({"registry", "files"}),
+    # new-plugin: refuses names the installed plugins hold (components), writes through files.py.
+    "scaffold": frozenset({"components", "files"}),
     # Which modules the optional compiled build compiles: named as strings (setup.py reads the
     # list before the package is installed), imported only to ask whether they are compiled.
     "accelerated": frozenset(),
-    "glyphweave": frozenset({"api", "core", "registry", "glyphmap", "batch"}),
+    "glyphweave": frozenset({"api", "core", "components", "glyphmap", "batch"}),
     # python -m glyphweave: the command line, nothing else.
     "__main__": frozenset({"cli"}),
 }
@@ -54,12 +54,12 @@ ALLOWED: dict[str, frozenset[str]] = {
 # Third-party engines each layer may import. pikepdf: the PDF engine and the API (and the test
 # kit, which builds synthetic PDFs with it).
 # fontTools: the engine (glyph names while parsing), the tables (deriving encodings) and the
-# decoders that read an embedded font program. pluggy: the registry (and the test kit, which
+# decoders that read an embedded font program. pluggy: the component machinery (and the test kit, which
 # fakes entry points for plugin authors).
 THIRD_PARTY: dict[str, frozenset[str]] = {
     "pikepdf": frozenset({"pdf", "api", "testing"}),
     "fontTools": frozenset({"pdf", "tables", "plugins", "glyphmap"}),
-    "pluggy": frozenset({"registry", "testing"}),
+    "pluggy": frozenset({"components", "testing"}),
     "pytest": frozenset({"testing"}),
     "tqdm": frozenset({"batch", "glyphmap"}),
     "dask": frozenset({"batch"}),
@@ -220,8 +220,8 @@ def test_core_imports_no_engine_and_no_upper_layer() -> None:
         ("core", "from glyphweave.pdf.cmap import CMap\n", "core/ imports glyphweave.pdf.cmap"),
         ("core", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from glyphweave.api import Page\n",
          "core/ imports glyphweave.api"),
-        ("core", "def f():\n    from ..registry import markers\n", "core/ imports glyphweave.registry"),
-        ("registry", "from glyphweave.pdf import fonts\n", "registry/ imports glyphweave.pdf"),
+        ("core", "def f():\n    from ..components import markers\n", "core/ imports glyphweave.components"),
+        ("components", "from glyphweave.pdf import fonts\n", "components/ imports glyphweave.pdf"),
         ("plugins", "from glyphweave.pdf.fonts import FontLoader\n", "plugins/ imports glyphweave.pdf.fonts"),
         ("plugins", "import pikepdf\n", "plugins/ imports pikepdf"),
         ("tables", "from glyphweave.api import open_document\n", "tables/ imports glyphweave.api"),

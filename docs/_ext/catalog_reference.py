@@ -45,7 +45,7 @@ class ComponentsDirective(SphinxDirective):
     has_content = False
 
     def run(self) -> list[Any]:
-        from glyphweave.registry import Catalog
+        from glyphweave.components import Catalog
 
         catalog = Catalog.discover()
         lines: list[str] = []

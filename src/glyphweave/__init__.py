@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from glyphweave.api import Document, Page
     from glyphweave.api import open_document as open
     from glyphweave.batch import run_batch
+    from glyphweave.components.markers import hookimpl
+    from glyphweave.components.profile import Profile
     from glyphweave.core.errors import (
         ComponentError,
         DocumentClosedError,
@@ -41,16 +43,14 @@ if TYPE_CHECKING:
     from glyphweave.core.glyph import Glyph
     from glyphweave.glyphmap.clean import clean
     from glyphweave.glyphmap.registry import read_registry
-    from glyphweave.registry.markers import hookimpl
-    from glyphweave.registry.profile import Profile
 
 _LAZY = {
     "open": ("glyphweave.api", "open_document"),
     "Document": ("glyphweave.api", "Document"),
     "Page": ("glyphweave.api", "Page"),
     "Glyph": ("glyphweave.core.glyph", "Glyph"),
-    "Profile": ("glyphweave.registry.profile", "Profile"),
-    "hookimpl": ("glyphweave.registry.markers", "hookimpl"),
+    "Profile": ("glyphweave.components.profile", "Profile"),
+    "hookimpl": ("glyphweave.components.markers", "hookimpl"),
     "run_batch": ("glyphweave.batch", "run_batch"),
     "clean": ("glyphweave.glyphmap.clean", "clean"),
     "read_registry": ("glyphweave.glyphmap.registry", "read_registry"),

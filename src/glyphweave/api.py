@@ -20,6 +20,9 @@ from typing import IO, Any
 import attrs
 import pikepdf
 
+from glyphweave.components.catalog import Catalog
+from glyphweave.components.manager import create_plugin_manager
+from glyphweave.components.profile import Profile, load_profile
 from glyphweave.core.errors import (
     DocumentClosedError,
     NotARegularFileError,
@@ -38,10 +41,7 @@ from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
 from glyphweave.pdf.pagetree import walk_page_tree
 from glyphweave.pdf.rescue import clamp_numbers, objects_nulled_by_numbers
-from glyphweave.pdf.structure import DocumentStructure, read_structure
-from glyphweave.registry.catalog import Catalog
-from glyphweave.registry.manager import create_plugin_manager
-from glyphweave.registry.profile import Profile, load_profile
+from glyphweave.pdf.structure_tree import DocumentStructure, read_structure
 from glyphweave.tables.encodings import encodings_source
 from glyphweave.tables.std14 import std14_source
 

@@ -189,13 +189,13 @@ def _output(path: str | None, *, inputs: Sequence[str] = (), encoding: str = "ut
 
 
 def _plugin_manager(args: argparse.Namespace) -> Any:
-    """The plugins the command runs with (:func:`~glyphweave.registry.catalog.command_plugin_manager`:
+    """The plugins the command runs with (:func:`~glyphweave.components.catalog.command_plugin_manager`:
     installed ones minus ``--block``, plus ``--plugin`` modules; a broken or clashing plugin
     left out). Each problem is printed once, here, before the command's own output."""
     import warnings
 
-    from glyphweave.registry.catalog import command_plugin_manager
-    from glyphweave.registry.manager import PluginWarning
+    from glyphweave.components.catalog import command_plugin_manager
+    from glyphweave.components.manager import PluginWarning
 
     pm, problems = command_plugin_manager(args.block, args.plugin)
     for line in problems:
@@ -401,9 +401,9 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
 
 def cmd_plugins(args: argparse.Namespace) -> int:
     from glyphweave.api import resource_sources
+    from glyphweave.components.catalog import Catalog
+    from glyphweave.components.profile import load_profile
     from glyphweave.core.pipeline import Pipeline
-    from glyphweave.registry.catalog import Catalog
-    from glyphweave.registry.profile import load_profile
 
     pm = _plugin_manager(args)
     catalog = Catalog.from_plugin_manager(pm)
@@ -476,8 +476,8 @@ def _print_profile(profile: Any, resolved: Any) -> None:
 
 
 def cmd_profiles(args: argparse.Namespace) -> int:
-    from glyphweave.registry.catalog import Catalog
-    from glyphweave.registry.profile import available_profiles
+    from glyphweave.components.catalog import Catalog
+    from glyphweave.components.profile import available_profiles
 
     catalog = Catalog.from_plugin_manager(_plugin_manager(args))
     for name, description in sorted(available_profiles(catalog).items()):

@@ -18,6 +18,7 @@ built-in components import from here too; see ``docs/plugins.rst``.
 
 from __future__ import annotations
 
+from glyphweave.components.markers import hookimpl
 from glyphweave.core.decoding import has_private_use, is_private_use, is_weak
 from glyphweave.core.errors import ComponentError, GlyphweaveError, PluginError, ProfileError
 from glyphweave.core.fontinfo import CodeToText, FontInfo, split_subset_prefix, strip_subset_prefix
@@ -43,7 +44,6 @@ from glyphweave.core.runs import Run, RunFrame, RunGeometry, run_frame, run_page
 from glyphweave.core.scripts import expand_ligatures, has_rtl, logical_order, normalize_arabic_forms
 from glyphweave.core.stages import Assembled, Assembler, Component, Decoder, Filter, Option, PageContext
 from glyphweave.core.structure import ContentKey, Coverage, PageStructure, StructItem, content_keys, coverage
-from glyphweave.registry.markers import hookimpl
 
 __all__ = [
     "WIDE_GAP",

@@ -133,9 +133,9 @@ def _check_name_is_free(name: str, kind: str) -> None:
     import importlib.metadata
     import warnings
 
-    from glyphweave.registry.catalog import Catalog
-    from glyphweave.registry.manager import PluginWarning, create_plugin_manager
-    from glyphweave.registry.markers import PROJECT_NAME
+    from glyphweave.components.catalog import Catalog
+    from glyphweave.components.manager import PluginWarning, create_plugin_manager
+    from glyphweave.components.markers import PROJECT_NAME
 
     for dist in importlib.metadata.distributions():
         if any(ep.group == PROJECT_NAME and ep.name == name for ep in dist.entry_points):

@@ -28,7 +28,7 @@ def test_unresolved_glyphs_show_the_placeholder(glyphweave_extract, glyphweave_p
 
 
 def test_the_components_are_registered(glyphweave_plugin_manager):
-    from glyphweave.registry import Catalog
+    from glyphweave.components import Catalog
 
     catalog = Catalog.from_plugin_manager(glyphweave_plugin_manager(glyphweave_rot13))
     # (by name: with the plugin installed, the entry point's copy of the module is the one used)

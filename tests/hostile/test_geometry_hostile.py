@@ -18,9 +18,9 @@ from collections.abc import Callable
 import pytest
 
 import glyphweave
+from glyphweave.components.catalog import Catalog
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.stages import Assembled, Assembler
-from glyphweave.registry.catalog import Catalog
 from glyphweave.testing.factories import TEST_FONT, add_text, page_context
 from glyphweave.testing.pdfs import make_pdf, text_at
 

@@ -11,14 +11,14 @@ from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
 
 from glyphweave.batch.task import ExtractOptions
+from glyphweave.components import Catalog, Profile, load_profile
+from glyphweave.components.manager import create_plugin_manager
 from glyphweave.core.errors import ProfileError
 from glyphweave.core.fontinfo import FLAG_SYMBOLIC, FontInfo
 from glyphweave.glyphmap.registry import Entry, Registry, read_registry, update_registry, write_registry
 from glyphweave.glyphmap.scan import merge_groups, scan_file
 from glyphweave.plugins.decoders import glyph_map
 from glyphweave.plugins.decoders.glyph_map import GlyphMapDecoder, load_validated
-from glyphweave.registry import Catalog, Profile, load_profile
-from glyphweave.registry.manager import create_plugin_manager
 from glyphweave.testing.extract import extract_text
 from glyphweave.testing.pdfs import helvetica, make_pdf, text_at, truetype, type3
 

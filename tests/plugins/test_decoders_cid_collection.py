@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from glyphweave.components.manager import create_plugin_manager
 from glyphweave.core.fontinfo import FontInfo
 from glyphweave.plugins.decoders import cid_collection
 from glyphweave.plugins.decoders.cid_collection import CidCollectionDecoder
-from glyphweave.registry.manager import create_plugin_manager
 from glyphweave.tables import cjk
 
 

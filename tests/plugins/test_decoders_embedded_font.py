@@ -352,7 +352,7 @@ assembler = "reading"
 @pytest.mark.parametrize("name", ["tex-layout-parser-paper.pdf", "tex-arxiv-math-astral.pdf"])
 def test_real_files_resolve_more(tmp_path, name):
     import glyphweave
-    from glyphweave.registry.manager import create_plugin_manager
+    from glyphweave.components.manager import create_plugin_manager
 
     path = CORPUS / name
     if not path.exists():

@@ -312,9 +312,9 @@ assembler = "reading"
 @pytest.mark.skipif(not EVAL_PDF.is_file(), reason="shared eval corpus not present")
 def test_ps_symbols_end_to_end():
     import glyphweave
-    from glyphweave.registry.catalog import Catalog
-    from glyphweave.registry.manager import create_plugin_manager
-    from glyphweave.registry.profile import Profile
+    from glyphweave.components.catalog import Catalog
+    from glyphweave.components.manager import create_plugin_manager
+    from glyphweave.components.profile import Profile
 
     pm = create_plugin_manager()
     if "symbol" not in Catalog.from_plugin_manager(pm).names("decoder"):

@@ -104,7 +104,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 def _report_plugins(args: argparse.Namespace) -> None:
     """Load the plugins once here, to say what is wrong with them once (each worker loads them
     again, silently); a ``-p`` module that cannot be loaded fails the command (exit 6)."""
-    from glyphweave.registry.catalog import command_plugin_manager
+    from glyphweave.components.catalog import command_plugin_manager
 
     _, problems = command_plugin_manager(args.block, args.plugin)
     for line in problems:

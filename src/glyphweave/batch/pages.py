@@ -210,7 +210,7 @@ class _Reader:
     def __init__(self, options: SplitOptions, mode: str | None, want_data: bool,
                  document_left: int | None = None) -> None:
         from glyphweave.api import open_document
-        from glyphweave.registry.manager import create_plugin_manager
+        from glyphweave.components.manager import create_plugin_manager
 
         pm = create_plugin_manager(blocked=options.block, modules=options.plugins, skip_broken=True)
         self.doc = open_document(options.path, password=options.password, profile=options.profile,

@@ -46,7 +46,7 @@ MIN_MEMORY_MB = 64
 has loaded pikepdf, fontTools and the pipeline (measured on Linux, Python 3.11), so a smaller
 limit would fail every file, each with its worker replaced."""
 
-PRELOAD = ("glyphweave.api", "glyphweave.registry.manager", "fontTools.ttLib", "fontTools.cffLib")
+PRELOAD = ("glyphweave.api", "glyphweave.components.manager", "fontTools.ttLib", "fontTools.cffLib")
 """Modules a worker imports before it caps its address space (see :func:`_preload`)."""
 
 

@@ -134,7 +134,7 @@ def one_line(exc: BaseException) -> str:
 def _extract(job: FileJob) -> tuple[str, Any, int, str | None]:
     import warnings
 
-    from glyphweave.registry.manager import PluginWarning
+    from glyphweave.components.manager import PluginWarning
 
     with warnings.catch_warnings():
         # What is wrong with the plugins was said once, by the command; not once per file.
@@ -144,7 +144,7 @@ def _extract(job: FileJob) -> tuple[str, Any, int, str | None]:
 
 def _extract_quietly(job: FileJob) -> tuple[str, Any, int, str | None]:
     from glyphweave.api import open_document
-    from glyphweave.registry.manager import create_plugin_manager
+    from glyphweave.components.manager import create_plugin_manager
 
     opts = job.options
     pm = create_plugin_manager(modules=list(opts.plugins), blocked=list(opts.block), skip_broken=True) \

@@ -19,7 +19,7 @@ def extract_text(
     installed: bool = True,
 ) -> str:
     """The text of ``pdf`` (bytes, as :func:`glyphweave.testing.pdfs.make_pdf` makes them, or a
-    path) with ``profile`` (a name, a TOML path or a :class:`~glyphweave.registry.profile.Profile`),
+    path) with ``profile`` (a name, a TOML path or a :class:`~glyphweave.components.profile.Profile`),
     ``plugins`` registered beside the installed ones (``installed=False``: instead of them).
 
     A failing component raises its one-line :class:`~glyphweave.core.errors.ComponentError`,

@@ -2,7 +2,7 @@
 
 A plugin author's test usually looks like::
 
-    from glyphweave.registry import Catalog, load_profile
+    from glyphweave.components import Catalog, load_profile
     from glyphweave.testing import fake_entry_point_distribution, fresh_plugin_manager
 
     def test_my_decoder_is_found(monkeypatch):
@@ -21,8 +21,8 @@ from typing import Any
 
 import pluggy
 
-from glyphweave.registry.manager import create_plugin_manager
-from glyphweave.registry.markers import PROJECT_NAME, hookimpl
+from glyphweave.components.manager import create_plugin_manager
+from glyphweave.components.markers import PROJECT_NAME, hookimpl
 
 __all__ = ["fake_entry_point_distribution", "fresh_plugin_manager", "make_plugin"]
 

@@ -24,7 +24,7 @@ Using it is a profile choice: the built-in ``registry`` profile puts it right af
     registry = "glyphweave-registry.tsv"
 
 A relative path is taken from the folder of the profile file that sets it (the option is
-declared ``Option(path=True)``; see :mod:`glyphweave.registry.profile`), as ``extends`` is,
+declared ``Option(path=True)``; see :mod:`glyphweave.components.profile`), as ``extends`` is,
 so the profile works from any working directory; a profile given as text, not as a file,
 leaves it relative to the working directory. The file is read once per process
 (and again only when its modification time or size changes). A path that is set but names

@@ -45,12 +45,12 @@ from typing import Any
 
 import attrs
 
+from glyphweave.components.catalog import Catalog, ProfileSource
+from glyphweave.components.manager import describe_plugin
 from glyphweave.core.errors import GlyphweaveError, PluginError, ProfileError
 from glyphweave.core.limits import Limits
 from glyphweave.core.pipeline import UNRESOLVED_POLICIES
 from glyphweave.core.stages import Assembler, Component, Decoder, Filter
-from glyphweave.registry.catalog import Catalog, ProfileSource
-from glyphweave.registry.manager import describe_plugin
 
 if sys.version_info >= (3, 11):
     import tomllib

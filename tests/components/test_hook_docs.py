@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from glyphweave.registry import hookspecs
+from glyphweave.components import hookspecs
 
 REPO = Path(__file__).resolve().parents[2]
 HOOKS = sorted(name for name, value in vars(hookspecs).items()

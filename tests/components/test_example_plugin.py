@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from glyphweave.components import Catalog, load_profile
+from glyphweave.components.manager import PluginWarning
 from glyphweave.core.errors import ProfileError
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.stages import Assembler, Decoder, Filter
-from glyphweave.registry import Catalog, load_profile
-from glyphweave.registry.manager import PluginWarning
 from glyphweave.testing import add_text, fake_entry_point_distribution, make_plugin, page_context
 
 if sys.version_info >= (3, 11):
@@ -133,7 +133,7 @@ def test_blocked_plugin_is_absent_and_never_imported():
 def test_a_second_rot13_names_both_distributions(tmp_path, monkeypatch):
     (tmp_path / "rot13_clone.py").write_text(
         "from glyphweave_rot13 import Rot13Assembler\n"
-        "from glyphweave.registry import hookimpl\n\n"
+        "from glyphweave.components import hookimpl\n\n"
         "@hookimpl\n"
         "def glyphweave_register_assemblers():\n"
         "    return [type('Clone', (Rot13Assembler,), {})]\n",

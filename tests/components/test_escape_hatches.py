@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from glyphweave.cli import EXIT_WARNINGS, main
+from glyphweave.components import Catalog
+from glyphweave.components.manager import create_plugin_manager
 from glyphweave.core.errors import PluginError
-from glyphweave.registry import Catalog
-from glyphweave.registry.manager import create_plugin_manager
 from glyphweave.testing import fake_entry_point_distribution
 from pdfs import make_pdf
 

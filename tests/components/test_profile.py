@@ -9,10 +9,10 @@ from pathlib import Path
 import attrs
 import pytest
 
+from glyphweave.components import Catalog, Profile, ResolvedPipeline, available_profiles, load_profile
 from glyphweave.core.errors import PluginError, ProfileError
 from glyphweave.core.pipeline import Pipeline
 from glyphweave.core.stages import Assembler, Decoder, Filter, Option
-from glyphweave.registry import Catalog, Profile, ResolvedPipeline, available_profiles, load_profile
 from glyphweave.testing import fresh_plugin_manager, make_plugin
 
 

@@ -15,7 +15,7 @@ from test_escape_hatches import GOOD  # an assembler plugin's source
 
 import glyphweave
 from glyphweave.cli import EXIT_PLUGIN, main
-from glyphweave.registry.manager import PluginWarning
+from glyphweave.components.manager import PluginWarning
 from glyphweave.testing import fake_entry_point_distribution
 from pdfs import Page, make_pdf
 

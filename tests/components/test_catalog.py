@@ -9,11 +9,11 @@ import warnings
 
 import pytest
 
+from glyphweave.components import Catalog, ComponentInfo, hookimpl
+from glyphweave.components.catalog import BUILTIN_PLUGIN
+from glyphweave.components.manager import PluginWarning, create_plugin_manager
 from glyphweave.core.errors import PluginError, ProfileError
 from glyphweave.core.stages import Assembler, Decoder, Filter, Option
-from glyphweave.registry import Catalog, ComponentInfo, hookimpl
-from glyphweave.registry.catalog import BUILTIN_PLUGIN
-from glyphweave.registry.manager import PluginWarning, create_plugin_manager
 from glyphweave.testing import fake_entry_point_distribution, fresh_plugin_manager, make_plugin
 
 
@@ -269,7 +269,7 @@ def two_distributions(tmp_path, monkeypatch):
     source = textwrap.dedent(
         """
         from glyphweave.core.stages import Decoder
-        from glyphweave.registry import hookimpl
+        from glyphweave.components import hookimpl
 
         class Latin(Decoder):
             NAME = "latin"
@@ -376,7 +376,7 @@ def test_discover_without_entry_points():
 
 def test_skip_broken_unregisters_a_plugin_with_unusable_registrations(monkeypatch, tmp_path):
     (tmp_path / "gw_catalog_junk.py").write_text(
-        "from glyphweave.registry import hookimpl\n\n"
+        "from glyphweave.components import hookimpl\n\n"
         "@hookimpl\ndef glyphweave_register_filters():\n    return ['not a class']\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     fake_entry_point_distribution(monkeypatch, "glyphweave-junk", "1.0", {"junk": "gw_catalog_junk"})

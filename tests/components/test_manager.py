@@ -12,15 +12,15 @@ import warnings
 import pluggy
 import pytest
 
-from glyphweave.core.errors import PluginError
-from glyphweave.core.stages import Decoder
-from glyphweave.registry import hookimpl
-from glyphweave.registry.manager import (
+from glyphweave.components import hookimpl
+from glyphweave.components.manager import (
     NOT_INSTALLED,
     PluginWarning,
     create_plugin_manager,
     plugin_distribution,
 )
+from glyphweave.core.errors import PluginError
+from glyphweave.core.stages import Decoder
 from glyphweave.testing import fake_entry_point_distribution, fresh_plugin_manager, make_plugin
 
 DECLARED_HOOKS = {
@@ -59,7 +59,7 @@ def plugin_module(tmp_path, monkeypatch):
 
 GOOD_PLUGIN = """
     from glyphweave.core.stages import Decoder
-    from glyphweave.registry import hookimpl
+    from glyphweave.components import hookimpl
 
     class OkDecoder(Decoder):
         '''Always answers "ok".'''

@@ -6,7 +6,7 @@ managers as it likes, each with its own blocked names and extra plugins.
 
 Loading order:
 
-1. the hookspecs of :mod:`glyphweave.registry.hookspecs`;
+1. the hookspecs of :mod:`glyphweave.components.hookspecs`;
 2. ``set_blocked`` for every blocked entry-point name, *before* loading, so a blocked
    plugin is never imported (pytest's ``-p no:NAME``);
 3. the ``glyphweave`` entry points of every installed distribution (built-in
@@ -27,7 +27,7 @@ Two distributions declaring the same entry-point name do not stop the tool: glyp
 own entry point wins over a third-party one, and of two third-party ones the distribution
 whose name sorts first wins; the other is left out with one warning (see
 :attr:`GlyphweavePluginManager.warnings`). The catalog does the same for component and
-profile names (:meth:`~glyphweave.registry.catalog.Catalog.from_plugin_manager`).
+profile names (:meth:`~glyphweave.components.catalog.Catalog.from_plugin_manager`).
 
 Two environment variables do what the arguments do, for a deployment that cannot change
 the command (read when a manager is built, never at import):
@@ -58,9 +58,9 @@ from typing import Any
 import attrs
 import pluggy
 
+from glyphweave.components import hookspecs
+from glyphweave.components.markers import PROJECT_NAME
 from glyphweave.core.errors import PluginError
-from glyphweave.registry import hookspecs
-from glyphweave.registry.markers import PROJECT_NAME
 
 __all__ = [
     "GlyphweavePluginManager",

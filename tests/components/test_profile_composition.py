@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from test_profile import BUILTIN_DECODERS, catalog, write  # noqa: F401  (fixtures)
 
+from glyphweave.components import Profile, load_profile
 from glyphweave.core.errors import ProfileError
-from glyphweave.registry import Profile, load_profile
 
 
 def test_extends_a_file_relative_to_the_extending_one(catalog, write):  # noqa: F811

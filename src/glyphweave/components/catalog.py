@@ -7,7 +7,7 @@ about two plugins claiming one name can name both packages.
 
 Two plugins claiming one (kind, name) or one profile name do not stop the tool: one keeps
 it (glyphweave's own first; of two third-party plugins, the distribution whose name sorts
-first) and the other's is left out with one :class:`~glyphweave.registry.manager.PluginWarning`
+first) and the other's is left out with one :class:`~glyphweave.components.manager.PluginWarning`
 naming both distributions and the ``--block`` that silences it.
 """
 
@@ -25,9 +25,7 @@ from typing import Any
 import attrs
 import pluggy
 
-from glyphweave.core.errors import PluginError, ProfileError
-from glyphweave.core.stages import STAGE_KINDS, Component, Option
-from glyphweave.registry.manager import (
+from glyphweave.components.manager import (
     NOT_INSTALLED,
     GlyphweavePluginManager,
     LeftOut,
@@ -39,7 +37,9 @@ from glyphweave.registry.manager import (
     plugin_distribution,
     precedence,
 )
-from glyphweave.registry.markers import PROJECT_NAME
+from glyphweave.components.markers import PROJECT_NAME
+from glyphweave.core.errors import PluginError, ProfileError
+from glyphweave.core.stages import STAGE_KINDS, Component, Option
 
 __all__ = ["Catalog", "ComponentInfo", "ProfileSource", "KIND_HOOKS", "NAME_PATTERN"]
 
@@ -122,15 +122,15 @@ class Catalog:
         """Call the registration hooks of every plugin of ``pm`` and validate the result.
 
         Of two plugins claiming one (kind, name) or profile name, one keeps it (see
-        :func:`~glyphweave.registry.manager.precedence`) and the other's is left out: a
-        :class:`~glyphweave.registry.manager.PluginWarning`, recorded in ``pm.warnings``
+        :func:`~glyphweave.components.manager.precedence`) and the other's is left out: a
+        :class:`~glyphweave.components.manager.PluginWarning`, recorded in ``pm.warnings``
         and ``pm.left_out`` (once per manager) and listed by :meth:`left_out`.
 
         :param builtin_profiles: include the profiles shipped in ``glyphweave/profiles``.
         :param skip_broken: (default: what ``pm`` was created with) a plugin whose
             registration hook fails or registers something that is not a proper component
             is unregistered from ``pm`` (a
-            :class:`~glyphweave.registry.manager.GlyphweavePluginManager`) and noted in
+            :class:`~glyphweave.components.manager.GlyphweavePluginManager`) and noted in
             ``pm.broken``, as an installed plugin that failed to import is; later catalogs
             of ``pm`` do not see it. A plugin the caller passed by name or object is not
             skipped: its error is raised.
@@ -189,7 +189,7 @@ class Catalog:
         plugins: Iterable[object] = (),
     ) -> Catalog:
         """Shortcut: a fresh plugin manager (see
-        :func:`~glyphweave.registry.manager.create_plugin_manager`) turned into a catalog."""
+        :func:`~glyphweave.components.manager.create_plugin_manager`) turned into a catalog."""
         pm = create_plugin_manager(blocked=blocked, load_entrypoints=load_entrypoints, plugins=plugins)
         return cls.from_plugin_manager(pm)
 
@@ -240,7 +240,7 @@ class Catalog:
 
     def left_out(self) -> list[LeftOut]:
         """The components and profiles left out of this catalog because another plugin
-        holds their name (each was a :class:`~glyphweave.registry.manager.PluginWarning`)."""
+        holds their name (each was a :class:`~glyphweave.components.manager.PluginWarning`)."""
         return list(self._left_out)
 
     # -- profiles -----------------------------------------------------------------------
@@ -255,7 +255,7 @@ class Catalog:
 def _claim(table: dict[Any, Any], key: Any, entry: Any, origin: tuple[str, str], what: str,
            left_out: list[LeftOut]) -> None:
     """Put ``entry`` (of ``origin``: plugin, distribution) under ``key``, unless the entry
-    there already wins the name (:func:`~glyphweave.registry.manager.precedence`); the
+    there already wins the name (:func:`~glyphweave.components.manager.precedence`); the
     loser of the two goes into ``left_out``. Components and profiles share this rule."""
     held = table.get(key)
     if held is None:

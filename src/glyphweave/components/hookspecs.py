@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from glyphweave.components.markers import hookspec
 from glyphweave.core.stages import Assembler, Decoder, Filter
-from glyphweave.registry.markers import hookspec
 
 
 @hookspec
