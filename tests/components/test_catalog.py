@@ -117,15 +117,25 @@ def test_component_info_to_dict_is_json_friendly():
     json.dumps(data)
 
 
-def test_same_name_in_different_kinds_is_fine():
+def test_one_name_in_two_stages_keeps_one_and_says_why():
+    # A profile sets options by name ([options.latin]): a decoder and a filter sharing it
+    # would take each other's options, so one of them is left out, with a warning.
     class LatinFilter(Filter):
         NAME = "latin"
 
         def apply(self, page, indices):
             return list(indices)
 
-    catalog = catalog_of(make_plugin(decoders=[LatinDecoder], filters=[LatinFilter]))
-    assert catalog.get("filter", "latin") is LatinFilter
+    with pytest.warns(PluginWarning) as caught:
+        catalog = catalog_of(make_plugin(decoders=[LatinDecoder], filters=[LatinFilter], name="dual"))
+    assert catalog.get("decoder", "latin") is LatinDecoder
+    with pytest.raises(ProfileError):
+        catalog.get("filter", "latin")
+    [record] = catalog.left_out()
+    assert (record.what, record.name, record.plugin) == ("filter", "latin", "dual")
+    assert str(caught[0].message) == record.message
+    assert record.message.startswith("filter 'latin' of plugin 'dual' ")
+    assert "decoder 'latin' of plugin 'dual' " in record.message and "[options.latin]" in record.message
 
 
 def test_hook_returning_none_registers_nothing():

@@ -165,6 +165,7 @@ class Catalog:
                              for component in _as_list(result, hook_name, plugin_name, dist)]
                 for info in infos:
                     _claim(components, (kind, info.name), info, _component_origin(info), kind, left_out)
+        _one_stage_per_name(components, left_out)
 
         profiles: dict[str, ProfileSource] = dict(_builtin_profiles()) if builtin_profiles else {}
         for plugin, result in _call_each(pm, PROFILES_HOOK, origin):
@@ -240,7 +241,7 @@ class Catalog:
 
     def left_out(self) -> list[LeftOut]:
         """The components and profiles left out of this catalog because another plugin
-        holds their name (each was a :class:`~glyphweave.components.manager.PluginWarning`)."""
+        holds their name, or a component of another stage holds it (each was a :class:`~glyphweave.components.manager.PluginWarning`)."""
         return list(self._left_out)
 
     # -- profiles -----------------------------------------------------------------------
@@ -267,6 +268,30 @@ def _claim(table: dict[Any, Any], key: Any, entry: Any, origin: tuple[str, str],
         left_out.append(_left_out(what, entry.name, held_origin, origin))
     else:
         left_out.append(_left_out(what, entry.name, origin, held_origin))
+
+
+def _one_stage_per_name(components: dict[tuple[str, str], ComponentInfo], left_out: list[LeftOut]) -> None:
+    """Leave out all but one of the components of different stages that share a name: a
+    profile sets options by name (``[options.NAME]``), so a decoder and a filter of one name
+    would take each other's. The claimant :func:`~glyphweave.components.manager.precedence`
+    prefers keeps it (of one plugin's, the earlier stage's)."""
+    by_name: dict[str, list[ComponentInfo]] = {}
+    for info in components.values():
+        by_name.setdefault(info.name, []).append(info)
+    stages = list(KIND_HOOKS)
+    for name, claimants in by_name.items():
+        if len(claimants) < 2:
+            continue
+        claimants.sort(key=lambda info: (precedence(*_component_origin(info)), stages.index(info.kind)))
+        kept = claimants[0]
+        for lost in claimants[1:]:
+            del components[(lost.kind, name)]
+            message = (f"{lost.kind} {name!r} of {describe_plugin(lost.plugin, lost.distribution)} left out: "
+                       f"{kept.kind} {name!r} of {describe_plugin(kept.plugin, kept.distribution)} holds the "
+                       f"name, and a profile's [options.{name}] could not tell the two apart; rename one, or "
+                       f"--block {lost.plugin}")
+            left_out.append(LeftOut(what=lost.kind, name=name, plugin=lost.plugin, distribution=lost.distribution,
+                                    kept_plugin=kept.plugin, kept_distribution=kept.distribution, message=message))
 
 
 def _component_origin(info: ComponentInfo) -> tuple[str, str]:
