@@ -372,8 +372,8 @@ def _frozen_after_each(items: Iterator[Any], freeze: bool) -> Iterator[Any]:
 
     The document iterators pause the collector while a page is extracted (``pause_gc``);
     what outlives the page (the document's fonts, measured strings, structure tree) then
-    reached the collector as young objects and was scanned again by every collection (on
-    the CJK manual of the benchmark corpus, 41 ms of collections per run; 11 ms frozen).
+    reaches the collector as young objects and is scanned again by every collection (the
+    design notes, "Runs and lazy columns", give the cost).
     Extraction makes no reference cycles per page (one plugin manager per document at
     most), so nothing the freeze keeps from the collector would have been garbage. The
     freeze is process-wide, so only the console script, which owns its process and ends
@@ -533,8 +533,7 @@ def run() -> None:
     A command that has closed everything it opened (``extract`` and ``glyphs``, done without
     an error) ends it with ``os._exit`` once its output is flushed: the interpreter's
     teardown would otherwise free, object by object, every module, table and cache the run
-    loaded, which nobody sees (9 ms of every start-up, and 5-27 ms more per document of the
-    benchmark corpus).
+    loaded, which nobody sees (the design notes, "Speed", give the cost).
     Every other command, and any that failed, exits as usual, running the exit handlers
     their pools and clients rely on."""
     status, quick = _main(None, owns_process=True)

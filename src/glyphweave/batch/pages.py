@@ -34,16 +34,10 @@ statistics and warnings ``--stats`` and ``--strict`` read. How:
   code path itself, untouched.
 
 **The default, ``auto``.** One process below :data:`AUTO_MIN_PAGES` selected pages; from
-there, one per core, but no more than there are chunks. What a split costs was measured on
-this 2-core machine (``benchmarks/parallel_extract.py`` and the CPU seconds ``time``
-reports): every document costs about 0.07-0.12 s more CPU split in two (a second start,
-the fonts, tables and structure each process reads again), against a start-up of about
-0.2 s that both pay and pages of 2.5 ms (the book's running text) to 10 ms (an IRS form)
-each. With two free cores the split gains half the pages' time less half that overhead, so
-it breaks even at about 32 pages of the cheapest kind; at 64 it gains 10-12 % on them and
-more on denser pages (the 352-page book: 0.63 of the one-process time). 64 keeps a margin
-for a machine whose other work leaves the second core only partly free, where the extra CPU
-is a real cost; ``--jobs N`` splits a shorter file on request.
+there, one per core, but no more than there are chunks: a split costs each process a second
+start and its own reading of fonts, tables and structure, which pays only on longer
+documents (the measurements behind the threshold are in the design notes, "Splitting one
+document across processes").
 """
 
 from __future__ import annotations
