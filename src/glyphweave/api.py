@@ -23,6 +23,7 @@ import pikepdf
 from glyphweave.components.catalog import Catalog
 from glyphweave.components.manager import create_plugin_manager
 from glyphweave.components.profile import Profile, load_profile
+from glyphweave.core.clock import PageClock
 from glyphweave.core.errors import (
     DocumentClosedError,
     NotARegularFileError,
@@ -228,6 +229,8 @@ class Page:
         self._assembly: dict[str, str] = {}
         self._stats: PageStats | None = None
         self._released = False
+        self._clock = PageClock(document.limits.page_seconds)
+        """The page's time (``page_seconds``): it runs while the page's stages run."""
         self.mediabox: Box = _box(resolve_inherited(obj, "/MediaBox")) or LETTER
         """The page's MediaBox (normalised x0, y0, x1, y1)."""
         self.cropbox: Box = _box(resolve_inherited(obj, "/CropBox")) or self.mediabox
@@ -249,8 +252,11 @@ class Page:
         if self._table is None:
             budget, fonts = self.document._budget, self.document._fonts
             left_before, pending = budget.document_left, len(fonts.warnings)
-            interpreter = PageInterpreter(fonts, self.document.limits, budget)
-            with self.document._collector_paused():
+            # Read again after _release, the page is timed afresh: its clock holds the first
+            # reading's time and what that cost the page.
+            clock = PageClock(self._clock.seconds) if self._released else self._clock
+            interpreter = PageInterpreter(fonts, self.document.limits, budget, clock)
+            with self.document._collector_paused(), clock.running():
                 try:
                     self._table = interpreter.run_page(self._obj, resolve_inherited(self._obj, "/Resources"))
                 except RecursionError:
@@ -280,6 +286,7 @@ class Page:
             table=self.table,
             placeholder=self.document.pipeline.placeholder,
             structure_source=self._structure,
+            clock=self._clock,
         )
 
     def _structure(self) -> PageStructure | None:
@@ -291,7 +298,7 @@ class Page:
         self.document._check_open()
         if self._visible is None:
             ctx = self.context()
-            with self.document._collector_paused():
+            with self.document._collector_paused(), self._clock.running():
                 self._visible, self._dropped = self.document.pipeline.filter_page(ctx)
         return self._visible
 
@@ -318,8 +325,9 @@ class Page:
         ctx = self.context()
         # With pause_gc, one pause over all three stages: each resumption costs a collection
         # of the page's young objects.
-        with self.document._collector_paused():
-            result = self.document.pipeline.assemble(assembler, ctx, self.visible_indices())
+        indices = self.visible_indices()
+        with self.document._collector_paused(), self._clock.running():
+            result = self.document.pipeline.assemble(assembler, ctx, indices)
         self._assembly = {"assembler": assembler.NAME, **ctx.notes}
         self._stats = None
         tree = self.document._structure_tree
@@ -344,7 +352,9 @@ class Page:
         self.document._check_open()
         if self._stats is None:
             indices = self.visible_indices()
-            self._stats = Pipeline.page_stats(self.number, self.table, indices, self._dropped, self._warnings,
+            timed = self._clock.warning()
+            warnings = self._warnings if timed is None else [*self._warnings, timed]
+            self._stats = Pipeline.page_stats(self.number, self.table, indices, self._dropped, warnings,
                                               self._assembly)
         return self._stats
 

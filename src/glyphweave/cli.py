@@ -104,7 +104,8 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--max-page-mb", type=positive_number("MB"), metavar="MB",
                        help="decoded content allowed per page, forms included (default: the profile's, 64)")
         p.add_argument("--page-seconds", type=positive_number("seconds"), metavar="S",
-                       help="time allowed per page (default: the profile's, no limit)")
+                       help="time allowed per page, reading, filters and assembler included; past it the page "
+                            "is assembled in paint order, with a warning (default: the profile's, no limit)")
         p.add_argument("--max-input-mb", type=positive_number("MB"), default=STDIN_LIMIT_MB, metavar="MB",
                        help=f"most standard input read (default: {STDIN_LIMIT_MB}); more is refused with "
                             f"status {EXIT_UNREADABLE}: give the file's path instead")

@@ -19,6 +19,7 @@ built-in components import from here too; see ``docs/plugins.rst``.
 from __future__ import annotations
 
 from glyphweave.components.markers import hookimpl
+from glyphweave.core.clock import TimeLimitReached
 from glyphweave.core.decoding import has_private_use, is_private_use, is_weak
 from glyphweave.core.errors import ComponentError, GlyphweaveError, PluginError, ProfileError
 from glyphweave.core.fontinfo import CodeToText, FontInfo, split_subset_prefix, strip_subset_prefix
@@ -76,6 +77,7 @@ __all__ = [
     "RunFrame",
     "RunGeometry",
     "StructItem",
+    "TimeLimitReached",
     "Walk",
     "Word",
     "build_blocks",

@@ -43,7 +43,8 @@ class Limits:
     document_content_mb: float = attrs.field(default=1024, validator=_positive)
     """Decoded content over the whole document (MB): pages past it are left empty."""
     page_seconds: float | None = attrs.field(default=None, validator=_positive_or_none)
-    """Time to interpret one page; None: no limit."""
+    """Time for one page (s): reading and interpreting its content, its filters and its
+    assembler, on one clock (:class:`~glyphweave.core.clock.PageClock`); None: no limit."""
     glyphs_per_page: int = attrs.field(default=5_000_000, validator=_positive)
     """Glyphs recorded on one page."""
     nesting: int = attrs.field(default=1_000, validator=_positive)

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import attrs
 
+from glyphweave.core.clock import PageClock, TimeLimitReached
 from glyphweave.core.decoding import DecoderChain
 from glyphweave.core.errors import ComponentError, ProfileError
 from glyphweave.core.glyphtable import GlyphTable
@@ -163,13 +164,24 @@ class Pipeline:
         return found
 
     def filter_page(self, ctx: PageContext) -> tuple[list[int], dict[str, int]]:
-        """The indices of the glyphs every filter keeps, and how many each dropped."""
+        """The indices of the glyphs every filter keeps, and how many each dropped.
+
+        Past the page's time limit the remaining filters are skipped (a filter that raised
+        :class:`TimeLimitReached` counts as skipped: its work is dropped), so the glyphs
+        stay in paint order as the last filter to finish left them."""
         indices: list[int] = list(range(len(ctx.table)))
         dropped: dict[str, int] = {}
-        for flt in self.filters:
+        clock = ctx.clock
+        for position, flt in enumerate(self.filters):
+            if clock.limited and clock.expired():
+                _skipped(clock, self.filters[position:])
+                break
             before = len(indices)
             try:
                 kept = flt.apply(ctx, indices)
+            except TimeLimitReached:
+                _skipped(clock, self.filters[position:])
+                break
             except Exception as exc:
                 raise self._failure("filter", flt.NAME, ctx.number, f"failed: {type(exc).__name__}: {exc}") from exc
             problem = self._check_filter_result(flt.NAME, indices, kept)
@@ -181,9 +193,16 @@ class Pipeline:
 
     def assemble(self, assembler: Assembler, ctx: PageContext, indices: Sequence[int]) -> str | Assembled:
         """The page's text (or :class:`Assembled` text and data) from ``assembler`` (the
-        profile's, or one :meth:`assembler_for` gave)."""
+        profile's, or one :meth:`assembler_for` gave); past the page's time limit, or when
+        the assembler raises :class:`TimeLimitReached`, the cheapest text instead
+        (:func:`paint_order_text`)."""
+        clock = ctx.clock
+        if clock.limited and clock.expired():
+            return paint_order_text(assembler, ctx, indices)
         try:
             text = assembler.assemble(ctx, indices)
+        except TimeLimitReached:
+            return paint_order_text(assembler, ctx, indices)
         except Exception as exc:
             raise self._failure("assembler", assembler.NAME, ctx.number,
                                 f"failed: {type(exc).__name__}: {exc}") from exc
@@ -234,6 +253,21 @@ class Pipeline:
             warnings=tuple(warnings),
             assembly=dict(assembly or {}),
         )
+
+
+def _skipped(clock: PageClock, filters: Sequence[Filter]) -> None:
+    clock.cut(f"filters skipped, glyphs left in paint order: {', '.join(f.NAME for f in filters)}")
+
+
+def paint_order_text(assembler: Assembler, ctx: PageContext, indices: Sequence[int]) -> str:
+    """The page's text the cheapest way, for a page out of time: the glyphs in paint order,
+    word spaces and line breaks from the default reading rules (the ``raw`` profile's text
+    without order recovery). Linear in the glyphs, and never stopped: it is what the page
+    falls back to."""
+    ctx.clock.cut(f"text in paint order instead of by assembler {assembler.NAME!r}")
+    ctx.note("served", "paint-order")
+    ctx.note("reason", "page time limit")
+    return ctx.geometry(indices).reading_text() if len(indices) else ""
 
 
 def _count_visible(table: GlyphTable, visible: Sequence[int]) -> tuple[Counter[str | None], int]:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
+from glyphweave.core.clock import PageClock
 from glyphweave.core.glyphtable import GlyphTable
 
 if TYPE_CHECKING:
@@ -249,6 +250,9 @@ class PageContext:
     structure_source: Callable[[], PageStructure | None] | None = attrs.field(default=None, eq=False, repr=False)
     """Where :attr:`structure` comes from (the document's structure tree, read once per
     document and only when an assembler asks)."""
+    clock: PageClock = attrs.field(factory=lambda: PageClock(None), eq=False, repr=False)
+    """The page's clock (``page_seconds``): read it through :meth:`time_left` and
+    :meth:`check_time`."""
     _geometries: dict[Any, PageGeometry] = attrs.field(factory=dict, init=False, eq=False, repr=False)
     _notes: dict[str, str] = attrs.field(factory=dict, init=False, eq=False, repr=False)
     _notes_cache: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
@@ -262,6 +266,21 @@ class PageContext:
             source = self.structure_source
             self._notes_cache["structure"] = source() if source is not None else None
         return self._notes_cache["structure"]  # type: ignore[no-any-return]
+
+    def time_left(self) -> float:
+        """Seconds the page may still spend (``page_seconds`` covers its interpretation,
+        filters and assembler together): 0.0 once it is up, ``math.inf`` with no limit. A
+        component with a cheaper way to do its work may choose it when little is left."""
+        return self.clock.time_left()
+
+    def check_time(self) -> None:
+        """Raise :class:`~glyphweave.core.clock.TimeLimitReached` once the page's time is up,
+        else nothing. Call it in a long loop (every few thousand glyphs or runs: it reads the
+        clock) and let the exception through: the pipeline catches it and goes on the
+        cheapest way (see the plugin guide). With no limit it costs one attribute test."""
+        clock = self.clock
+        if clock.seconds is not None:
+            clock.check()
 
     def note(self, key: str, value: str) -> None:
         """Say something about how the page was assembled (which assembler served it and

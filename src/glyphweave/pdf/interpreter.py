@@ -16,13 +16,14 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from itertools import accumulate, islice
 from typing import Any, NamedTuple
 
 import pikepdf
 
+from glyphweave.core.clock import PageClock
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
@@ -30,7 +31,7 @@ from glyphweave.core.limits import LIMIT, MB, Budget, Limits
 from glyphweave.core.runs import Run
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
-from glyphweave.pdf.streams import read_bounded
+from glyphweave.pdf.streams import ReadStopped, read_bounded
 from glyphweave.pdf.tokenizer import (
     FUSIONS,
     GLYPH_BLOCK,
@@ -67,6 +68,10 @@ _CHECK_EVERY = 2000
 
 class PageLimitReached(Exception):
     """A page hit one of its :class:`Limits`: the page ends with what was found so far."""
+
+
+class _OutOfTime(PageLimitReached):
+    """The page's time ran out: the page ends, and the clock says so (one warning a page)."""
 
 
 def multiply(m1: Matrix, m2: Matrix) -> Matrix:
@@ -163,9 +168,13 @@ class _Resources:
 class PageInterpreter:
     """Interprets one page (and the forms it paints) into a :class:`GlyphTable`."""
 
-    def __init__(self, fonts: FontLoader, limits: Limits | None = None, budget: Budget | None = None) -> None:
+    def __init__(self, fonts: FontLoader, limits: Limits | None = None, budget: Budget | None = None,
+                 clock: PageClock | None = None) -> None:
         self.font_loader = fonts
         self.limits = limits if limits is not None else Limits()
+        self.clock = clock if clock is not None else PageClock(self.limits.page_seconds)
+        """The page's time (``page_seconds``), shared with its filters and assembler: what
+        running out cuts here is recorded in it, not in :attr:`warnings`."""
         self.budget = budget if budget is not None else Budget(self.limits)
         """Decoded bytes left, for the page and the document (shared by a document's pages)."""
         self.table = GlyphTable()
@@ -220,17 +229,19 @@ class PageInterpreter:
     def run_page(self, page_obj: Any, resources: Any) -> GlyphTable:
         """Interpret a page into :attr:`table`. A limit reached ends the page early with a
         warning (see :class:`~glyphweave.core.limits.Limits`), keeping what was found."""
-        seconds = self.limits.page_seconds
-        self._deadline = time.monotonic() + seconds if seconds is not None else None
+        self._deadline = self.clock.deadline()
         self._glyphs = len(self.table)
-        self._next_check = self._glyphs + _CHECK_EVERY if seconds is not None else self._max_glyphs
+        self._next_check = self._glyphs + _CHECK_EVERY if self._deadline is not None else self._max_glyphs
         self.budget.start_page(self.limits)
         self._budget_said = None
         data = self._page_content(page_obj)
         self._handler_tables = self._handlers()
         self._first_run = len(self.table.raw_runs())
+        first_glyph = self._glyphs
         try:
             self._run(data, self._resources(resources))
+        except _OutOfTime:
+            self.clock.cut(f"content cut short after {self._glyphs - first_glyph:,} glyphs")
         except PageLimitReached as reached:
             self.warnings.append(str(reached))
         finally:
@@ -265,7 +276,10 @@ class PageInterpreter:
             self._budget_reached(f"{what} skipped")
             return None
         try:
-            data, cut, damage = read_bounded(stream, left)
+            data, cut, damage = read_bounded(stream, left, self._out_of_time if self._deadline is not None else None)
+        except ReadStopped as stopped:
+            data, cut, damage = stopped.data, False, None
+            self.clock.cut(f"{what} decoded only to {len(data) / MB:.1f} MB")
         except Exception as exc:
             self._warn(f"{what} unreadable: {exc}")
             return None
@@ -290,6 +304,19 @@ class PageInterpreter:
             first = self.warnings[index].split(" (and ", 1)[0]
             self.warnings[index] = f"{first} (and {more:,} more stream{'s' if more > 1 else ''} skipped or cut)"
 
+    def _out_of_time(self) -> bool:
+        return self._deadline is not None and time.monotonic() > self._deadline
+
+    def _timed(self, ops: Iterator[Any]) -> Iterator[Any]:
+        """``ops``, ending the page once its time is up (the clock is read every 4096
+        operations: a page of path operators paints no glyph to count by)."""
+        deadline = self._deadline
+        assert deadline is not None
+        for n, item in enumerate(ops, 1):
+            if not n & 4095 and time.monotonic() > deadline:
+                raise _OutOfTime
+            yield item
+
     def _budget_name(self) -> str:
         if self.budget.document_left <= self.budget.page_left:
             return f"the document content limit of {self.limits.document_content_mb:g} MB"
@@ -310,7 +337,10 @@ class PageInterpreter:
         operators, fused = tables if tables is not None else self._handlers()
         counting = not self.in_form
         dropped: list[str] = []
-        for op, args, index in operations(data, fuse=True, dropped=dropped):
+        ops: Iterator[Any] = operations(data, fuse=True, dropped=dropped)
+        if self._deadline is not None:
+            ops = self._timed(ops)
+        for op, args, index in ops:
             if counting:
                 self.token = index
             # Real operators, then the tokenizer's fused items (records, never operators).
@@ -389,7 +419,7 @@ class PageInterpreter:
                                    f"{self._max_glyphs:,} per page")
         if self._deadline is not None:
             if time.monotonic() > self._deadline:
-                raise PageLimitReached(f"{LIMIT}page cut after {self.limits.page_seconds:g} s: its time limit")
+                raise _OutOfTime
             self._next_check = min(glyphs + _CHECK_EVERY, self._max_glyphs)
         else:
             self._next_check = self._max_glyphs
@@ -771,7 +801,7 @@ class PageInterpreter:
             self._warn(f"{LIMIT}form XObjects nested deeper than {self.limits.form_depth}; /{name} skipped")
             return
         if self._deadline is not None and time.monotonic() > self._deadline:
-            raise PageLimitReached(f"{LIMIT}page cut after {self.limits.page_seconds:g} s: its time limit")
+            raise _OutOfTime
         data = self._read_stream(xobj, f"form XObject /{name}")
         if data is None:
             return

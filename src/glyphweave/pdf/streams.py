@@ -14,6 +14,7 @@ warning rather than decoded whole.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pikepdf
@@ -33,7 +34,17 @@ class StreamRefused(ValueError):
     """A stream whose filters only qpdf decodes, too large to let it decode whole."""
 
 
-def read_bounded(stream: pikepdf.Stream, budget: int) -> tuple[bytes, bool, str | None]:
+class ReadStopped(Exception):  # noqa: N818 (not an error: the reader asked to stop)
+    """The reader's ``stop`` said to stop (the page's time is up) before the stream was
+    decoded: :attr:`data` holds what was decoded, cut after its last whole token."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(f"stopped after {len(data)} decoded bytes")
+        self.data = data
+
+
+def read_bounded(stream: pikepdf.Stream, budget: int,
+                 stop: Callable[[], bool] | None = None) -> tuple[bytes, bool, str | None]:
     """The decoded bytes of ``stream``, at most ``budget`` of them, whether it was cut, and
     what was found damaged (None when nothing was): the bytes are then those before the
     damage (all of them when only the checksum at the end of Flate data is wrong).
@@ -49,13 +60,13 @@ def read_bounded(stream: pikepdf.Stream, budget: int) -> tuple[bytes, bool, str 
         data = stream.read_raw_bytes()
     elif all(f in FLATE for f in filters) and not _predicted(stream):
         # The common case, kept as direct as it ever was.
-        data = _inflate(stream.read_raw_bytes(), len(filters), budget + 1, damage)
+        data = _inflate(stream.read_raw_bytes(), len(filters), budget + 1, damage, stop)
     else:
         decode = decoder(filters, _parms(stream, len(filters)), budget + 1, damage)
         if decode is None:
             data = _by_qpdf(stream, filters, budget)
         else:
-            data = _collect(decode(_pieces(stream.read_raw_bytes())), budget + 1)
+            data = _collect(decode(_pieces(stream.read_raw_bytes())), budget + 1, stop)
     found = damage[0] if damage else None
     if len(data) <= budget:
         return data, False, found
@@ -116,21 +127,26 @@ def _pieces(raw: bytes) -> Any:
     return (raw[i:i + PIECE] for i in range(0, len(raw), PIECE))
 
 
-def _inflate(raw: bytes, stages: int, limit: int, damage: list[str]) -> bytes:
+def _inflate(raw: bytes, stages: int, limit: int, damage: list[str],
+             stop: Callable[[], bool] | None = None) -> bytes:
     """At most ``limit`` bytes of ``raw`` inflated ``stages`` times (FlateDecode applied
     that many times), stopping at the first damage with what came before it (zlib's
     message is appended to ``damage``)."""
     chunks: Any = _pieces(raw)
     for _ in range(stages):
         chunks = inflated(chunks, damage)
-    return _collect(chunks, limit)
+    return _collect(chunks, limit, stop)
 
 
-def _collect(chunks: Any, limit: int) -> bytes:
-    """The pieces ``chunks`` gives, pulled until there are ``limit`` bytes (no further)."""
+def _collect(chunks: Any, limit: int, stop: Callable[[], bool] | None = None) -> bytes:
+    """The pieces ``chunks`` gives, pulled until there are ``limit`` bytes (no further), or
+    until ``stop`` says so (:class:`ReadStopped`)."""
     parts: list[bytes] = []
     size = 0
     for chunk in chunks:
+        if stop is not None and parts and stop():
+            data = b"".join(parts)
+            raise ReadStopped(_cut(data, len(data)))
         parts.append(chunk)
         size += len(chunk)
         if size >= limit:

@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from glyphweave.core.clock import PageClock
 from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
@@ -89,8 +90,11 @@ def page_context(
     cropbox: tuple[float, float, float, float] | None = None,
     number: int = 0,
     placeholder: str = " ",
+    clock: PageClock | None = None,
 ) -> PageContext:
-    """A page context around ``table`` (US Letter by default)."""
+    """A page context around ``table`` (US Letter by default); ``clock`` gives the page a
+    time limit (``PageClock(0.5, now=fake)`` with a fake ``now`` tests a component's
+    :meth:`~PageContext.check_time` calls without waiting)."""
     return PageContext(
         number=number,
         mediabox=mediabox,
@@ -98,6 +102,7 @@ def page_context(
         rotate=0,
         table=table,
         placeholder=placeholder,
+        clock=clock if clock is not None else PageClock(None),
     )
 
 

@@ -94,6 +94,7 @@ def ordered_rows(component: GeometryOptions, geometry: PageGeometry, lines: Sequ
 def recovered_text(component: GeometryOptions, page: PageContext, geometry: PageGeometry) -> str:
     """The page in paint order with order recovery: the regions paint order gets badly
     wrong read geometrically (noted as ``order`` in the page's statistics)."""
+    page.check_time()  # the lines and their recovery cost more than the cheapest text
     recovered = recover(geometry.lines, **order_thresholds(component, geometry))
     if recovered.fixes:
         page.note("order", "recovered: " + ", ".join(f"{kind} {n}" for kind, n in sorted(recovered.fixes.items())))

@@ -28,7 +28,10 @@ class ColumnsAssembler(Assembler, GeometryOptions):
         if not len(indices):
             return ""
         geometry = rules_geometry(self, page, indices)
-        return geometry.text_of_rows(ordered_rows(self, geometry, geometry.lines))
+        page.check_time()  # the lines and their order cost more than the cheapest text
+        lines = geometry.lines
+        page.check_time()
+        return geometry.text_of_rows(ordered_rows(self, geometry, lines))
 
 
 @hookimpl

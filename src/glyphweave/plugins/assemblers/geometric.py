@@ -31,7 +31,9 @@ def geometric_choice(o: GeometryOptions, page: PageContext, indices: Sequence[in
     if geometry.plain_order(order_thresholds(o, geometry)["gap"]):
         _served(page, "reading", "paint order plainly agrees with geometric order", no_structure)
         return geometry.reading_text()
+    page.check_time()  # the lines and their order cost more than the cheapest text
     lines = geometry.lines
+    page.check_time()
     gutters: list[tuple[float, float]] = []
     rows = ordered_rows(o, geometry, lines, gutters)
     painted = list(chain.from_iterable(line.glyphs for line in lines))

@@ -161,6 +161,7 @@ class LayoutAssembler(Assembler, RuleOptions):
         if not len(indices):
             return ""
         geo = rules_geometry(self, page, indices)
+        page.check_time()  # the walk is the cheapest text's too; what follows is layout's own
         placed: list[Line] = []
         unplaced: list[Line] = []
         for line in geo.lines:
@@ -169,7 +170,7 @@ class LayoutAssembler(Assembler, RuleOptions):
         for group in _frames(direction_groups(placed), page.rotate):
             if out:
                 out.append("")
-            out.extend(self._grid(geo, group, page.cropbox))
+            out.extend(self._grid(geo, group, page))
         if unplaced:
             if out:
                 out.append("")
@@ -177,8 +178,10 @@ class LayoutAssembler(Assembler, RuleOptions):
         return _finish(out)
 
     # -- one frame ---------------------------------------------------------------------
-    def _grid(self, geo: PageGeometry, lines: list[Line], cropbox: tuple[float, float, float, float]) -> list[str]:
-        """The rows of text of ``lines`` (one direction group) in the frame of the first."""
+    def _grid(self, geo: PageGeometry, lines: list[Line], page: PageContext) -> list[str]:
+        """The rows of text of ``lines`` (one direction group) in the frame of the first
+        (the page's time checked every 256 lines)."""
+        cropbox = page.cropbox
         ux, uy = lines[0].ux, lines[0].uy
         heights = [ln.height for ln in lines if _finite(ln.height) and ln.height > 0]
         typical_height = statistics.median(heights) if heights else 0.0
@@ -187,7 +190,9 @@ class LayoutAssembler(Assembler, RuleOptions):
         pieces: list[_Piece] = []
         stray: list[str] = []  # pieces whose place in this frame is not finite
         sizes = geo.table.page_size
-        for line in lines:
+        for n, line in enumerate(lines):
+            if not n & 255:
+                page.check_time()
             height = line.height if _finite(line.height) and line.height > 0 else typical_height
             size = sizes[line.glyphs[0]]
             if not (_finite(size) and size > 0):
@@ -210,6 +215,7 @@ class LayoutAssembler(Assembler, RuleOptions):
         for piece in pieces:
             k = (piece.start - left) / cell
             piece.k = max(0, round(k)) if _finite(k) and k <= self.max_width else None
+        page.check_time()
         rows = _rows(pieces)
         columns = self._columns(rows)
         out: list[str] = []

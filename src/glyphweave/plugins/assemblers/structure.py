@@ -107,6 +107,7 @@ def play_structure(options: StructureOptions, page: PageContext, indices: Sequen
         return None
     page.note("served", "structure")
     page.note("reason", found.reason)
+    page.check_time()
     order, starts, repeated = _author_order(structure.items, by_key, options.alt)
     if repeated:
         page.note("repeated", f"{repeated} marked-content reference(s) met twice in the tree; played once")
@@ -115,6 +116,7 @@ def play_structure(options: StructureOptions, page: PageContext, indices: Sequen
     artifact_set = set(artifacts)
     untagged = [i for i in tail if i not in artifact_set]
     page.note("untagged", str(len(untagged)))
+    page.check_time()
     body = _body_text(options, page, order, starts)
     lines_before, lines_after = _artifact_text(options, page, artifacts, order)
     tail_text = _geometric_text(options, page, untagged)
@@ -202,6 +204,7 @@ def _body_text(options: StructureOptions, page: PageContext, order: list[int], s
     breaks = [k for k, piece in enumerate(out_pieces) if piece and piece[0] == "\n"]
     if -1 in out_glyphs:  # text without glyphs: no geometry for it, so no line records
         return _plain(out_pieces, options)
+    page.check_time()
     walk = Walk(out_glyphs, out_pieces, breaks, [])
     geometry = PageGeometry(page, out_glyphs, rules_geometry(options, page, order).rules, ligatures=options.ligatures,
                             walk=walk)

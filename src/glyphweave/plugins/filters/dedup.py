@@ -65,7 +65,7 @@ class DedupFilter(Filter):
         # The budget is passed from here, not left to the default: a test changes it in this
         # module, which a compiled overprint module would not see.
         suspects = overprint_suspects(page.table, self.along, self.across, self.size_tolerance, SAME_DIRECTION,
-                                      COMPARISONS_PER_RUN)
+                                      COMPARISONS_PER_RUN, page.check_time)
         if not suspects:
             return list(indices)
         wanted = set(indices)
@@ -126,7 +126,10 @@ class DedupFilter(Filter):
 
         space: dict[str, bool] = {}
         dropped: set[int] = set()
-        for j in indices:  # paint order: first painted wins
+        check_time = page.check_time
+        for n, j in enumerate(indices):  # paint order: first painted wins
+            if not n & 4095:
+                check_time()  # past the page's time limit, the pipeline skips dedup
             text = texts[j]
             if not text or decoded_by[j] is None:
                 continue

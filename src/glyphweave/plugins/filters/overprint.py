@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from bisect import insort
+from collections.abc import Callable
 from operator import itemgetter
 
 from glyphweave.plugin import GlyphTable, RunGeometry
@@ -35,9 +36,13 @@ COMPARISONS_PER_RUN = 64
 over the page, before it names every glyph a suspect. The bench corpus needs 1-16; a page
 of runs stacked on one spot needs as many as it has runs."""
 
+_CHECK_EVERY = 1 << 16
+"""Comparisons between two looks at the page's clock (a few milliseconds of them)."""
+
 
 def suspects(table: GlyphTable, along: float, across: float, size_tolerance: float,
-             same_direction: float, comparisons_per_run: int = COMPARISONS_PER_RUN) -> set[int]:
+             same_direction: float, comparisons_per_run: int = COMPARISONS_PER_RUN,
+             check_time: Callable[[], None] | None = None) -> set[int]:
     """The glyphs of ``table`` that could repeat, or be repeated by, another glyph: those
     within reach of a glyph of another run of the same writing direction (the dot product
     of the two unit directions above ``same_direction``), and those of a run whose pen
@@ -45,7 +50,9 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
     ``size_tolerance`` are the ``dedup`` filter's options (a match lies within ``along``
     × height along the baseline and ``across`` × height across it, its height within
     ``size_tolerance`` of the larger). Past ``comparisons_per_run`` comparisons per run on
-    average, every glyph is a suspect (see the module docstring)."""
+    average, every glyph is a suspect (see the module docstring). ``check_time`` (the
+    page's :meth:`~glyphweave.plugin.PageContext.check_time`) is called every
+    ``_CHECK_EVERY`` comparisons."""
     grow = math.hypot(along, across) / (1.0 - size_tolerance)
     found: set[int] = set()
     spans: list[_Span] = []
@@ -64,6 +71,7 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
     active: list[_Span] = []
     pairs: list[tuple[_Span, _Span]] = []
     budget = comparisons_per_run * len(spans)
+    check_at = budget - _CHECK_EVERY if check_time is not None else -1
     for span in spans:
         bottom = span[0]
         if active and active[0][1] < bottom:
@@ -71,6 +79,9 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
         budget -= len(active)
         if budget < 0:
             return set(range(len(table)))
+        if budget < check_at:
+            check_time()  # type: ignore[misc]
+            check_at = budget - _CHECK_EVERY
         run, r = span[4], span[6]
         for other in active:
             # Each span is grown by its own reach r, but a match lies within the larger r
