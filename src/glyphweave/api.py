@@ -15,7 +15,7 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 import pikepdf
@@ -36,7 +36,7 @@ from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.limits import Budget, Limits
 from glyphweave.core.pipeline import DocumentStats, PageStats, Pipeline
 from glyphweave.core.stages import Assembled, PageContext
-from glyphweave.core.structure import Coverage, PageStructure, content_keys, coverage
+from glyphweave.core.structure import PageStructure
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
 from glyphweave.pdf.pagetree import walk_page_tree
@@ -44,6 +44,9 @@ from glyphweave.pdf.rescue import clamp_numbers, objects_nulled_by_numbers
 from glyphweave.pdf.structure_tree import DocumentStructure, read_structure
 from glyphweave.tables.encodings import encodings_source
 from glyphweave.tables.std14 import std14_source
+
+if TYPE_CHECKING:
+    from glyphweave.layout.coverage import Coverage
 
 Source = str | os.PathLike[str] | bytes | IO[bytes]
 Box = tuple[float, float, float, float]
@@ -334,6 +337,8 @@ class Page:
         """Whether the page is tagged usably: the share of its visible glyphs (artifacts
         left out) that the structure tree covers, and the reason it is or is not usable
         (the structure assembler's test, with ``minimum`` as its ``coverage`` option)."""
+        from glyphweave.layout.coverage import content_keys, coverage  # the layout engine, when asked
+
         self.document._check_open()
         by_key, artifacts, loose = content_keys(self.table, self.visible_indices())
         return coverage(self._structure(), by_key, artifacts, loose, minimum)
