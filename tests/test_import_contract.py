@@ -36,7 +36,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     # glyph-map decoder can read them), and the scan, sheet and repair (on the API and the batch runner).
     "glyphmap": frozenset({"core", "layout", "tables", "glyphmap", "api", "batch", "files", "exits"}),
     "testing": frozenset({"core", "components", "plugin", "testing", "api"}),
-    "api": frozenset({"core", "layout", "pdf", "tables", "components", "pageranges"}),
+    "api": frozenset({"core", "layout", "pdf", "tables", "components", "pageranges", "stats"}),
+    # Page and document statistics (stats.py): counted from the glyph table, on core only.
+    "stats": frozenset({"core"}),
     "cli": frozenset({"glyphweave", "api", "core", "components", "scaffold", "batch", "glyphmap", "accelerated",
                       "files", "arguments", "pageranges", "exits"}),
     "batch": frozenset({"api", "core", "components", "batch", "files", "arguments", "pageranges", "exits"}),

@@ -34,7 +34,7 @@ from glyphweave.core.errors import (
 from glyphweave.core.glyph import Glyph
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.limits import Budget, Limits
-from glyphweave.core.pipeline import DocumentStats, PageStats, Pipeline
+from glyphweave.core.pipeline import Pipeline
 from glyphweave.core.stages import Assembled, PageContext
 from glyphweave.core.structure import PageStructure
 from glyphweave.pdf.fonts import FontLoader
@@ -42,6 +42,7 @@ from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
 from glyphweave.pdf.pagetree import walk_page_tree
 from glyphweave.pdf.rescue import clamp_numbers, objects_nulled_by_numbers
 from glyphweave.pdf.structure_tree import DocumentStructure, read_structure
+from glyphweave.stats import DocumentStats, PageStats, page_stats
 from glyphweave.tables.encodings import encodings_source
 from glyphweave.tables.std14 import std14_source
 
@@ -349,8 +350,8 @@ class Page:
         self.document._check_open()
         if self._stats is None:
             indices = self.visible_indices()
-            self._stats = Pipeline.page_stats(self.number, self.table, indices, self._dropped, self._warnings,
-                                              self._assembly)
+            self._stats = page_stats(self.number, self.table, indices, self._dropped, self._warnings,
+                                     self._assembly)
         return self._stats
 
     def _release(self) -> None:
