@@ -20,15 +20,14 @@ import pytest
 import glyphweave
 from glyphweave.core import errors
 from glyphweave.core.errors import (
-    EXIT_UNREADABLE,
     DocumentClosedError,
     GlyphweaveError,
     NotARegularFileError,
     PasswordError,
     PDFNotFoundError,
     PDFOpenError,
-    exit_status,
 )
+from glyphweave.exits import EXIT_UNREADABLE, exit_status
 from pdfs import Page, make_pdf
 
 TWO_PAGES = make_pdf(b"BT /F1 10 Tf 100 700 Td (Hello world) Tj ET",

@@ -29,6 +29,35 @@ def test_the_new_package_passes_its_own_tests(kind: str, tmp_path: Path, capsys:
     assert " passed" in done.stdout
 
 
+def _glyphweave_imports(source: str) -> set[tuple[str, str]]:
+    """(module, name) of every ``from glyphweave... import name`` in ``source``."""
+    import ast
+
+    return {(node.module, alias.name) for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("glyphweave")
+            for alias in node.names}
+
+
+@pytest.mark.parametrize("kind", ["decoder", "filter", "assembler"])
+def test_the_new_package_uses_only_the_stable_contract(kind: str, tmp_path: Path) -> None:
+    import glyphweave.plugin
+
+    assert main(["new-plugin", f"demo-{kind}", "--kind", kind, "-o", str(tmp_path)]) == 0
+    source = (tmp_path / f"glyphweave-demo-{kind}" / f"glyphweave_demo_{kind}.py").read_text()
+    found = _glyphweave_imports(source)
+    assert found and all(module == "glyphweave.plugin" and name in glyphweave.plugin.__all__
+                         for module, name in found), found
+
+
+def test_the_example_plugin_uses_only_the_stable_contract() -> None:
+    import glyphweave.plugin
+
+    source = (Path(__file__).parent / "example_plugin" / "glyphweave_rot13.py").read_text()
+    found = _glyphweave_imports(source)
+    assert found and all(module == "glyphweave.plugin" and name in glyphweave.plugin.__all__
+                         for module, name in found), found
+
+
 def test_bad_names_and_existing_folders_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["new-plugin", "Bad_Name", "-o", str(tmp_path)]) == EXIT_ERROR
     assert capsys.readouterr().err == ("glyphweave: error: plugin name 'Bad_Name': use lower-case letters, digits "

@@ -20,7 +20,7 @@ from pikepdf import Array, Dictionary, Name
 import glyphweave
 from glyphweave import api
 from glyphweave.cli import main
-from glyphweave.core.pipeline import PageStats
+from glyphweave.stats import PageStats
 from glyphweave.testing.pdfs import Page, form, make_pdf
 
 

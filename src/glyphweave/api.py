@@ -15,7 +15,7 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 import pikepdf
@@ -35,16 +35,20 @@ from glyphweave.core.errors import (
 from glyphweave.core.glyph import Glyph
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.limits import Budget, Limits
-from glyphweave.core.pipeline import DocumentStats, PageStats, Pipeline
+from glyphweave.core.pipeline import Pipeline
 from glyphweave.core.stages import Assembled, PageContext
-from glyphweave.core.structure import Coverage, PageStructure, content_keys, coverage
+from glyphweave.core.structure import PageStructure
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
 from glyphweave.pdf.pagetree import walk_page_tree
 from glyphweave.pdf.rescue import clamp_numbers, objects_nulled_by_numbers
 from glyphweave.pdf.structure_tree import DocumentStructure, read_structure
+from glyphweave.stats import DocumentStats, PageStats, page_stats
 from glyphweave.tables.encodings import encodings_source
 from glyphweave.tables.std14 import std14_source
+
+if TYPE_CHECKING:
+    from glyphweave.layout.coverage import Coverage
 
 Source = str | os.PathLike[str] | bytes | IO[bytes]
 Box = tuple[float, float, float, float]
@@ -342,6 +346,8 @@ class Page:
         """Whether the page is tagged usably: the share of its visible glyphs (artifacts
         left out) that the structure tree covers, and the reason it is or is not usable
         (the structure assembler's test, with ``minimum`` as its ``coverage`` option)."""
+        from glyphweave.layout.coverage import content_keys, coverage  # the layout engine, when asked
+
         self.document._check_open()
         by_key, artifacts, loose = content_keys(self.table, self.visible_indices())
         return coverage(self._structure(), by_key, artifacts, loose, minimum)
@@ -354,8 +360,7 @@ class Page:
             indices = self.visible_indices()
             timed = self._clock.warning()
             warnings = self._warnings if timed is None else [*self._warnings, timed]
-            self._stats = Pipeline.page_stats(self.number, self.table, indices, self._dropped, warnings,
-                                              self._assembly)
+            self._stats = page_stats(self.number, self.table, indices, self._dropped, warnings, self._assembly)
         return self._stats
 
     def _release(self) -> None:
@@ -754,7 +759,14 @@ def build_pipeline(profile: Any = "default", plugin_manager: Any = None) -> Pipe
     pm = plugin_manager if plugin_manager is not None else create_plugin_manager()
     catalog = Catalog.from_plugin_manager(pm)
     prof = profile.checked(catalog) if isinstance(profile, Profile) else load_profile(profile, catalog)
-    return Pipeline(prof.instantiate(catalog), catalog)
+    return Pipeline(prof.instantiate(catalog), catalog, paint_order=_paint_order_text)
+
+
+def _paint_order_text(page: PageContext, indices: Sequence[int]) -> str:
+    """The text of a page out of time (the layout engine's, loaded when a page needs it)."""
+    from glyphweave.layout.page import paint_order_text
+
+    return paint_order_text(page, indices)
 
 
 def resource_sources(pipeline: Pipeline) -> dict[str, str]:

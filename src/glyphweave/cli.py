@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
-from glyphweave.core.errors import (  # noqa: F401 (the documented exit statuses, re-exported: docs/usage.rst)
+from glyphweave.exits import (  # noqa: F401 (the documented exit statuses, re-exported: docs/usage.rst)
     EXIT_ERROR,
     EXIT_LIMIT,
     EXIT_PASSWORD,

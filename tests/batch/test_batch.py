@@ -26,7 +26,8 @@ import pytest
 from glyphweave.batch import MANIFEST, ExtractOptions, FileJob, FileResult, run_batch, run_job, summary
 from glyphweave.batch.pool import run_pool
 from glyphweave.cli import main
-from glyphweave.core.errors import EXIT_PASSWORD, EXIT_UNREADABLE, UsageError
+from glyphweave.core.errors import UsageError
+from glyphweave.exits import EXIT_PASSWORD, EXIT_UNREADABLE
 from glyphweave.testing.pdfs import Page, make_pdf, text_at
 from hostile.files import many_glyphs, nested_q
 

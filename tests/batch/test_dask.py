@@ -18,7 +18,8 @@ from glyphweave.batch import MANIFEST, ExtractOptions, FileJob, FileResult, plan
 from glyphweave.batch.dask import run_dask  # noqa: E402
 from glyphweave.batch.task import run_job  # noqa: E402
 from glyphweave.cli import main  # noqa: E402
-from glyphweave.core.errors import EXIT_PASSWORD, EXIT_UNREADABLE, GlyphweaveError  # noqa: E402
+from glyphweave.core.errors import GlyphweaveError  # noqa: E402
+from glyphweave.exits import EXIT_PASSWORD, EXIT_UNREADABLE  # noqa: E402
 from glyphweave.testing.pdfs import Page, make_pdf, text_at  # noqa: E402
 
 

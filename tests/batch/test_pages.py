@@ -23,7 +23,7 @@ from pikepdf import Array, Dictionary, Name
 
 from glyphweave.batch import pages as split
 from glyphweave.cli import main
-from glyphweave.core.errors import EXIT_LIMIT, EXIT_PLUGIN
+from glyphweave.exits import EXIT_LIMIT, EXIT_PLUGIN
 from glyphweave.testing.pdfs import Page, make_pdf, text_at, tounicode_cmap, truetype
 
 PAGES = 40

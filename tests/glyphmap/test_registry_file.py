@@ -12,7 +12,7 @@ import time
 import attrs
 import pytest
 
-from glyphweave.core.errors import EXIT_USAGE, exit_status
+from glyphweave.exits import EXIT_USAGE, exit_status
 from glyphweave.glyphmap.registry import (
     COLUMNS,
     MAGIC,

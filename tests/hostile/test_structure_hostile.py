@@ -15,7 +15,7 @@ from pikepdf import Array, Dictionary, Name
 
 import glyphweave
 from glyphweave.core.limits import LIMIT
-from glyphweave.core.pipeline import PageStats
+from glyphweave.stats import PageStats
 from test_structure import Tagged, extract, mc, plain
 
 TWO_LINES = mc(0, "One", 72, 700) + mc(1, "Two", 72, 680)

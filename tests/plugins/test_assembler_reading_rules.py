@@ -12,7 +12,7 @@ import math
 
 import pytest
 
-from glyphweave.core.geometry.rules import JOIN, NEWLINE, Rules, Side, Verdict
+from glyphweave.layout.rules import JOIN, NEWLINE, Rules, Side, Verdict
 
 RULES = Rules(word_gap=0.15, line_gap=0.5, back_jump=3.0)
 

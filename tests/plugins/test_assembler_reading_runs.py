@@ -12,10 +12,10 @@ from itertools import accumulate
 
 import pytest
 
-from glyphweave.core.geometry.glyphwalk import walk_glyphs
-from glyphweave.core.geometry.rules import Rules
-from glyphweave.core.geometry.runwalk import walk_runs
 from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.layout.glyphwalk import walk_glyphs
+from glyphweave.layout.rules import Rules
+from glyphweave.layout.runwalk import walk_runs
 from glyphweave.plugins.assemblers.reading import ReadingAssembler
 from glyphweave.testing.factories import TEST_FONT, add_text, page_context
 

@@ -9,7 +9,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from glyphweave.core.errors import EXIT_ERROR, UsageError
+from glyphweave.core.errors import UsageError
+from glyphweave.exits import EXIT_ERROR
 
 from .names import FORMATS, MANIFEST
 

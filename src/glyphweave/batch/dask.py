@@ -46,7 +46,8 @@ from typing import Any
 
 import attrs
 
-from glyphweave.core.errors import EXIT_ERROR, GlyphweaveError
+from glyphweave.core.errors import GlyphweaveError
+from glyphweave.exits import EXIT_ERROR
 
 from .task import FileJob, FileResult, one_line, run_job, write_atomically
 

@@ -158,7 +158,7 @@ class PageResult:
     text: str
     data: Any
     stats: Any
-    """The page's :class:`~glyphweave.core.pipeline.PageStats`."""
+    """The page's :class:`~glyphweave.stats.PageStats`."""
     once: tuple[tuple[str, str] | None, ...] = ()
     """Per warning in ``stats.warnings``: None, or the key of a once-per-document event."""
     spent: int = 0

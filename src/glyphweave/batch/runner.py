@@ -19,7 +19,8 @@ from typing import Any
 
 import attrs
 
-from glyphweave.core.errors import EXIT_USAGE, UsageError
+from glyphweave.core.errors import UsageError
+from glyphweave.exits import EXIT_USAGE
 from glyphweave.files import check_not_input
 
 from .guard import OutputFolder, file_sha256, identity

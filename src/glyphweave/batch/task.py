@@ -93,7 +93,8 @@ class FileResult:
 
 def run_job(job: FileJob) -> FileResult:
     """Extract ``job.source`` into ``job.output`` (see the module docstring)."""
-    from glyphweave.core.errors import GlyphweaveError, exit_status
+    from glyphweave.core.errors import GlyphweaveError
+    from glyphweave.exits import exit_status
 
     started = time.perf_counter()
     try:

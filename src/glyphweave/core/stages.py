@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import builtins
 import math
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import attrs
 
@@ -23,8 +23,9 @@ from glyphweave.core.glyphtable import GlyphTable
 
 if TYPE_CHECKING:
     from glyphweave.core.fontinfo import FontInfo
-    from glyphweave.core.geometry import PageGeometry
     from glyphweave.core.structure import PageStructure
+
+T = TypeVar("T")
 
 
 @attrs.frozen(kw_only=True)
@@ -253,19 +254,28 @@ class PageContext:
     clock: PageClock = attrs.field(factory=lambda: PageClock(None), eq=False, repr=False)
     """The page's clock (``page_seconds``): read it through :meth:`time_left` and
     :meth:`check_time`."""
-    _geometries: dict[Any, PageGeometry] = attrs.field(factory=dict, init=False, eq=False, repr=False)
     _notes: dict[str, str] = attrs.field(factory=dict, init=False, eq=False, repr=False)
-    _notes_cache: dict[str, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
+    _memo: dict[Hashable, Any] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
     @property
     def structure(self) -> PageStructure | None:
         """The page's logical structure (tagged PDF): its content in the author's order
         (:class:`~glyphweave.core.structure.PageStructure`), or None when the document has
         no structure tree."""
-        if "structure" not in self._notes_cache:
-            source = self.structure_source
-            self._notes_cache["structure"] = source() if source is not None else None
-        return self._notes_cache["structure"]  # type: ignore[no-any-return]
+        source = self.structure_source
+        return self.memo("glyphweave.core.structure", lambda: source() if source is not None else None)
+
+    def memo(self, key: Hashable, build: Callable[[], T]) -> T:
+        """The value kept on this page under ``key``, built by ``build()`` on first use.
+
+        A cache for what several components compute from the same page: the first to ask
+        builds it, every later one on this page gets the same object (the layout layer
+        keeps its page geometry here: :func:`glyphweave.layout.page_geometry`). Start a
+        key with your package's name, so that two plugins' keys cannot meet."""
+        memo = self._memo
+        if key not in memo:
+            memo[key] = build()
+        return memo[key]  # type: ignore[no-any-return]
 
     def time_left(self) -> float:
         """Seconds the page may still spend (``page_seconds`` covers its interpretation,
@@ -292,24 +302,6 @@ class PageContext:
     def notes(self) -> dict[str, str]:
         """The notes made so far (see :meth:`note`)."""
         return dict(self._notes)
-
-    def geometry(self, indices: Sequence[int], *, word_gap: float = 0.15, line_gap: float = 0.5,
-                 back_jump: float = 3.0, ligatures: bool = False) -> PageGeometry:
-        """The page geometry (lines, words, blocks; :class:`~glyphweave.core.geometry.PageGeometry`)
-        of the glyphs ``indices`` under the word-gap and line-break rules with these options
-        (in box heights; rules: assembly), Latin ligatures kept when ``ligatures``.
-
-        Computed on first use and shared: every assembler asking for the same glyphs and
-        options on this page gets the same object, so nothing is computed twice.
-        """
-        from glyphweave.core.geometry import PageGeometry, Rules
-
-        rules = Rules(word_gap, line_gap, back_jump)
-        key = (tuple(indices), rules, ligatures)
-        found = self._geometries.get(key)
-        if found is None:
-            found = self._geometries[key] = PageGeometry(self, indices, rules, ligatures=ligatures)
-        return found
 
 
 class Filter(Component):

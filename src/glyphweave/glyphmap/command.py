@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from glyphweave.core.errors import EXIT_ERROR, EXIT_WARNINGS
+from glyphweave.exits import EXIT_ERROR, EXIT_WARNINGS
 
 DEFAULT_REGISTRY = "glyphweave-registry.tsv"
 

@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from glyphweave.batch.task import ExtractOptions, FileJob, FileResult, one_line
+from glyphweave.layout import page_geometry
 
 from .keys import code_hex, family_of
 from .registry import Entry, Registry, make_key, update_registry
@@ -105,7 +106,7 @@ def _pieces(page: Any, visible: Sequence[int]) -> dict[int, str]:
     unresolved glyphs shown as a character, not the profile's placeholder: a placeholder
     space would swallow the word space after the glyph."""
     context = attrs.evolve(page.context(), placeholder=_SHOWN)
-    walk = context.geometry(visible).walk
+    walk = page_geometry(context, visible).walk
     return dict(zip(walk.glyphs, walk.pieces, strict=True))
 
 
@@ -174,7 +175,7 @@ def scan_job(job: FileJob) -> FileResult:
     try:
         groups = scan_file(job.source, job.options, warnings)
     except Exception as exc:
-        from glyphweave.core.errors import exit_status
+        from glyphweave.exits import exit_status
 
         return FileResult(file=job.source, status="failed", error=one_line(exc), exit_status=exit_status(exc),
                           seconds=round(time.perf_counter() - started, 4))

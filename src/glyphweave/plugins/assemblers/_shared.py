@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from glyphweave.plugin import Line, Option, PageContext, PageGeometry, geometric_rows, recover
+from glyphweave.layout import Line, PageGeometry, geometric_rows, page_geometry, recover
+from glyphweave.plugin import Option, PageContext
 
 RULE_OPTIONS = {
     "word_gap": Option(
@@ -72,7 +73,7 @@ class GeometryOptions(RuleOptions):
 
 def rules_geometry(component: RuleOptions, page: PageContext, indices: Sequence[int]) -> PageGeometry:
     """The page geometry of ``indices`` under ``component``'s reading-rule options."""
-    return page.geometry(indices, word_gap=component.word_gap, line_gap=component.line_gap,
+    return page_geometry(page, indices, word_gap=component.word_gap, line_gap=component.line_gap,
                          back_jump=component.back_jump, ligatures=component.ligatures)
 
 

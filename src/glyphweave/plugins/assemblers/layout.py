@@ -7,9 +7,10 @@ side by side, indented code. This assembler keeps the places: each run of words 
 the grid column its position gives, rows follow the baselines top-down, and large vertical
 gaps become blank lines, so columns, indentation and table cells survive as spaces.
 
-It reads the shared page geometry (``PageContext.geometry``), so its words and lines are
-the ones the reading assembler sees, under the same rules and options; it is written on
-``glyphweave.plugin`` alone, as a third-party assembler would be.
+It reads the shared page geometry (``glyphweave.layout.page_geometry``), so its words and
+lines are the ones the reading assembler sees, under the same rules and options; it is
+written on ``glyphweave.plugin`` and ``glyphweave.layout`` alone, as a third-party
+assembler would be.
 """
 
 from __future__ import annotations
@@ -18,17 +19,8 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from glyphweave.plugin import (
-    Assembler,
-    Line,
-    Option,
-    PageContext,
-    PageGeometry,
-    direction_groups,
-    expand_ligatures,
-    has_rtl,
-    hookimpl,
-)
+from glyphweave.layout import Line, PageGeometry, direction_groups, expand_ligatures, has_rtl
+from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
 
 from ._shared import RULE_OPTIONS, RuleOptions, rules_geometry
 

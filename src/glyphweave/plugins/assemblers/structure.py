@@ -33,19 +33,8 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any
 
-from glyphweave.plugin import (
-    Assembler,
-    Coverage,
-    Option,
-    PageContext,
-    PageGeometry,
-    StructItem,
-    Walk,
-    content_keys,
-    coverage,
-    hookimpl,
-    join_backwards,
-)
+from glyphweave.layout import Coverage, PageGeometry, StructItem, Walk, content_keys, coverage, join_backwards
+from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
 
 from ._shared import GEOMETRY_OPTIONS, GeometryOptions, ordered_rows, rules_geometry
 from .geometric import geometric_choice
@@ -216,7 +205,7 @@ def _body_text(options: StructureOptions, page: PageContext, order: list[int], s
 
 
 def _plain(pieces: list[str], options: StructureOptions) -> str:
-    from glyphweave.plugin import expand_ligatures, finish_text
+    from glyphweave.layout import expand_ligatures, finish_text
 
     text = finish_text("".join(pieces))
     return text if options.ligatures else expand_ligatures(text)

@@ -28,8 +28,8 @@ import logging
 import re
 from typing import Any
 
-from glyphweave.plugin import has_private_use, is_private_use
-from glyphweave.tables.encodings import base_encoding, glyph_name_to_unicode
+from glyphweave.plugin import glyph_name_to_unicode, has_private_use, is_private_use
+from glyphweave.tables.encodings import base_encoding
 from glyphweave.tables.sfnt import bounded_cmaps
 
 __all__ = ["FontProgram", "parse_font_program", "type1_builtin_encoding"]

@@ -35,8 +35,14 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from glyphweave.plugin import Decoder, FontInfo, has_private_use, hookimpl, strip_subset_prefix
-from glyphweave.tables.encodings import glyph_name_to_unicode
+from glyphweave.plugin import (
+    Decoder,
+    FontInfo,
+    glyph_name_to_unicode,
+    has_private_use,
+    hookimpl,
+    strip_subset_prefix,
+)
 from glyphweave.tables.symbols import builtin_encoding, symbol_tables, table_source
 
 Family = Literal["symbol", "zapfdingbats", "wingdings", "webdings"]

@@ -10,7 +10,7 @@ sizes, but it keeps content order (multi-column reading order is the ``columns``
 assembler's job).
 
 The rules themselves (the decision between two glyphs, letter spacing, the walks that
-apply them) are the shared page-geometry layer's (``PageContext.geometry``): this
+apply them) are the layout layer's (``glyphweave.layout.page_geometry``): this
 assembler reads the geometry's lines in paint order, and reorders only the regions where
 paint order contradicts the geometry badly (order recovery, rules: assembly).
 """
@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl, is_cjk
+from glyphweave.layout import is_cjk
+from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl
 
 from .._shared import (
     ORDER_OPTIONS,

@@ -1,4 +1,4 @@
-"""glyphweave.core.scripts: ligatures, Arabic presentation forms and visual → logical order."""
+"""glyphweave.layout.scripts: ligatures, Arabic presentation forms and visual → logical order."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from glyphweave.core.scripts import (
+from glyphweave.layout.scripts import (
     _MIRROR,
     _logical_units,
     _reorder,
@@ -132,7 +132,7 @@ def test_has_rtl_is_exactly_bidi_class_r_or_al_over_all_of_unicode() -> None:
 
 
 def test_the_blocks_hold_every_arabic_number_too() -> None:
-    from glyphweave.core.scripts import _NEEDS_BIDI, _class_pattern
+    from glyphweave.layout.scripts import _NEEDS_BIDI, _class_pattern
 
     needs_bidi = _class_pattern(_NEEDS_BIDI)
     for code in range(0x110000):

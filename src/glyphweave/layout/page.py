@@ -14,18 +14,32 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from glyphweave.core.scripts import expand_ligatures, has_rtl, logical_order
-
 from .blocks import Block, build_blocks
 from .glyphwalk import walk_glyphs
 from .lines import Line, LineGeometry, build_lines
 from .rules import Rules, finish_text
 from .runwalk import walk_runs
+from .scripts import expand_ligatures, has_rtl, logical_order
 from .walk import Walk
 
 if TYPE_CHECKING:
     from glyphweave.core.glyphtable import GlyphTable
     from glyphweave.core.stages import PageContext
+
+
+def page_geometry(page: PageContext, indices: Sequence[int], *, word_gap: float = 0.15, line_gap: float = 0.5,
+                  back_jump: float = 3.0, ligatures: bool = False) -> PageGeometry:
+    """The page geometry (lines, words, blocks: :class:`PageGeometry`) of the glyphs
+    ``indices`` of ``page`` under the word-gap and line-break rules with these options (in
+    box heights; rules: assembly), Latin ligatures kept when ``ligatures``.
+
+    Computed on first use and kept on the page (:meth:`PageContext.memo
+    <glyphweave.core.stages.PageContext.memo>`): every assembler asking for the same glyphs
+    and options on this page gets the same object, so nothing is computed twice.
+    """
+    rules = Rules(word_gap, line_gap, back_jump)
+    return page.memo(("glyphweave.layout.page_geometry", tuple(indices), rules, ligatures),
+                     lambda: PageGeometry(page, indices, rules, ligatures=ligatures))
 
 
 class PageGeometry:
@@ -208,3 +222,10 @@ def walk_table(table: GlyphTable, indices: Sequence[int], placeholder: str, rule
         if walk is not None:
             return walk
     return walk_glyphs(table, indices, placeholder, rules)
+
+
+def paint_order_text(page: PageContext, indices: Sequence[int]) -> str:
+    """The glyphs ``indices`` in paint order, word spaces and line breaks from the default
+    reading rules (the ``raw`` profile's text without order recovery): what a page out of
+    time falls back to (the pipeline's ``paint_order``). Linear in the glyphs."""
+    return page_geometry(page, indices).reading_text() if len(indices) else ""

@@ -1,5 +1,5 @@
-"""The page-geometry layer (core/geometry): lines, words, blocks, geometric order and order
-recovery, as an assembler reads them through ``PageContext.geometry`` (rules: assembly)."""
+"""The layout layer (glyphweave.layout): lines, words, blocks, geometric order and order
+recovery, as an assembler reads them through ``page_geometry`` (rules: assembly)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from collections.abc import Sequence
 import pytest
 
 from glyphweave.accelerated import compiled_modules
-from glyphweave.core.geometry import Line, PageGeometry, build_blocks, geometric_rows
-from glyphweave.core.geometry.recovery import recover
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.stages import PageContext
+from glyphweave.layout import Line, PageGeometry, build_blocks, geometric_rows, page_geometry
+from glyphweave.layout.recovery import recover
 from glyphweave.plugins.assemblers.reading import ReadingAssembler
 from glyphweave.testing.factories import add_text, page_context
 
@@ -24,7 +24,7 @@ LEADING = 12.0
 
 def geometry(table: GlyphTable, **options) -> tuple[PageContext, PageGeometry]:
     page = page_context(table)
-    return page, page.geometry(range(len(table)), **options)
+    return page, page_geometry(page, range(len(table)), **options)
 
 
 def reading(page: PageContext, **options) -> str:
@@ -383,14 +383,14 @@ def test_vertical_columns_are_read_right_to_left():
     assert texts(rows) == ["500", "480", "460", "440"]
 
 
-@pytest.mark.skipif("glyphweave.core.geometry.order" in compiled_modules(),
+@pytest.mark.skipif("glyphweave.layout.order" in compiled_modules(),
                     reason="counts calls by patching a module function, which compiled code calls directly")
 def test_a_wide_table_checks_a_bounded_number_of_gutters(monkeypatch: pytest.MonkeyPatch):
     # Rows of 500 short cells: every gap between two cells is a gutter candidate, and none
     # has text columns on its sides. Each check is a pass over all the pieces: checking every
     # candidate made such a page quadratic (seconds for 100k glyphs, in columns, auto and the
     # reading assembler's recovery of interleaved lines).
-    from glyphweave.core.geometry import order
+    from glyphweave.layout import order
 
     calls = []
     check = order._columns
@@ -546,7 +546,7 @@ def test_ligatures_are_expanded_by_default_and_kept_on_request():
     assert g.reading_text() == "the office files\n"
     assert g.line_text(g.lines[0]) == "the office files"
     assert reading(page) == "the office files\n"
-    kept = page.geometry(range(len(t)), ligatures=True)
+    kept = page_geometry(page, range(len(t)), ligatures=True)
     assert kept.reading_text() == "the o\ufb03ce \ufb01les\n"
     assert reading(page, ligatures=True) == "the o\ufb03ce \ufb01les\n"
 
@@ -584,21 +584,21 @@ def test_a_mixed_line_follows_the_bidi_algorithm():
     assert reading(page_context(t)) == f"2024 {SALAM}\n"
 
 
-# -- PageContext.geometry ---------------------------------------------------------------------------------
+# -- page_geometry -----------------------------------------------------------------------------------------
 
 def test_page_geometry_is_shared_for_the_same_glyphs_and_options():
     t = GlyphTable()
     add_text(t, "Hello world", 72, 700)
     page = page_context(t)
-    g = page.geometry(range(len(t)))
-    assert page.geometry(list(range(len(t)))) is g
-    assert page.geometry(range(len(t)), word_gap=0.15, line_gap=0.5, back_jump=3.0, ligatures=False) is g
-    others = [page.geometry(range(len(t)), word_gap=0.3), page.geometry(range(len(t)), line_gap=0.4),
-              page.geometry(range(len(t)), back_jump=2.0), page.geometry(range(len(t)), ligatures=True),
-              page.geometry(range(5))]
+    g = page_geometry(page, range(len(t)))
+    assert page_geometry(page, list(range(len(t)))) is g
+    assert page_geometry(page, range(len(t)), word_gap=0.15, line_gap=0.5, back_jump=3.0, ligatures=False) is g
+    others = [page_geometry(page, range(len(t)), word_gap=0.3), page_geometry(page, range(len(t)), line_gap=0.4),
+              page_geometry(page, range(len(t)), back_jump=2.0), page_geometry(page, range(len(t)), ligatures=True),
+              page_geometry(page, range(5))]
     assert all(other is not g for other in others)
     assert len({id(other) for other in others}) == len(others)
-    assert page.geometry(range(5)).walk.text() == "Hello\n"
+    assert page_geometry(page, range(5)).walk.text() == "Hello\n"
 
 
 def test_the_geometry_is_computed_on_first_use_only():
@@ -614,6 +614,6 @@ def test_an_empty_selection_has_no_geometry():
     t = GlyphTable()
     add_text(t, "unused", 72, 700)
     page = page_context(t)
-    g = page.geometry([])
+    g = page_geometry(page, [])
     assert (g.walk.text(), g.lines, g.blocks, g.advance) == ("", [], [], 0.0)
     assert g.reading_text() == ""

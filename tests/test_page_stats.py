@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.pipeline import Pipeline
+from glyphweave.stats import page_stats
 from glyphweave.testing.factories import add_text
 
 # Each run: its text, the glyphs that decode to nothing, and its marked-content id.
@@ -33,7 +33,7 @@ def test_page_stats_count_what_a_glyph_by_glyph_count_finds(runs, data):
     table = _table(runs)
     everything = list(range(len(table)))
     visible = sorted(data.draw(st.sets(st.sampled_from(everything))) if everything else [])
-    stats = Pipeline.page_stats(0, table, visible, {}, [])
+    stats = page_stats(0, table, visible, {}, [])
 
     decoders = Counter(table.decoded_by[i] for i in visible)
     assert stats.unresolved == decoders.pop(None, 0)
@@ -44,5 +44,5 @@ def test_page_stats_count_what_a_glyph_by_glyph_count_finds(runs, data):
 
 def test_every_glyph_visible_counts_every_run_whole():
     table = _table([("ab", {1}, None), ("c", set(), 2), ("dd", set(), None)])
-    stats = Pipeline.page_stats(0, table, list(range(len(table))), {}, [])
+    stats = page_stats(0, table, list(range(len(table))), {}, [])
     assert stats.unresolved == 1 and sum(stats.decoded_by.values()) == 4 and stats.untagged == 4

@@ -1,0 +1,150 @@
+"""What the pipeline did to a page's glyphs, as the API reports it: each page's statistics
+(:class:`PageStats`: glyphs painted, kept, unresolved, dropped by each filter, decoded by
+each decoder, how the page was assembled) and their totals over a document
+(:class:`DocumentStats`), counted from the glyph table once the page is extracted.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Sequence
+from itertools import chain
+from operator import itemgetter
+from typing import Any
+
+import attrs
+
+from glyphweave.core.glyphtable import GlyphTable
+
+_decoder_of = itemgetter(1)
+
+
+@attrs.frozen(kw_only=True)
+class PageStats:
+    """What happened to one page's glyphs."""
+
+    page: int
+    """0-based page index, as ``Page.number`` (1-based in :meth:`to_dict`)."""
+    glyphs: int
+    """Glyphs painted (the raw glyph list)."""
+    visible: int
+    """Glyphs left after the filters."""
+    unresolved: int
+    """Visible glyphs no decoder could map to Unicode."""
+    dropped: dict[str, int] = attrs.field(factory=dict)
+    """Glyphs dropped, by filter name (``dedup``, ``visible-box``, ...)."""
+    decoded_by: dict[str, int] = attrs.field(factory=dict)
+    """Visible glyphs by the decoder that answered."""
+    untagged: int = 0
+    """Visible glyphs outside any marked-content sequence with an MCID; on a page the
+    structure assembler served, visible glyphs outside every structure element (artifacts
+    not counted)."""
+    warnings: tuple[str, ...] = ()
+    assembly: dict[str, str] = attrs.field(factory=dict)
+    """What the assembler said about the page (:meth:`PageContext.note`): ``assembler``
+    (its name), ``served`` (the assembler whose order the text follows, for ``auto``),
+    ``reason``, ``order`` (order recovery). Empty before the page's text is assembled."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The statistics as every output prints them (``--format jsonl``, the batch's
+        ``pages`` format): plain JSON-ready data, with ``page`` 1-based, as the command line,
+        the records beside them and the warnings (``page N: ...``) count pages."""
+        return {**attrs.asdict(self), "page": self.page + 1}
+
+
+@attrs.frozen(kw_only=True)
+class DocumentStats:
+    """Totals over the pages extracted so far."""
+
+    pages: int = 0
+    glyphs: int = 0
+    visible: int = 0
+    unresolved: int = 0
+    dropped: dict[str, int] = attrs.field(factory=dict)
+    decoded_by: dict[str, int] = attrs.field(factory=dict)
+    untagged: int = 0
+    warnings: int = 0
+    served: dict[str, int] = attrs.field(factory=dict)
+    """Pages by the assembler that served them (``assembly["served"]``, or the assembler)."""
+    recovered: int = 0
+    """Pages where order recovery reordered a region."""
+
+    def add(self, page: PageStats) -> DocumentStats:
+        dropped = Counter(self.dropped)
+        dropped.update(page.dropped)
+        decoded = Counter(self.decoded_by)
+        decoded.update(page.decoded_by)
+        served = Counter(self.served)
+        by = page.assembly.get("served") or page.assembly.get("assembler")
+        if by:
+            served[by] += 1
+        return DocumentStats(
+            pages=self.pages + 1,
+            glyphs=self.glyphs + page.glyphs,
+            visible=self.visible + page.visible,
+            unresolved=self.unresolved + page.unresolved,
+            dropped=dict(dropped),
+            decoded_by=dict(decoded),
+            untagged=self.untagged + page.untagged,
+            warnings=self.warnings + len(page.warnings),
+            served=dict(served),
+            recovered=self.recovered + ("order" in page.assembly),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+def page_stats(number: int, table: GlyphTable, visible: Sequence[int], dropped: dict[str, int],
+               warnings: Sequence[str], assembly: dict[str, str] | None = None) -> PageStats:
+    """The statistics of page ``number`` once its glyphs ``visible`` (of ``table``) are known."""
+    counts, untagged = _count_visible(table, visible)
+    if assembly and "untagged" in assembly:  # the structure assembler counted them
+        untagged = int(assembly["untagged"])
+    unresolved = counts.pop(None, 0)
+    by = {name: n for name, n in counts.items() if name is not None}
+    return PageStats(
+        page=number,
+        glyphs=len(table),
+        visible=len(visible),
+        unresolved=unresolved,
+        dropped=dropped,
+        decoded_by=by,
+        untagged=untagged,
+        warnings=tuple(warnings),
+        assembly=dict(assembly or {}),
+    )
+
+
+def _count_visible(table: GlyphTable, visible: Sequence[int]) -> tuple[Counter[str | None], int]:
+    """Decoder counts and untagged count over the visible glyphs, a run at a time.
+
+    ``visible`` is sorted (the filter contract), so two bisections tell how much of each
+    run survived; only runs cut by a filter are gathered glyph by glyph. The decoders are
+    then counted in one pass over the whole page: ``Counter.update`` per run cost about
+    1 µs of Python-level checks each, 0.18 s over the bench corpus.
+    """
+    if not visible:
+        return Counter(), 0
+    whole = len(visible) == len(table)
+    untagged = 0
+    pieces: list[Sequence[tuple[str, str | None]]] = []
+    keep = pieces.append
+    start = 0
+    for run in table.raw_runs():
+        decoded = run.decoded
+        end = start + len(decoded)
+        if whole:
+            kept = end - start
+        else:
+            lo, hi = bisect_left(visible, start), bisect_left(visible, end)
+            kept = hi - lo
+        if kept == end - start:
+            keep(decoded)
+        elif kept:
+            keep([decoded[i - start] for i in visible[lo:hi]])
+        if run.mcid is None:
+            untagged += kept
+        start = end
+    return Counter(map(_decoder_of, chain.from_iterable(pieces))), untagged
