@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from bisect import insort
+from collections.abc import Collection
 from operator import itemgetter
 
 from glyphweave.plugin import GlyphTable, RunGeometry
@@ -34,18 +35,26 @@ COMPARISONS_PER_RUN = 64
 """Comparisons of one run with the runs it may overlap that the sweep spends, on average
 over the page, before it names every glyph a suspect. The bench corpus needs 1-16; a page
 of runs stacked on one spot needs as many as it has runs."""
+PAIRS_PER_RUN = 16
+"""Pairs of runs within reach of each other that the sweep keeps, on average over the page,
+before it names every glyph a suspect: the pairs are kept until the sweep ends, 16 bytes
+each, so the comparisons' budget alone let a page of stacked runs keep a kilobyte per run.
+Giving up changes no answer (a suspect is only a glyph the exact test looks at)."""
 
 
 def suspects(table: GlyphTable, along: float, across: float, size_tolerance: float,
-             same_direction: float, comparisons_per_run: int = COMPARISONS_PER_RUN) -> set[int]:
+             same_direction: float, comparisons_per_run: int = COMPARISONS_PER_RUN,
+             pairs_per_run: int = PAIRS_PER_RUN) -> Collection[int]:
     """The glyphs of ``table`` that could repeat, or be repeated by, another glyph: those
     within reach of a glyph of another run of the same writing direction (the dot product
     of the two unit directions above ``same_direction``), and those of a run whose pen
     ever moves less than ``along`` heights forward. ``along``, ``across`` and
     ``size_tolerance`` are the ``dedup`` filter's options (a match lies within ``along``
     × height along the baseline and ``across`` × height across it, its height within
-    ``size_tolerance`` of the larger). Past ``comparisons_per_run`` comparisons per run on
-    average, every glyph is a suspect (see the module docstring)."""
+    ``size_tolerance`` of the larger). Past ``comparisons_per_run`` comparisons, or
+    ``pairs_per_run`` pairs kept, per run on average, every glyph is a suspect (see the
+    module docstring): the answer is then ``range(len(table))``, not a set of millions of
+    numbers."""
     grow = math.hypot(along, across) / (1.0 - size_tolerance)
     found: set[int] = set()
     spans: list[_Span] = []
@@ -62,15 +71,17 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
         return found
     spans.sort(key=_BOTTOM)
     active: list[_Span] = []
-    pairs: list[tuple[_Span, _Span]] = []
+    pairs: list[_Span] = []
+    """The runs paired, two spans a pair (a flat list: a tuple per pair cost 88 bytes)."""
     budget = comparisons_per_run * len(spans)
+    most_pairs = 2 * pairs_per_run * len(spans)
     for span in spans:
         bottom = span[0]
         if active and active[0][1] < bottom:
             active = [a for a in active if a[1] >= bottom]
         budget -= len(active)
-        if budget < 0:
-            return set(range(len(table)))
+        if budget < 0 or len(pairs) > most_pairs:
+            return range(len(table))
         run, r = span[4], span[6]
         for other in active:
             # Each span is grown by its own reach r, but a match lies within the larger r
@@ -81,11 +92,13 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
                 o = other[4]
                 if run.dx * o.dx + run.dy * o.dy > same_direction and (
                         other[0] + slack <= span[1] and span[0] + slack <= other[1]):
-                    pairs.append((other, span))
+                    pairs.append(other)
+                    pairs.append(span)
         insort(active, span, key=_TOP)
     # Glyphs of each run that lie in the other's reach, from the runs themselves (no
     # page-wide columns; a bisection for the usual forward run).
-    for a, b in pairs:
+    for p in range(0, len(pairs), 2):
+        a, b = pairs[p], pairs[p + 1]
         for mine, theirs in ((a, b), (b, a)):
             first, k = mine[4].start, mine[5]
             reach = (theirs[2], theirs[0], theirs[3], theirs[1])  # x0, y0, x1, y1
