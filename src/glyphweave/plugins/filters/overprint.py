@@ -35,11 +35,12 @@ COMPARISONS_PER_RUN = 64
 """Comparisons of one run with the runs it may overlap that the sweep spends, on average
 over the page, before it names every glyph a suspect. The bench corpus needs 1-16; a page
 of runs stacked on one spot needs as many as it has runs."""
-PAIRS_PER_RUN = 16
+PAIRS_PER_RUN = 4
 """Pairs of runs within reach of each other that the sweep keeps, on average over the page,
-before it names every glyph a suspect: the pairs are kept until the sweep ends, 16 bytes
-each, so the comparisons' budget alone let a page of stacked runs keep a kilobyte per run.
-Giving up changes no answer (a suspect is only a glyph the exact test looks at)."""
+before it names every glyph a suspect. The pairs are kept until the sweep ends, 16 bytes
+each, so the comparisons' budget alone let a page of stacked runs keep a kilobyte per run;
+the pages of the shared corpora keep at most 0.6 pairs per run. Giving up changes no
+answer (a suspect is only a glyph the exact test looks at)."""
 
 
 def suspects(table: GlyphTable, along: float, across: float, size_tolerance: float,
