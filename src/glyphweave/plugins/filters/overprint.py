@@ -39,7 +39,7 @@ PAIRS_PER_RUN = 4
 """Pairs of runs within reach of each other that the sweep keeps, on average over the page,
 before it names every glyph a suspect. The pairs are kept until the sweep ends, 16 bytes
 each, so the comparisons' budget alone let a page of stacked runs keep a kilobyte per run;
-the pages of the shared corpora keep at most 0.6 pairs per run. Giving up changes no
+the pages of the shared corpora keep at most 1.4 pairs per run. Giving up changes no
 answer (a suspect is only a glyph the exact test looks at)."""
 
 
