@@ -95,6 +95,12 @@ def _matrix(values: list[Any]) -> Matrix | None:
         return None
 
 
+def _same_signs(m1: Matrix, m2: Matrix) -> bool:
+    """Whether two equal matrices are equal to the bit: -0.0 equals 0.0, and a run's
+    matrix must keep the sign its content gave."""
+    return all(math.copysign(1.0, x) == math.copysign(1.0, y) for x, y in zip(m1, m2, strict=True))
+
+
 def _text_string(value: Any) -> str | None:
     """A PDF text string (UTF-16BE with BOM, UTF-8 with BOM, or PDFDocEncoding)."""
     if isinstance(value, pikepdf.String):
@@ -550,7 +556,7 @@ class PageInterpreter:
         if m is not None:
             # A Tm that repeats the line matrix (text painted again and again on one spot)
             # keeps the tuple the runs already share: 232 bytes less per run recorded.
-            self.tlm = self.tm = self.tlm if m == self.tlm else m
+            self.tlm = self.tm = self.tlm if m == self.tlm and _same_signs(m, self.tlm) else m
 
     def _op_Tstar(self, args: list[Any], res: _Resources) -> None:
         a, b, c, d, e, f = self.tlm
