@@ -18,6 +18,7 @@ near-linear on such a page, and a suspect is only a glyph the exact test looks a
 from __future__ import annotations
 
 import math
+from array import array
 from bisect import insort
 from collections.abc import Collection
 from operator import itemgetter
@@ -59,7 +60,8 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
     grow = math.hypot(along, across) / (1.0 - size_tolerance)
     found: set[int] = set()
     spans: list[_Span] = []
-    for k, run in enumerate(table.runs()):
+    geometry = table.runs()
+    for k, run in enumerate(geometry):
         h = run.height
         if not (0.0 < h < math.inf):
             continue
@@ -72,8 +74,9 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
         return found
     spans.sort(key=_BOTTOM)
     active: list[_Span] = []
-    pairs: list[_Span] = []
-    """The runs paired, two spans a pair (a flat list: a tuple per pair cost 88 bytes)."""
+    pairs = array("q")
+    """The runs paired, as two run indices a pair: 16 bytes, where a tuple of the two spans
+    cost 88 (and a compiled build copies a span each time it is stored)."""
     budget = comparisons_per_run * len(spans)
     most_pairs = 2 * pairs_per_run * len(spans)
     for span in spans:
@@ -93,15 +96,18 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
                 o = other[4]
                 if run.dx * o.dx + run.dy * o.dy > same_direction and (
                         other[0] + slack <= span[1] and span[0] + slack <= other[1]):
-                    pairs.append(other)
-                    pairs.append(span)
+                    pairs.append(other[5])
+                    pairs.append(span[5])
         insort(active, span, key=_TOP)
     # Glyphs of each run that lie in the other's reach, from the runs themselves (no
     # page-wide columns; a bisection for the usual forward run).
     for p in range(0, len(pairs), 2):
         a, b = pairs[p], pairs[p + 1]
         for mine, theirs in ((a, b), (b, a)):
-            first, k = mine[4].start, mine[5]
-            reach = (theirs[2], theirs[0], theirs[3], theirs[1])  # x0, y0, x1, y1
-            found.update(first + j for j in table.origins_within(k, reach))
+            # The other run's span, grown as above: its origins' bounds and reach.
+            other_run = geometry[theirs]
+            r = grow * other_run.height
+            x0, y0, x1, y1 = other_run.origins
+            first = geometry[mine].start
+            found.update(first + j for j in table.origins_within(mine, (x0 - r, y0 - r, x1 + r, y1 + r)))
     return found
