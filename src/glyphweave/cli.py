@@ -103,6 +103,9 @@ def _parser() -> argparse.ArgumentParser:
                             "encode become '?'")
         p.add_argument("--max-page-mb", type=positive_number("MB"), metavar="MB",
                        help="decoded content allowed per page, forms included (default: the profile's, 64)")
+        p.add_argument("--max-records-mb", type=positive_number("MB"), metavar="MB",
+                       help="what the strings, glyphs and forms painted of a page may cost once recorded "
+                            "(default: the profile's, 320)")
         p.add_argument("--page-seconds", type=positive_number("seconds"), metavar="S",
                        help="time allowed per page, reading, filters and assembler included; past it the page "
                             "is assembled in paint order, with a warning (default: the profile's, no limit)")
@@ -223,6 +226,7 @@ def _open(args: argparse.Namespace) -> Any:
         source = _read_stdin(args.max_input_mb)
     # The command line owns its process and runs one thread: pausing the collector is safe here.
     limits = {key: value for key, value in (("page_content_mb", args.max_page_mb),
+                                            ("page_records_mb", args.max_records_mb),
                                             ("page_seconds", args.page_seconds)) if value is not None}
     doc = glyphweave.open(source, password=args.password, profile=args.profile, pause_gc=True,
                           plugin_manager=pm, limits=limits or None)

@@ -141,15 +141,33 @@ def test_origins_within_matches_a_scan_of_every_origin(matrix, extent):
 @pytest.mark.parametrize("wmode", [0, 1])
 @pytest.mark.parametrize("matrix", [TURNED, (1.0, 0.5, -0.25, 2.0, 10.0, 20.0), (0.5, -0.0, -0.0, 0.5, 1.0, 2.0)])
 def test_sparse_columns_are_the_columns_bit_for_bit(matrix, wmode):
-    runs = [_run(matrix, n=1, rise=2.0, wmode=wmode), _run(matrix, n=6, wmode=wmode)]
+    # Three glyphs of 37: mappings for just those (few enough for them).
+    runs = [_run(matrix, n=1, rise=2.0, wmode=wmode), _run(matrix, n=6, wmode=wmode), _run(matrix, n=30, wmode=wmode)]
     names = ("text", "decoded_by", "ox", "oy", "dx", "dy", "height")
     sparse = _table(*runs).sparse_columns([0, 2, 6], names)  # before any column is built
+    assert all(type(sparse[name]) is dict for name in names)
     cols = _table(*runs).columns()
     for name in names[:-1]:
         assert repr(sparse[name]) == repr({i: cols[name][i] for i in (0, 2, 6)}), name
     # The run geometry's height, |hi - lo|·|n|, may differ from the column's |hi·n - lo·n|
     # in the last bit.
     assert sparse["height"] == pytest.approx({i: cols["height"][i] for i in (0, 2, 6)})
+
+
+@pytest.mark.parametrize("wmode", [0, 1])
+@pytest.mark.parametrize("matrix", [TURNED, (1.0, 0.5, -0.25, 2.0, 10.0, 20.0), (0.5, -0.0, -0.0, 0.5, 1.0, 2.0)])
+def test_sparse_columns_for_much_of_the_page_are_whole_lists_of_the_same_values(matrix, wmode):
+    runs = [_run(matrix, n=1, rise=2.0, wmode=wmode), _run(matrix, n=6, wmode=wmode), _run(matrix, n=5, wmode=wmode)]
+    names = ("text", "decoded_by", "ox", "oy", "dx", "dy", "height")
+    every = _table(*runs).sparse_columns(range(12), names)
+    few = _table(*runs).sparse_columns([3], names)  # one of twelve: a mapping
+    assert all(type(every[name]) is list and len(every[name]) == 12 for name in names)
+    for i in range(12):
+        one = _table(*runs).sparse_columns([i], names)
+        assert repr([one[name][i] for name in names]) == repr([every[name][i] for name in names])
+    assert type(few["ox"]) is dict
+    # Only the columns asked for.
+    assert set(_table(*runs).sparse_columns(range(12), ("ox", "height"))) == {"ox", "height"}
 
 
 @pytest.mark.parametrize("wmode", [0, 1])

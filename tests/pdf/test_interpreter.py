@@ -8,12 +8,14 @@ shown at 10 pt, so each glyph advances exactly 5 units; Helvetica's AFM ascent a
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import glyphweave
 from glyphweave.core.glyphtable import Run
 from glyphweave.pdf import interpreter
 from glyphweave.pdf.fonts import FontLoader
@@ -801,3 +803,12 @@ def test_a_fused_operation_that_fails_still_shows_its_string():
     found, warnings = page_glyphs(b"BT /F1 10 Tf 0 700 Td (a) Tj 1 Tc 1.2.3 Tw (b) Tj ET")
     assert text_of(found) == "ab"
     assert len(warnings) == 1 and "before a shown string" in warnings[0]
+
+
+def test_a_tm_repeating_the_line_matrix_shares_its_tuple_to_the_bit():
+    pdf = make_pdf(b"BT /F1 10 Tf 1 0 0 1 72 700 Tm (a) Tj 1 0 0 1 72 700 Tm (a) Tj "
+                   b"1 0 -0.0 1 72 700 Tm (a) Tj ET")
+    with glyphweave.open(pdf) as doc:
+        first, second, third = (run.matrix for run in doc.pages[0].table.raw_runs())
+    assert second is first  # one tuple for both runs
+    assert third == first and third is not first and math.copysign(1.0, third[2]) == -1.0

@@ -44,6 +44,8 @@ def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], Non
     p.add_argument("--separator", default="\f", help="written after each page in text format (default: form feed)")
     p.add_argument("--max-page-mb", type=positive_number("MB"), metavar="MB",
                    help="decoded content allowed per page")
+    p.add_argument("--max-records-mb", type=positive_number("MB"), metavar="MB",
+                   help="what the strings, glyphs and forms painted of a page may cost once recorded")
     p.add_argument("--page-seconds", type=positive_number("seconds"), metavar="S", help="time allowed per page")
     p.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
     p.add_argument("--resume", action="store_true",
@@ -77,6 +79,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     password = read_password_file(args.password_file) if args.password_file else args.password
     _report_plugins(args)
     limits = {key: value for key, value in (("page_content_mb", args.max_page_mb),
+                                            ("page_records_mb", args.max_records_mb),
                                             ("page_seconds", args.page_seconds)) if value is not None}
     options = ExtractOptions(profile=args.profile, mode=args.mode, pages=args.pages, password=password,
                              format=args.format, separator=args.separator, limits=limits,

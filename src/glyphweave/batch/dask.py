@@ -27,7 +27,7 @@ gave up on it: ``KilledWorker``; its result cannot be unpickled; the scheduler w
 and the task was cancelled) becomes a failed result with a one-line reason, and the batch
 goes on.
 
-**Limits.** The per-page limits (``--page-seconds``, ``--max-page-mb``) travel with the
+**Limits.** The per-page limits (``--page-seconds``, ``--max-page-mb``, ``--max-records-mb``) travel with the
 options and apply on the workers. The pool's per-file limits (``--file-seconds``,
 ``--memory-mb``) do *not* apply under Dask: a task cannot be stopped from outside, and the
 memory of a worker is the cluster's to set (``dask worker --memory-limit``; a

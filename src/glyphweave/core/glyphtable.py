@@ -243,15 +243,21 @@ class GlyphTable:
         return points_along(bx + nx * mid, by + ny * mid, ax, ay, offsets)
 
     def sparse_columns(self, indices: Sequence[int], names: Sequence[str]) -> dict[str, Any]:
-        """Columns ``names`` for just ``indices``, as mappings from glyph index to value.
+        """Columns ``names`` for just ``indices``, each indexable by glyph index.
 
         For a stage that needs a few glyphs' values: it spares expanding whole column
         groups. Supports text, decoded_by, ox, oy, dx, dy and height; when the columns are
-        already built they are returned as they are.
+        already built they are returned as they are. A few glyphs get mappings from glyph
+        index to value; a large share of the page (a quarter or more) gets whole columns,
+        lists of every glyph's value, with the same values: a mapping costs about 70 bytes
+        per entry and column, a list 8 (a page of copies stacked on one spot names every
+        glyph).
         """
         cols = self._cols
         if cols is not None and all(name in cols for name in names):
             return {name: cols[name] for name in names}
+        if len(indices) * 4 >= self._count:
+            return self._dense_columns(names)
         out: dict[str, dict[int, Any]] = {name: {} for name in names}
         geometry = self.runs()
         firsts = [g.start for g in geometry]
@@ -268,6 +274,30 @@ class GlyphTable:
             }
             for name in names:
                 out[name][i] = values[name]
+        return out
+
+    def _dense_columns(self, names: Sequence[str]) -> dict[str, list[Any]]:
+        """:meth:`sparse_columns` for every glyph: the values it gives, as lists built a run
+        at a time (a run's direction and height repeat one number)."""
+        out: dict[str, list[Any]] = {name: [] for name in names}
+        text, decoded_by, ox, oy = (out.get(name) for name in ("text", "decoded_by", "ox", "oy"))
+        repeated = [(out[name], attrgetter(name)) for name in ("dx", "dy", "height") if name in out]
+        geometry = self.runs()
+        for run, geo in zip(self._runs, geometry, strict=True):
+            n = geo.end - geo.start
+            if text is not None:
+                text += [t for t, _ in run.decoded]
+            if decoded_by is not None:
+                decoded_by += [by for _, by in run.decoded]
+            if ox is not None or oy is not None:
+                bx, by, ax, ay, _nx, _ny, _ux, _uy = run_axes(run)
+                xs, ys = points_along(bx, by, ax, ay, run.starts)
+                if ox is not None:
+                    ox += xs
+                if oy is not None:
+                    oy += ys
+            for column, value in repeated:
+                column += [value(geo)] * n
         return out
 
     def unresolved(self, i: int) -> bool:

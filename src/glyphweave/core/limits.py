@@ -6,9 +6,10 @@ page keeps the text found so far, a warning naming the limit and the page goes i
 statistics, and extraction goes on with the next page: nothing is raised.
 
 The defaults are far above what real documents need (the largest page content in the
-benchmark corpus decodes to about 1 MB, and the deepest ``q`` nesting is under 20), so they
-cost nothing on ordinary files. A profile sets them in a ``[limits]`` table, the command line
-with ``--max-page-mb`` and ``--page-seconds``.
+benchmark corpus decodes to about 1 MB, its largest page records 7.8 MB as counted below, and
+the deepest ``q`` nesting is under 20), so they cost nothing on ordinary files. A profile sets
+them in a ``[limits]`` table, the command line with ``--max-page-mb``, ``--max-records-mb`` and
+``--page-seconds``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,25 @@ MB = 1 << 20
 
 LIMIT = "limit reached: "
 """How every warning about a limit starts, so a caller can tell them from other warnings."""
+
+RUN_BYTES = 1_536
+"""What one shown string costs the page, measured with tracemalloc: its run record, matrix
+and token (472 bytes when each string has its own ``Tm``, 391 when strings follow each
+other on a line), the geometry and frame the filters build for every run (713-735), and
+dedup's sweep over the runs (its span and the pairs it keeps: up to about 300)."""
+STRING_BYTES = 384
+"""What a string measured afresh adds to its run (its measured record: the tuples of codes,
+advances, positions and text; measured 353-371 bytes). A string equal to one measured
+before in the same font and state shares that record and costs nothing here."""
+GLYPH_BYTES = 200
+"""What one glyph costs the page, counted for every glyph: its share of its string's tuples
+when measured afresh (measured 65 bytes), and the lists the filters build per glyph (the
+indices kept, and dedup's columns when it looks at the whole page: up to about 130)."""
+FORM_BYTES = 1_024
+"""What one painting of a form XObject is counted: about what it holds while it runs (the
+state saved around it, its tokenizer, its resources looked up). A painting keeps none of it
+once done, but a page that paints a form a million times (forms painting forms, ten times
+each, nine deep) spends the time of it all the same, and records what each painting shows."""
 
 
 def _positive(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -47,6 +67,11 @@ class Limits:
     assembler, on one clock (:class:`~glyphweave.core.clock.PageClock`); None: no limit."""
     glyphs_per_page: int = attrs.field(default=5_000_000, validator=_positive)
     """Glyphs recorded on one page."""
+    page_records_mb: float = attrs.field(default=320, validator=_positive)
+    """What the records of one page, and what the filters build from them, may cost (MB),
+    counted as :data:`RUN_BYTES` per shown string, :data:`STRING_BYTES` per string measured
+    afresh, :data:`GLYPH_BYTES` per glyph and :data:`FORM_BYTES` per form painted: past it
+    the page keeps what it recorded so far."""
     nesting: int = attrs.field(default=1_000, validator=_positive)
     """Depth of ``q`` and of marked content (``BMC``/``BDC``) on one page."""
     form_depth: int = attrs.field(default=32, validator=_positive)
@@ -63,6 +88,10 @@ class Limits:
     @property
     def page_content_bytes(self) -> int:
         return int(self.page_content_mb * MB)
+
+    @property
+    def page_records_bytes(self) -> int:
+        return int(self.page_records_mb * MB)
 
     @property
     def font_stream_bytes(self) -> int:

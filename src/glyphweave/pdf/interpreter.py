@@ -27,7 +27,7 @@ from glyphweave.core.clock import PageClock
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.limits import LIMIT, MB, Budget, Limits
+from glyphweave.core.limits import FORM_BYTES, GLYPH_BYTES, LIMIT, MB, RUN_BYTES, STRING_BYTES, Budget, Limits
 from glyphweave.core.runs import Run
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
@@ -64,6 +64,9 @@ warning, as viewers skip it, and the page goes on."""
 
 _CHECK_EVERY = 2000
 """Glyphs between two looks at the clock, when a page has a time limit."""
+_MOST_PER_GLYPH = RUN_BYTES + STRING_BYTES + GLYPH_BYTES
+"""The most a glyph can add to a page's records (one glyph shown alone, measured afresh):
+the record limit is looked at again when the glyphs since the last look may have reached it."""
 
 
 class PageLimitReached(Exception):
@@ -95,6 +98,12 @@ def _matrix(values: list[Any]) -> Matrix | None:
         return tuple(map(float, values[-6:]))  # type: ignore[return-value]
     except (TypeError, ValueError):
         return None
+
+
+def _same_signs(m1: Matrix, m2: Matrix) -> bool:
+    """Whether two equal matrices are equal to the bit: -0.0 equals 0.0, and a run's
+    matrix must keep the sign its content gave."""
+    return all(math.copysign(1.0, x) == math.copysign(1.0, y) for x, y in zip(m1, m2, strict=True))
 
 
 def _text_string(value: Any) -> str | None:
@@ -133,6 +142,10 @@ class Measured(NamedTuple):
     end: float
     """Where the pen stands after the operand: how far it moves the text matrix."""
     decoded: Sequence[tuple[str, str | None]]
+    lo: float
+    hi: float
+    """The font's descent and ascent at the size shown (text space): every run that shows
+    the operand shares the two numbers instead of computing a pair of its own."""
 
 
 _make_run = partial(tuple.__new__, Run)
@@ -185,7 +198,12 @@ class PageInterpreter:
         self.warnings: list[str] = []
         self._deadline: float | None = None
         self._max_glyphs = self.limits.glyphs_per_page
+        self._max_records = self.limits.page_records_bytes
         self._glyphs = 0
+        self._fresh = 0
+        """Operands measured afresh on this page (each costs STRING_BYTES)."""
+        self._forms = 0
+        """Form XObjects painted on this page."""
         self._next_check = 0
         self._budget_said: tuple[int, int] | None = None
         """Where the page's warning about the content budget is, and how many more streams it counts."""
@@ -231,7 +249,8 @@ class PageInterpreter:
         warning (see :class:`~glyphweave.core.limits.Limits`), keeping what was found."""
         self._deadline = self.clock.deadline()
         self._glyphs = len(self.table)
-        self._next_check = self._glyphs + _CHECK_EVERY if self._deadline is not None else self._max_glyphs
+        self._fresh = self._forms = 0
+        self._schedule(self._glyphs)
         self.budget.start_page(self.limits)
         self._budget_said = None
         data = self._page_content(page_obj)
@@ -413,16 +432,33 @@ class PageInterpreter:
          self.tl, self.tr, self.ts) = snap
 
     def _check_limits(self, glyphs: int) -> None:
-        """Past the glyph limit or the time limit, end the page; else schedule the next check."""
+        """Past the glyph limit, the record limit or the time limit, end the page; else
+        schedule the next check."""
         if glyphs > self._max_glyphs:
             raise PageLimitReached(f"{LIMIT}page cut after {glyphs:,} glyphs: the limit is "
                                    f"{self._max_glyphs:,} per page")
-        if self._deadline is not None:
-            if time.monotonic() > self._deadline:
-                raise _OutOfTime
-            self._next_check = min(glyphs + _CHECK_EVERY, self._max_glyphs)
-        else:
-            self._next_check = self._max_glyphs
+        self._check_records(glyphs)
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise _OutOfTime
+        self._schedule(glyphs)
+
+    def _schedule(self, glyphs: int) -> None:
+        """The glyph count at which the limits are looked at next: when the records may
+        have reached their limit, or after a few thousand glyphs when the page is timed."""
+        left = self._max_records - self._records(glyphs)
+        at = min(self._max_glyphs, glyphs + left // _MOST_PER_GLYPH)
+        self._next_check = at if self._deadline is None else min(at, glyphs + _CHECK_EVERY)
+
+    def _records(self, glyphs: int) -> int:
+        """What the page's records cost so far, in bytes (see Limits.page_records_mb)."""
+        return (len(self._runs) * RUN_BYTES + self._fresh * STRING_BYTES + glyphs * GLYPH_BYTES
+                + self._forms * FORM_BYTES)
+
+    def _check_records(self, glyphs: int) -> None:
+        if self._records(glyphs) > self._max_records:
+            raise PageLimitReached(
+                f"{LIMIT}page cut after {len(self._runs):,} strings, {glyphs:,} glyphs and {self._forms:,} form "
+                f"paintings: past the record limit (page_records_mb) of {self.limits.page_records_mb:g} MB per page")
 
     def _op_q(self, args: list[Any], res: _Resources) -> None:
         if len(self.gstack) >= self.limits.nesting:
@@ -565,7 +601,9 @@ class PageInterpreter:
     def _op_Tm(self, args: list[Any], res: _Resources) -> None:
         m = _matrix(args)
         if m is not None:
-            self.tlm = self.tm = m
+            # A Tm that repeats the line matrix (text painted again and again on one spot)
+            # keeps the tuple the runs already share: 232 bytes less per run recorded.
+            self.tlm = self.tm = self.tlm if m == self.tlm and _same_signs(m, self.tlm) else m
 
     def _op_Tstar(self, args: list[Any], res: _Resources) -> None:
         a, b, c, d, e, f = self.tlm
@@ -622,13 +660,14 @@ class PageInterpreter:
             if isinstance(strings, RawTJ):
                 strings, adjustments = read_tj(strings)
             measured = self._measure(state, strings, adjustments)
+            self._fresh += 1
             if full is not None:
                 if len(cache) >= _MEASURED_LIMIT:
                     cache.clear()
                 cache[full] = measured
         # Unpacked by position (half the cost of eight attribute reads, per shown string);
         # the names are Measured._fields in order, which a test checks.
-        codes, cids, advances, starts, pens, extent, end, decoded = measured
+        codes, cids, advances, starts, pens, extent, end, decoded, lo, hi = measured
         wmode = state.info.writing_mode
         if codes:
             mark = self.mc_stack[-1] if self.mc_stack else _NO_MARK
@@ -641,7 +680,6 @@ class PageInterpreter:
             font, size, rise, render = self.font_idx, self.fs, self.ts, self.tr
             ctm = self.ctm
             matrix = self.tm if ctm is IDENTITY else multiply(self.tm, ctm)
-            lo, hi = state.descent * size, state.ascent * size
             token = -1 if self.in_form else self.token
             runs.append(_make_run((
                 font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens, lo, hi,
@@ -715,7 +753,8 @@ class PageInterpreter:
             if wmode == 0:
                 extent = _extent(pen, moves, advances, starts, pens)
             decoded = tuple(map(state.decode.__getitem__, codes))  # type: ignore[union-attr,index]
-        return _make_measured((codes, cids, advances, starts, pens, extent, end, decoded))
+        lo, hi = state.descent * fs, state.ascent * fs
+        return _make_measured((codes, cids, advances, starts, pens, extent, end, decoded, lo, hi))
 
     # -- marked content -------------------------------------------------------------------
     def _op_BMC(self, args: list[Any], res: _Resources) -> None:
@@ -802,6 +841,8 @@ class PageInterpreter:
             return
         if self._deadline is not None and time.monotonic() > self._deadline:
             raise _OutOfTime
+        self._forms += 1
+        self._check_records(self._glyphs)
         data = self._read_stream(xobj, f"form XObject /{name}")
         if data is None:
             return

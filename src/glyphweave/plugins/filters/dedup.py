@@ -68,14 +68,23 @@ class DedupFilter(Filter):
                                       COMPARISONS_PER_RUN, page.check_time)
         if not suspects:
             return list(indices)
-        wanted = set(indices)
-        kept = self._exact(page, sorted(i for i in suspects if i in wanted))
-        if kept is None:
+        if isinstance(suspects, range):  # the sweep gave up: every glyph is a suspect
+            candidates = sorted(indices)
+        else:
+            # A mask, not a set of the indices: a byte per glyph, where a set of a page of
+            # stacked copies took tens of bytes per glyph.
+            wanted = bytearray(len(page.table))
+            for i in indices:
+                wanted[i] = 1
+            candidates = sorted(i for i in suspects if wanted[i])
+        dropped = self._exact(page, candidates)
+        if dropped is None:
             return list(indices)
-        return [i for i in indices if i not in kept]
+        return [i for i in indices if not dropped[i]]
 
-    def _exact(self, page: PageContext, indices: Sequence[int]) -> set[int] | None:
-        """The glyphs among ``indices`` (sorted) that repeat an earlier kept one."""
+    def _exact(self, page: PageContext, indices: Sequence[int]) -> bytearray | None:
+        """The glyphs among ``indices`` (sorted) that repeat an earlier kept one, as a flag
+        per glyph of the page (None when there are none)."""
         cols = page.table.sparse_columns(indices, ("text", "decoded_by", "height", "ox", "oy", "dx", "dy"))
         texts, decoded_by, heights = cols["text"], cols["decoded_by"], cols["height"]
         ox, oy, dxs, dys = cols["ox"], cols["oy"], cols["dx"], cols["dy"]
@@ -125,7 +134,8 @@ class DedupFilter(Filter):
             return False
 
         space: dict[str, bool] = {}
-        dropped: set[int] = set()
+        dropped = bytearray(len(page.table))
+        found = False
         check_time = page.check_time
         for n, j in enumerate(indices):  # paint order: first painted wins
             if not n & 4095:
@@ -144,7 +154,7 @@ class DedupFilter(Filter):
             x, y = ox[j], oy[j]
             try:
                 if repeats(j, text, hj, x, y):
-                    dropped.add(j)
+                    dropped[j] = found = True
                     continue
                 c = math.frexp(hj)[1]  # hj in [2**(c-1), 2**c)
                 cell = cell_of(c)
@@ -156,7 +166,7 @@ class DedupFilter(Filter):
                 grid[key] = [j]
             else:
                 bucket.append(j)
-        return dropped or None
+        return dropped if found else None
 
 
 @hookimpl

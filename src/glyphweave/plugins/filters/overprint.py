@@ -18,8 +18,9 @@ near-linear on such a page, and a suspect is only a glyph the exact test looks a
 from __future__ import annotations
 
 import math
+from array import array
 from bisect import insort
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from operator import itemgetter
 
 from glyphweave.plugin import GlyphTable, RunGeometry
@@ -35,6 +36,12 @@ COMPARISONS_PER_RUN = 64
 """Comparisons of one run with the runs it may overlap that the sweep spends, on average
 over the page, before it names every glyph a suspect. The bench corpus needs 1-16; a page
 of runs stacked on one spot needs as many as it has runs."""
+PAIRS_PER_RUN = 4
+"""Pairs of runs within reach of each other that the sweep keeps, on average over the page,
+before it names every glyph a suspect. The pairs are kept until the sweep ends, 16 bytes
+each, so the comparisons' budget alone let a page of stacked runs keep a kilobyte per run;
+the pages of the shared corpora keep at most 1.4 pairs per run. Giving up changes no
+answer (a suspect is only a glyph the exact test looks at)."""
 
 _CHECK_EVERY = 1 << 16
 """Comparisons between two looks at the page's clock (a few milliseconds of them)."""
@@ -42,21 +49,24 @@ _CHECK_EVERY = 1 << 16
 
 def suspects(table: GlyphTable, along: float, across: float, size_tolerance: float,
              same_direction: float, comparisons_per_run: int = COMPARISONS_PER_RUN,
-             check_time: Callable[[], None] | None = None) -> set[int]:
+             check_time: Callable[[], None] | None = None,
+             pairs_per_run: int = PAIRS_PER_RUN) -> Collection[int]:
     """The glyphs of ``table`` that could repeat, or be repeated by, another glyph: those
     within reach of a glyph of another run of the same writing direction (the dot product
     of the two unit directions above ``same_direction``), and those of a run whose pen
     ever moves less than ``along`` heights forward. ``along``, ``across`` and
     ``size_tolerance`` are the ``dedup`` filter's options (a match lies within ``along``
     × height along the baseline and ``across`` × height across it, its height within
-    ``size_tolerance`` of the larger). Past ``comparisons_per_run`` comparisons per run on
-    average, every glyph is a suspect (see the module docstring). ``check_time`` (the
-    page's :meth:`~glyphweave.plugin.PageContext.check_time`) is called every
-    ``_CHECK_EVERY`` comparisons."""
+    ``size_tolerance`` of the larger). Past ``comparisons_per_run`` comparisons, or
+    ``pairs_per_run`` pairs kept, per run on average, every glyph is a suspect (see the
+    module docstring): the answer is then ``range(len(table))``, not a set of millions of
+    numbers. ``check_time`` (the page's :meth:`~glyphweave.plugin.PageContext.check_time`)
+    is called every ``_CHECK_EVERY`` comparisons."""
     grow = math.hypot(along, across) / (1.0 - size_tolerance)
     found: set[int] = set()
     spans: list[_Span] = []
-    for k, run in enumerate(table.runs()):
+    geometry = table.runs()
+    for k, run in enumerate(geometry):
         h = run.height
         if not (0.0 < h < math.inf):
             continue
@@ -69,16 +79,19 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
         return found
     spans.sort(key=_BOTTOM)
     active: list[_Span] = []
-    pairs: list[tuple[_Span, _Span]] = []
+    pairs = array("q")
+    """The runs paired, as two run indices a pair: 16 bytes, where a tuple of the two spans
+    cost 88 (and a compiled build copies a span each time it is stored)."""
     budget = comparisons_per_run * len(spans)
     check_at = budget - _CHECK_EVERY if check_time is not None else -1
+    most_pairs = 2 * pairs_per_run * len(spans)
     for span in spans:
         bottom = span[0]
         if active and active[0][1] < bottom:
             active = [a for a in active if a[1] >= bottom]
         budget -= len(active)
-        if budget < 0:
-            return set(range(len(table)))
+        if budget < 0 or len(pairs) > most_pairs:
+            return range(len(table))
         if budget < check_at:
             check_time()  # type: ignore[misc]
             check_at = budget - _CHECK_EVERY
@@ -92,13 +105,18 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
                 o = other[4]
                 if run.dx * o.dx + run.dy * o.dy > same_direction and (
                         other[0] + slack <= span[1] and span[0] + slack <= other[1]):
-                    pairs.append((other, span))
+                    pairs.append(other[5])
+                    pairs.append(span[5])
         insort(active, span, key=_TOP)
     # Glyphs of each run that lie in the other's reach, from the runs themselves (no
     # page-wide columns; a bisection for the usual forward run).
-    for a, b in pairs:
+    for p in range(0, len(pairs), 2):
+        a, b = pairs[p], pairs[p + 1]
         for mine, theirs in ((a, b), (b, a)):
-            first, k = mine[4].start, mine[5]
-            reach = (theirs[2], theirs[0], theirs[3], theirs[1])  # x0, y0, x1, y1
-            found.update(first + j for j in table.origins_within(k, reach))
+            # The other run's span, grown as above: its origins' bounds and reach.
+            other_run = geometry[theirs]
+            r = grow * other_run.height
+            x0, y0, x1, y1 = other_run.origins
+            first = geometry[mine].start
+            found.update(first + j for j in table.origins_within(mine, (x0 - r, y0 - r, x1 + r, y1 + r)))
     return found

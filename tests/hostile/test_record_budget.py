@@ -1,0 +1,148 @@
+"""Pages that paint far more than their content holds (a word shown hundreds of thousands of
+times on one spot, an OCR layer of one-glyph text objects, forms painting forms) end at the
+record limit, ``page_records_mb``: the page keeps what it recorded, says so once, and the
+next page goes on. The count must not fall below what the records really hold.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tracemalloc
+import zlib
+from pathlib import Path
+
+import pytest
+from pikepdf import Name
+
+import glyphweave
+from glyphweave.cli import EXIT_LIMIT, main
+from glyphweave.core.errors import ProfileError
+from glyphweave.core.limits import GLYPH_BYTES, LIMIT, RUN_BYTES, STRING_BYTES, Limits
+from glyphweave.testing.pdfs import form, make_pdf
+
+from .filter_bombs import with_content
+from .records import form_tree, one_spot, text_objects
+
+SMALL = {"page_records_mb": 0.25}
+"""A record limit a few thousand strings reach."""
+
+
+def _cut(warnings: list[str]) -> list[str]:
+    return [w for w in warnings if w.startswith(LIMIT)]
+
+
+@pytest.mark.parametrize("build", [lambda: one_spot(5_000), lambda: text_objects(5_000), lambda: form_tree(5)],
+                         ids=["one-spot", "text-objects", "form-tree"])
+def test_a_page_past_the_record_limit_keeps_its_start_and_warns_once(build):
+    with glyphweave.open(build(), limits=SMALL) as doc:
+        page = doc.pages[0]
+        text = page.text()
+        warnings = page.stats.warnings
+        runs = len(page.table.raw_runs())
+        rest = [p.text() for p in doc.pages[1:]]
+    assert text.startswith("Before\n")
+    assert _cut(warnings) == list(warnings) and len(warnings) == 1
+    assert "past the record limit (page_records_mb) of 0.25 MB per page" in warnings[0]
+    assert 10 < runs < 1_000  # cut, far before the 5,000 strings (10,000 leaves of the forms)
+    assert all(text == "Next page\n" for text in rest)
+
+
+def test_form_paintings_count_towards_the_record_limit():
+    # 10,000 paintings of a leaf that shows nothing still end at the limit.
+    forms = {"L0": form(b"q Q")}
+    for level in range(1, 5):
+        forms[f"L{level}"] = form(b"/X Do " * 10, xobjects={"X": f"L{level - 1}"})
+    with glyphweave.open(make_pdf(b"BT /F1 12 Tf 72 760 Td (Before) Tj ET /L4 Do", xobjects=forms),
+                         limits={"page_records_mb": 1}) as doc:
+        page = doc.pages[0]
+        assert page.text() == "Before\n"
+        (warning,) = page.stats.warnings
+    assert warning.startswith(f"{LIMIT}page cut after 1 strings, 6 glyphs and ") and "form paintings" in warning
+
+
+def test_the_default_limit_does_not_touch_a_busy_page():
+    with glyphweave.open(text_objects(5_000, next_page=False)) as doc:
+        page = doc.pages[0]
+        assert len(page.table) == 5_006 and page.stats.warnings == ()
+
+
+def test_the_glyph_limit_still_cuts_before_the_record_limit():
+    with glyphweave.open(one_spot(5_000), limits={"glyphs_per_page": 1_000}) as doc:
+        page = doc.pages[0]
+        assert page.text() == "Before\nword\n"
+        (warning,) = page.stats.warnings
+    assert warning.startswith(f"{LIMIT}page cut after 1,0") and "the limit is 1,000 per page" in warning
+
+
+def test_the_record_limit_is_a_profile_limit(tmp_path: Path):
+    assert Limits().page_records_mb == 320 and Limits().page_records_bytes == 320 << 20
+    profile = tmp_path / "tight.toml"
+    profile.write_text('[profile]\nextends = "default"\n[limits]\npage_records_mb = 0.25\n', encoding="utf-8")
+    with glyphweave.open(one_spot(5_000), profile=str(profile)) as doc:
+        assert doc.limits.page_records_mb == 0.25
+        assert len(_cut(list(doc.pages[0].stats.warnings))) == 1
+    with pytest.raises(ProfileError, match="page_records_mb"):
+        Limits.from_mapping({"page_records_mb": 0})
+
+
+def test_the_command_line_sets_the_record_limit_and_strict_exits_with_the_limit_status(tmp_path: Path, capsys):
+    pdf = tmp_path / "stack.pdf"
+    pdf.write_bytes(one_spot(5_000))
+    out = tmp_path / "out.txt"
+    assert main(["extract", str(pdf), "--max-records-mb", "0.25", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert out.read_text(encoding="utf-8").startswith("Before\nword")
+    assert [line for line in err.splitlines() if "warning" in line] == [
+        line for line in err.splitlines() if "page_records_mb" in line] and err.count("warning") == 1
+    assert main(["extract", str(pdf), "--max-records-mb", "0.25", "--strict", "-o", str(out)]) == EXIT_LIMIT
+    assert main(["extract", str(pdf), "--strict", "-o", str(out)]) == 0  # the default is far above
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("fresh", [False, True], ids=["strings-shared", "strings-measured-afresh"])
+def test_what_a_page_holds_is_no_more_than_the_interpreter_counts(fresh):
+    # The records and the run geometry every page's filters build, against the count.
+    words = [b"%05d" % i if fresh else b"word" for i in range(20_000)]
+    content = b"BT /F1 10 Tf " + b"".join(b"1 0 0 1 %d %d Tm (%s) Tj " % (i % 500, i % 700, w)
+                                          for i, w in enumerate(words)) + b"ET"
+    with glyphweave.open(with_content(zlib.compress(content), Name.FlateDecode)) as doc:
+        page = doc.pages[0]
+        tracemalloc.start()
+        try:
+            table = page.table
+            table.runs()
+            held = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        counted = len(table.raw_runs()) * RUN_BYTES + len(table) * GLYPH_BYTES + (20_000 * STRING_BYTES if fresh else 0)
+    assert held < counted
+
+
+_CHILD = """
+import json, resource, subprocess, sys
+def cap():
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+done = subprocess.run([sys.executable, "-c", "from glyphweave.cli import run; run()", *sys.argv[1:]],
+                      preexec_fn=cap, capture_output=True, timeout=300)
+print(json.dumps({"status": done.returncode, "out": done.stdout.decode("utf-8", "replace"),
+                  "err": done.stderr.decode("utf-8", "replace"),
+                  "peak_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+"""
+
+
+def test_half_a_million_copies_on_one_spot_end_at_the_limit_in_bounded_memory(tmp_path: Path):
+    # 35 KB of content: 3.3 GB before the record limit, and dedup's dictionaries then
+    # costing 1.4 KB per glyph; now at most 320 MB counted.
+    pdf = tmp_path / "one-spot.pdf"
+    pdf.write_bytes(one_spot(500_000))
+    done = subprocess.run([sys.executable, "-c", _CHILD, "extract", str(pdf), "--strict"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["peak_kb"] < 600 << 10, f"peak RSS {result['peak_kb'] >> 10} MB"
+    assert result["out"].startswith("Before\nword")
+    assert result["status"] == EXIT_LIMIT, result["err"]
+    warnings = [line for line in result["err"].splitlines() if line.startswith("glyphweave: warning:")]
+    assert len(warnings) == 1 and "past the record limit (page_records_mb) of 320 MB" in warnings[0]
