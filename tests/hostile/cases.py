@@ -118,6 +118,9 @@ def catalogue() -> list[Case]:
         _case("nested-q-100k", files.nested_q, 100_000, kept=("Deep",), limit="q nested deeper than 1000"),
         _case("nested-marked-content-100k", files.nested_marked_content, 100_000, kept=("Marked",),
               limit="nested deeper than 1000"),
+        _case("w-array-100k", files.wide_w_array, 100_000, kept=("AB",), limit=None, strict=0),
+        _case("bfrange-whole-code-space", files.bfrange_bomb, kept=("Before the map", "Hello"), limit=None,
+              strict=0),
         _case("glyph-flood-6m", files.many_glyphs, 6_000_000, kept=("xxxxxxxxxx",),
               limit="glyphs: the limit is 5,000,000 per page", heavy=True),
     ]
