@@ -1,7 +1,8 @@
 """Every hostile case of the catalogue (``cases.py``) through ``glyphweave extract`` as a user
 runs it: in a child capped at 4 GB of address space, whose peak resident memory must stay
-within 1 GB, keeping the text from before the attack, exiting 0 (and the case's status under
-``--strict``), with one warning naming the limit.
+within 1 GB, keeping the text from before the attack, exiting with the case's status under
+``--strict`` (and 0 without it: run on the light cases only, as the heavy ones would cost twice
+for a rule of the command's, not of the case), with one warning naming the limit.
 
 Times are the benchmark's (``benchmarks/hostile.py``), never asserted here: the subprocess
 timeout only guards against a hang. Heavy cases are marked ``slow`` (deselected by default;
@@ -46,6 +47,8 @@ def test_a_hostile_case_ends_within_the_bounds(case: Case, tmp_path: Path) -> No
     assert not missing, f"text lost: {missing}; {strict.err[-2000:]}"
     assert strict.status == case.strict, strict.err[-2000:]
     assert warned_as_due(case, strict.warnings), strict.warnings
+    if case.heavy:
+        return  # the status without --strict is one rule of the command's, proved on the light cases
     plain = run_capped(glyphweave_extract(pdf, *case.args), tmp_path / "plain")
     assert plain.status == 0, plain.err[-2000:]
     assert plain.peak_mb <= PEAK_MB, f"peak RSS {plain.peak_mb:.0f} MB"
