@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="glyphweave-fuzz-"))
     counts: dict[str, int] = {}
     worst = (0.0, "")
-    peak_mb = 0
+    largest = (0, "")
 
     def one(item: tuple[int, Path, bytes, str]) -> tuple[int, Path, str, str, float, int, str]:
         i, source, data, how = item
@@ -145,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             for _i, path, how, verdict, seconds, mb, last in pool.map(one, plan):
                 counts[verdict] = counts.get(verdict, 0) + 1
-                peak_mb = max(peak_mb, mb)
+                if mb > largest[0]:
+                    largest = (mb, f"{path.name} ({how})")
                 if seconds > worst[0]:
                     worst = (seconds, f"{path.name} ({how})")
                 if verdict in FAILURES:
@@ -158,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(work, ignore_errors=True)
     print(f"{args.n} mutations of {len(files)} files (seed {args.seed}): "
           + ", ".join(f"{v} {counts.get(v, 0)}" for v in ("text", "clean error", *FAILURES)))
-    print(f"slowest {worst[0]:.1f} s: {worst[1]}; largest peak RSS {peak_mb} MB")
+    print(f"slowest {worst[0]:.1f} s: {worst[1]}; largest peak RSS {largest[0]} MB: {largest[1]}")
     return 1 if any(counts.get(v) for v in FAILURES) else 0
 
 
