@@ -23,16 +23,27 @@ FAILING_TODAY = {
     "one-spot-500k": "issue 26 item 1: 500,000 runs on one spot reach 3.3 GB (records, dedup), with no warning",
     "cmap12-bomb-x8": "issue 26 item 6: the same limit once per page with a count (one line per font today)",
     "mediabox-400-digits": "issue 26 item 6: keep pages whose boxes overflow (qpdf drops page 2 today)",
+    "ocr-1.2m-objects": "issue 26 item 1: 1.2 M one-glyph text objects reach 2.3 GB, with no warning",
+    "form-tree-9x10": "issue 26 items 1 and 5: 10^8 paintings of a 2.7 KB tree of forms run past the hang guard "
+                      "(or MemoryError in dedup, exit 6), with no text at all",
     "form-painted-200-times": "issue 26 item 6: the same limit once per page with a count (two lines today, "
                               "'cut' and 'skipped', counted up to 100 only)",
 }
 """Case name -> why it fails today, and which item of issue 26 fixes it."""
+
+FAILING_TODAY_BUT_ON_A_LOADED_MACHINE = {
+    "stacked-page-seconds-5": "issue 26 item 5: --page-seconds times interpretation only (about a tenth of this "
+                              "page: on a machine loaded enough that the tenth passes 5 s, it warns today)",
+}
+"""Cases that fail today unless the machine is slow: xfail, not strictly (an unexpected pass is no error)."""
 
 
 def _param(case: Case) -> object:
     marks = [pytest.mark.slow] if case.heavy else []
     if case.name in FAILING_TODAY:
         marks.append(pytest.mark.xfail(strict=True, reason=FAILING_TODAY[case.name]))
+    elif case.name in FAILING_TODAY_BUT_ON_A_LOADED_MACHINE:
+        marks.append(pytest.mark.xfail(strict=False, reason=FAILING_TODAY_BUT_ON_A_LOADED_MACHINE[case.name]))
     return pytest.param(case, id=case.name, marks=marks)
 
 
