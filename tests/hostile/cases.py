@@ -69,7 +69,8 @@ def catalogue() -> list[Case]:
     """Every case, the issue's order first (records, operands, filters, fonts, time, page
     trees), then the first round's."""
     return [
-        # Records: a few KB that paint a flood of glyphs, runs or form paintings.
+        # Records: a few KB that paint a flood of glyphs, runs or form paintings. The budget that will
+        # cut them (issue 26 item 1) has no wording yet: any limit's line is named for now.
         _case("one-spot-500k", record_floods.one_spot, 500_000, kept=FLOOD, limit=LIMIT, heavy=True),
         _case("ocr-1.2m-objects", record_floods.ocr_objects, 1_200_000, kept=FLOOD, limit=LIMIT, heavy=True),
         _case("stacked-max-page-mb-4", record_floods.stacked, 4.2, kept=FLOOD, heavy=True,
