@@ -9,7 +9,7 @@ import zlib
 import pikepdf
 from pikepdf import Array, Dictionary, Name
 
-from glyphweave.testing.pdfs import helvetica, make_pdf
+from glyphweave.testing.pdfs import helvetica, make_pdf, type0_identity
 
 
 def deflate_bomb(inflated_mb: int, *, head: bytes = b"BT /F1 12 Tf 72 700 Td (Before the bomb) Tj ET\n",
@@ -93,6 +93,29 @@ def tounicode_bomb(inflated_mb: int) -> bytes:
     stream = pikepdf.Stream(pdf, b"")
     stream.write(body, filter=Name.FlateDecode)
     font.ToUnicode = stream
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def wide_w_array(items: int = 100_000) -> bytes:
+    """A CID font whose /W gives ``items`` widths in one array, showing "AB"."""
+    w = [0, [500] * items]
+    return make_pdf(b"BT /F1 12 Tf 72 700 Td <00410042> Tj ET",
+                    fonts={"F1": type0_identity(w=w, mapping={0x41: "A", 0x42: "B"})})
+
+
+def bfrange_bomb() -> bytes:
+    """A line in Helvetica, then "Hello" in a Helvetica whose /ToUnicode maps the whole 4-byte
+    code space with one bfrange and one cidrange (4 billion codes, if expanded)."""
+    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+            b"1 begincodespacerange <00000000> <FFFFFFFF> endcodespacerange\n"
+            b"1 beginbfrange <00000000> <FFFFFFFF> <0041> endbfrange\n"
+            b"1 begincidrange <00000000> <FFFFFFFF> 1 endcidrange\nendcmap end end\n")
+    pdf = pikepdf.open(io.BytesIO(make_pdf(b"BT /F1 12 Tf 72 700 Td (Before the map) Tj ET "
+                                           b"BT /F2 12 Tf 72 680 Td (Hello) Tj ET",
+                                           fonts={"F1": helvetica(widths=True), "F2": helvetica(widths=True)})))
+    pdf.pages[0].obj.Resources.Font.F2.ToUnicode = pdf.make_stream(cmap)
     out = io.BytesIO()
     pdf.save(out)
     return out.getvalue()

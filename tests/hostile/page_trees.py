@@ -75,3 +75,25 @@ def repeated_repairs(pages: int = 3) -> bytes:
         objects.append(b"<< /Length %d >>\nstream\r%s\nendstream" % (len(data), data))
     objects.append(FONT)
     return raw_pdf(objects)
+
+
+def deep_page_tree(levels: int = 100_000) -> bytes:
+    """Two pages: the first under ``levels`` nested /Pages nodes, the second a kid of the root
+    (qpdf's recursive walk gives up on the depth)."""
+    chain = 4  # objects 4 .. 3 + levels are the chain of nodes; the deepest holds the first page
+    deep = chain + levels
+    font = deep + 3
+    resources = b"/MediaBox [0 0 612 792] /Resources << /Font << /F1 %d 0 R >> >>" % font
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%d 0 R 3 0 R] /Count 2 >>" % chain,
+        b"<< /Type /Page /Parent 2 0 R %s /Contents %d 0 R >>" % (resources, deep + 2),
+    ]
+    for number in range(chain, deep):
+        parent = 2 if number == chain else number - 1
+        objects.append(b"<< /Type /Pages /Parent %d 0 R /Kids [%d 0 R] /Count 1 >>" % (parent, number + 1))
+    objects.append(b"<< /Type /Page /Parent %d 0 R %s /Contents %d 0 R >>" % (deep - 1, resources, deep + 1))
+    objects.append(_stream(b"BT /F1 12 Tf 72 700 Td (Deep page) Tj ET"))
+    objects.append(_stream(b"BT /F1 12 Tf 72 700 Td (Shallow page) Tj ET"))
+    objects.append(FONT)
+    return raw_pdf(objects)
