@@ -215,6 +215,13 @@ def test_the_same_warning_on_many_pages_is_one_line_naming_them():
     assert many == ["same (pages 1, 2, 3, 4, 5, 6, 7, 8, ... (20 pages))"]
 
 
+def test_the_same_warning_of_several_fonts_is_one_line_naming_the_first():
+    limit = "font program: limit reached: cmap subtable (3,10) format 12 declares 16,777,216 codes"
+    lines = _warning_lines([f"page 1: font ({n}, 0): {limit}" for n in range(5, 13)]
+                           + ["page 2: font (5, 0): damaged", "page 2: font (5, 0): damaged"])
+    assert lines == [f"page 1: font (5, 0) and 7 more fonts: {limit}", "page 2: font (5, 0): damaged (2 times)"]
+
+
 # --------------------------------------------------------------------------- the fast exit
 
 

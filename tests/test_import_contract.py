@@ -289,4 +289,6 @@ def test_core_stays_small() -> None:
     # The core is what every layer agrees on; engines (PDF, layout) live in layers of their own.
     assert not (PACKAGE / "core" / "geometry").exists()
     lines = sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (PACKAGE / "core").rglob("*.py"))
-    assert lines <= 1800, lines
+    # 1,700 lines once the layout engine, exit statuses and statistics left; the page clock and
+    # the record budget (limits every stage shares) came after. The bound keeps an engine out.
+    assert lines <= 2000, lines

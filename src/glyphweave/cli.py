@@ -339,6 +339,8 @@ def _finish(args: argparse.Namespace, doc: Any) -> int:
     return 0
 
 
+_FONT_PREFIX = re.compile(r"font (\(\d+, \d+\)): ")
+"""How a font's warning names the font (its object number and generation)."""
 _PAGE_PREFIX = re.compile(r"page (\d+): ")
 """How a document warning names its page (``Document.warnings``)."""
 
@@ -351,16 +353,25 @@ def _without_page(message: str) -> str:
 def _warning_lines(messages: Sequence[str]) -> list[str]:
     """One line per distinct warning, in order of first appearance: the same message on
     several pages is one line naming them (``... (pages 2, 5, 9)``), one repeated on a page
-    says how often, so a damaged font used on every page is not a wall of text."""
-    pages: dict[str, list[int]] = {}
+    says how often, and one that several fonts gave names the first font and how many more
+    (``font (5, 0) and 7 more fonts: ...``), so a damaged font used on every page, or a page
+    of damaged fonts, is not a wall of text."""
+    seen: dict[str, list[tuple[int, str]]] = {}  # text -> (page or 0, font or "") of each message
     for message in messages:
         found = _PAGE_PREFIX.match(message)
         text = message[found.end():] if found else message
-        pages.setdefault(text, []).append(int(found[1]) if found else 0)
+        font = _FONT_PREFIX.match(text)
+        if font:
+            text = text[font.end():]
+        seen.setdefault(text, []).append((int(found[1]) if found else 0, font[1] if font else ""))
     lines = []
-    for text, numbers in pages.items():
-        distinct = sorted(set(numbers) - {0})
-        times = f" ({len(numbers)} times)" if len(numbers) > max(len(distinct), 1) else ""
+    for text, places in seen.items():
+        fonts = list(dict.fromkeys(font for _, font in places if font))
+        if fonts:
+            more = f" and {len(fonts) - 1} more fonts" if len(fonts) > 1 else ""
+            text = f"font {fonts[0]}{more}: {text}"
+        distinct = sorted({page for page, _ in places} - {0})
+        times = f" ({len(places)} times)" if len(places) > max(len(set(places)), 1) else ""
         if not distinct:
             lines.append(f"{text}{times}")
         elif len(distinct) == 1:
