@@ -335,9 +335,10 @@ class Page:
         self._assembly = {"assembler": assembler.NAME, **ctx.notes}
         self._stats = None
         tree = self.document._structure_tree
-        if tree is not None and tree.warnings and not self.document._structure_warned and (
-                self._assembly.get("served") == "structure"):
-            # What was wrong with the tree, once per document, in the first page it served.
+        if tree is not None and tree.warnings and not self.document._structure_warned:
+            # What was wrong with the tree, once per document, in the first page assembled once
+            # it was read: whichever assembler served the page (auto may have read the tree and
+            # found it unusable, which is when its limits matter most).
             self.document._structure_warned = True
             self._warnings = [*self._warnings, *(f"structure tree: {w}" for w in tree.warnings)]
         return result

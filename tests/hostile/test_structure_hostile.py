@@ -177,6 +177,19 @@ def test_deep_tree_under_a_lower_depth_limit():
     served_with_warning(stats, "nested deeper than 10")
 
 
+def test_a_tree_limit_is_said_when_the_tree_read_is_not_used():
+    # Two of three paragraphs lie below the depth limit: the tree covers too little of the
+    # page for auto to follow it, and its limit is said all the same (it is why).
+    doc = Tagged(mc(0, "One", 72, 700) + mc(1, "Two", 72, 680) + mc(2, "Three", 72, 660))
+    deep = [doc.el("P", 1), doc.el("P", 2)]
+    for _ in range(20):
+        deep = [doc.el("Div", node) for node in deep]
+    text, stats = extract(doc.save(doc.el("P", 0), *deep), limits={"structure_depth": 10})
+    assert text == "One\nTwo\nThree\n"
+    assert stats.assembly["served"] != "structure"
+    assert any("nested deeper than 10" in w for w in structure_warnings(stats)), stats.warnings
+
+
 @pytest.fixture(scope="module")
 def huge_tree() -> bytes:
     """200,000 direct Span elements (each naming an MCID the page lacks) between the

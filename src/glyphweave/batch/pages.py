@@ -17,8 +17,8 @@ statistics and warnings ``--stats`` and ``--strict`` read. How:
   as soon as chunks ``0..k`` are done, and memory holds a few chunks, not the document.
 * **Once-per-document events are reported once, where one process would report them.**
   A document decodes each font once, reports each failing component once, and reports a
-  damaged structure tree on the first page it serves; every worker starts fresh, so each
-  would report these again on its own first page. Each worker marks these warnings on
+  damaged structure tree on the first page assembled after reading it; every worker starts
+  fresh, so each would report these again on its own first page. Each worker marks these warnings on
   the pages it returns, and the parent keeps each one on its first page in output order
   only. Because every worker takes its chunks in output order, that first page is the one
   a single process would have reported it on. Page statistics are per page, so the
