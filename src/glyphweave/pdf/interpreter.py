@@ -602,7 +602,8 @@ class PageInterpreter:
         m = _matrix(args)
         if m is not None:
             # A Tm that repeats the line matrix (text painted again and again on one spot)
-            # keeps the tuple the runs already share: 232 bytes less per run recorded.
+            # keeps the tuple the runs already share: 232 bytes less per run recorded (pure build;
+            # compiled, the matrices are unboxed and each run boxes its own).
             self.tlm = self.tm = self.tlm if m == self.tlm and _same_signs(m, self.tlm) else m
 
     def _op_Tstar(self, args: list[Any], res: _Resources) -> None:
