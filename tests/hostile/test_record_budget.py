@@ -6,9 +6,6 @@ next page goes on. The count must not fall below what the records really hold.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import tracemalloc
 import zlib
 from pathlib import Path
@@ -22,6 +19,7 @@ from glyphweave.core.errors import ProfileError
 from glyphweave.core.limits import GLYPH_BYTES, LIMIT, RUN_BYTES, STRING_BYTES, Limits
 from glyphweave.testing.pdfs import form, make_pdf
 
+from .capped import glyphweave_extract, run_capped
 from .filter_bombs import with_content
 from .records import form_tree, one_spot, text_objects
 
@@ -120,29 +118,14 @@ def test_what_a_page_holds_is_no_more_than_the_interpreter_counts(fresh):
     assert held < counted
 
 
-_CHILD = """
-import json, resource, subprocess, sys
-def cap():
-    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-done = subprocess.run([sys.executable, "-c", "from glyphweave.cli import run; run()", *sys.argv[1:]],
-                      preexec_fn=cap, capture_output=True, timeout=300)
-print(json.dumps({"status": done.returncode, "out": done.stdout.decode("utf-8", "replace"),
-                  "err": done.stderr.decode("utf-8", "replace"),
-                  "peak_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
-"""
-
-
 def test_half_a_million_copies_on_one_spot_end_at_the_limit_in_bounded_memory(tmp_path: Path):
     # 35 KB of content: 3.3 GB before the record limit, and dedup's dictionaries then
     # costing 1.4 KB per glyph; now at most 320 MB counted.
     pdf = tmp_path / "one-spot.pdf"
     pdf.write_bytes(one_spot(500_000))
-    done = subprocess.run([sys.executable, "-c", _CHILD, "extract", str(pdf), "--strict"],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
-    assert result["peak_kb"] < 600 << 10, f"peak RSS {result['peak_kb'] >> 10} MB"
-    assert result["out"].startswith("Before\nword")
-    assert result["status"] == EXIT_LIMIT, result["err"]
-    warnings = [line for line in result["err"].splitlines() if line.startswith("glyphweave: warning:")]
+    result = run_capped(glyphweave_extract(pdf, "--strict"), tmp_path / "run", timeout=300)
+    assert result.peak_mb < 600, f"peak RSS {result.peak_mb:.0f} MB"
+    assert result.out.startswith("Before\nword")
+    assert result.status == EXIT_LIMIT, result.err
+    warnings = result.warnings
     assert len(warnings) == 1 and "past the record limit (page_records_mb) of 320 MB" in warnings[0]
