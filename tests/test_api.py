@@ -258,8 +258,9 @@ def test_stats_to_dict_numbers_pages_as_the_outputs_do():
         assert stats.page == 1 == doc.pages[1].number
         as_dict = stats.to_dict()
     assert as_dict["page"] == 2
-    assert {key: value for key, value in as_dict.items() if key != "page"} == {
-        key: value for key, value in attrs.asdict(stats).items() if key != "page"}
+    assert {key: value for key, value in as_dict.items() if key not in ("page", "warnings")} == {
+        key: value for key, value in attrs.asdict(stats).items() if key not in ("page", "warnings")}
+    assert as_dict["warnings"] == [warning.message for warning in stats.warnings]
 
 
 def test_one_page_numbering_in_jsonl_and_the_batch_pages_format(tmp_path: Path,

@@ -135,7 +135,8 @@ def test_a_failing_decoder_is_a_counted_warning_that_names_it(decoder: str, prob
         stats = doc.stats
     assert "Hello" in text and "World" in text  # the later decoders still answered
     assert len(warnings) == 1  # once per (decoder, exception type), not once per code or page
-    assert warnings[0].startswith(f"page 1: decoder {decoder!r} of plugin 'blame-test' (not installed) {problem}")
+    assert (warnings[0].kind, warnings[0].page) == ("component", 1)
+    assert str(warnings[0]).startswith(f"page 1: decoder {decoder!r} of plugin 'blame-test' (not installed) {problem}")
     assert stats.warnings == 1
 
 

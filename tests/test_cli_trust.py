@@ -20,6 +20,7 @@ import pikepdf
 import pytest
 
 from glyphweave.cli import EXIT_ERROR, EXIT_UNREADABLE, EXIT_USAGE, _warning_lines, main
+from glyphweave.core.report import WarningRecord
 from pdfs import Page, helvetica, make_pdf
 
 PAGE1 = b"BT /F1 10 Tf 100 700 Td (Hello world) Tj ET"
@@ -204,21 +205,25 @@ def test_document_warnings_are_printed_once_each_and_quiet_silences_them(
     assert code == 7 and err == "glyphweave: 1 warning(s) (--strict)\n"
 
 
+def _record(message: str, page: int | None = None, source: str = "", kind: str = "content") -> WarningRecord:
+    return WarningRecord(kind=kind, message=message, page=page, source=source)
+
+
 def test_the_same_warning_on_many_pages_is_one_line_naming_them():
     lines = _warning_lines([
-        "page 2: font /F1: unreadable", "page 3: font /F1: unreadable", "page 3: font /F1: unreadable",
-        "plugin x failed", "plugin x failed", "page 9: limit reached: too deep",
+        _record("font /F1: unreadable", 2), _record("font /F1: unreadable", 3), _record("font /F1: unreadable", 3),
+        _record("plugin x failed"), _record("plugin x failed"), _record("limit reached: too deep", 9, kind="limit"),
     ])
     assert lines == ["font /F1: unreadable (pages 2, 3) (3 times)", "plugin x failed (2 times)",
                      "page 9: limit reached: too deep"]
-    many = _warning_lines([f"page {n}: same" for n in range(1, 21)])
+    many = _warning_lines([_record("same", n) for n in range(1, 21)])
     assert many == ["same (pages 1, 2, 3, 4, 5, 6, 7, 8, ... (20 pages))"]
 
 
 def test_the_same_warning_of_several_fonts_is_one_line_naming_the_first():
     limit = "font program: limit reached: cmap subtable (3,10) format 12 declares 16,777,216 codes"
-    lines = _warning_lines([f"page 1: font ({n}, 0): {limit}" for n in range(5, 13)]
-                           + ["page 2: font (5, 0): damaged", "page 2: font (5, 0): damaged"])
+    lines = _warning_lines([_record(f"font ({n}, 0): {limit}", 1, f"font ({n}, 0)", "limit") for n in range(5, 13)]
+                           + [_record("font (5, 0): damaged", 2, "font (5, 0)", "font")] * 2)
     assert lines == [f"page 1: font (5, 0) and 7 more fonts: {limit}", "page 2: font (5, 0): damaged (2 times)"]
 
 

@@ -49,7 +49,7 @@ def _extract(source: Any, every: int, monkeypatch: pytest.MonkeyPatch) -> tuple[
             text.append(page_text)
             if not openings or openings[-1] is not doc._pdf:
                 openings.append(doc._pdf)
-        return "\f".join(text), doc.warnings(), len(openings) - 1
+        return "\f".join(text), [str(warning) for warning in doc.warnings()], len(openings) - 1
 
 
 @pytest.mark.parametrize("as_path", [False, True])

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 __all__ = [
-    "Document", "Glyph", "Page", "Profile", "__version__", "clean", "hookimpl", "open", "read_registry",
-    "run_batch",
+    "Document", "Glyph", "Page", "Profile", "WarningRecord", "__version__", "clean", "hookimpl", "open",
+    "read_registry", "run_batch",
     # The errors (glyphweave.core.errors), every one a GlyphweaveError:
     "ComponentError", "DocumentClosedError", "GlyphweaveError", "NotARegularFileError", "PDFNotFoundError",
     "PDFOpenError", "PageError", "PasswordError", "PluginError", "ProfileError", "UsageError",
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         UsageError,
     )
     from glyphweave.core.glyph import Glyph
+    from glyphweave.core.report import WarningRecord
     from glyphweave.glyphmap.clean import clean
     from glyphweave.glyphmap.registry import read_registry
 
@@ -49,6 +50,7 @@ _LAZY = {
     "Document": ("glyphweave.api", "Document"),
     "Page": ("glyphweave.api", "Page"),
     "Glyph": ("glyphweave.core.glyph", "Glyph"),
+    "WarningRecord": ("glyphweave.core.report", "WarningRecord"),
     "Profile": ("glyphweave.components.profile", "Profile"),
     "hookimpl": ("glyphweave.components.markers", "hookimpl"),
     "run_batch": ("glyphweave.batch", "run_batch"),

@@ -36,6 +36,7 @@ from glyphweave.core.glyph import Glyph
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.limits import Budget, Limits
 from glyphweave.core.pipeline import Pipeline
+from glyphweave.core.report import WarningRecord
 from glyphweave.core.stages import Assembled, PageContext
 from glyphweave.core.structure import PageStructure
 from glyphweave.pdf.fonts import FontLoader
@@ -227,7 +228,7 @@ class Page:
         opening's objects when it is freed, and the document may have opened the file
         again since (see :attr:`Document.reopen_pages`)."""
         self._table: GlyphTable | None = None
-        self._warnings: list[str] = []
+        self._warnings: list[WarningRecord] = []
         self._visible: list[int] | None = None
         self._dropped: dict[str, int] = {}
         self._assembly: dict[str, str] = {}
@@ -265,7 +266,8 @@ class Page:
                     self._table = interpreter.run_page(self._obj, resolve_inherited(self._obj, "/Resources"))
                 except RecursionError:
                     self._table = interpreter.table
-                    interpreter.warnings.append("content nested too deeply; page cut short")
+                    interpreter.warnings.append(WarningRecord(kind="content",
+                                                              message="content nested too deeply; page cut short"))
             if self._released:
                 # Interpreted again after _release: its content was paid for and its warnings
                 # and failures reported the first time; a second time would count them twice.
@@ -273,10 +275,11 @@ class Page:
                 budget.document_left = left_before
                 del fonts.warnings[pending:]
                 return self._table
-            failures = [f"page {self.number + 1}: {failure}"
-                        for failure in self.document.pipeline.chain.take_failures()]
-            self._warnings = interpreter.warnings + self.document._fonts.warnings + failures
-            self.document._fonts.warnings = []
+            number = self.number + 1
+            failures = [failure.on_page(number) for failure in self.document.pipeline.chain.take_failures()]
+            self._warnings = [warning.on_page(number) for warning in (*interpreter.warnings, *fonts.warnings)]
+            self._warnings += failures
+            fonts.warnings = []
             self.document._component_warnings.extend(failures)
         return self._table
 
@@ -340,7 +343,7 @@ class Page:
             # it was read: whichever assembler served the page (auto may have read the tree and
             # found it unusable, which is when its limits matter most).
             self.document._structure_warned = True
-            self._warnings = [*self._warnings, *(f"structure tree: {w}" for w in tree.warnings)]
+            self._warnings = [*self._warnings, *(warning.on_page(self.number + 1) for warning in tree.warnings)]
         return result
 
     def structure(self, minimum: float = 0.5) -> Coverage:
@@ -360,7 +363,7 @@ class Page:
         if self._stats is None:
             indices = self.visible_indices()
             timed = self._clock.warning()
-            warnings = self._warnings if timed is None else [*self._warnings, timed]
+            warnings = self._warnings if timed is None else [*self._warnings, timed.on_page(self.number + 1)]
             self._stats = page_stats(self.number, self.table, indices, self._dropped, warnings, self._assembly)
         return self._stats
 
@@ -430,7 +433,7 @@ class Document:
         self._walk_page_tree = walk_page_tree
         """List the pages by glyphweave's own walk of the tree (:mod:`glyphweave.pdf.pagetree`),
         not qpdf's: a tree qpdf refuses (a loop, great depth)."""
-        self._file_warnings: dict[str, None] = {}
+        self._file_warnings: dict[WarningRecord, None] = {}
         """What the page tree's walk skipped (ordered, each once): see :attr:`file_warnings`."""
         self._repairs: dict[str, list[str]] = {}
         """qpdf's repairs by kind (their text with digits as ``#``): the first one's text, then
@@ -456,7 +459,7 @@ class Document:
         self._gc_was_enabled = True
         self._fonts = FontLoader(pipeline.chain.table_for, self.limits, pdf if reopen is not None else None)
         self._page_stats: dict[int, PageStats] = {}
-        self._component_warnings: list[str] = []
+        self._component_warnings: list[WarningRecord] = []
         self._structure_tree: DocumentStructure | None = None
         self._structure_read = False
         self._structure_warned = False
@@ -490,12 +493,13 @@ class Document:
         if objs is None:
             found: list[str] = []
             objs = walk_page_tree(self._pdf, found)
-            self._file_warnings.update(dict.fromkeys(found))
+            self._file_warnings.update(dict.fromkeys(
+                WarningRecord(kind="file", message=message, source="page tree") for message in found))
         self._page_objs = objs
         return objs
 
     @property
-    def file_warnings(self) -> list[str]:
+    def file_warnings(self) -> list[WarningRecord]:
         """Warnings about the file as a whole rather than one page: numbers clamped to keep an
         object qpdf could not read (``file: ...``), what the page tree's walk skipped, then
         what qpdf repaired as it read the file (``qpdf: ...``: an object it could not parse
@@ -508,7 +512,7 @@ class Document:
             first = next((place for place in places if place), "")
             more = f" and {len(places) - 1} more" if len(places) > 1 else ""
             where = f" ({first}{more})" if first else f" ({len(places)} times)" if more else ""
-            repairs.append(f"qpdf: {what}{where}")
+            repairs.append(WarningRecord(kind="file", message=f"qpdf: {what}{where}", source="qpdf"))
         return [*self._file_warnings, *repairs]
 
     def _collect_library_warnings(self) -> None:
@@ -542,12 +546,12 @@ class Document:
         return self._structure_tree
 
     @property
-    def component_warnings(self) -> list[str]:
+    def component_warnings(self) -> list[WarningRecord]:
         """Failures of components that extraction survived (a decoder that raised or answered
         nonsense), each reported once per (decoder, exception type), with the page it was
         first met on and how many times it happened. Also counted in the page statistics'
         warnings."""
-        return self.pipeline.chain.with_counts(self._component_warnings)
+        return [self.pipeline.chain.with_count(warning) for warning in self._component_warnings]
 
     def _collector_paused(self) -> contextlib.AbstractContextManager[None]:
         """With ``pause_gc``, the collector off for the block; nested blocks (a page's stages
@@ -593,20 +597,40 @@ class Document:
     def __iter__(self) -> Iterator[Page]:
         return iter(self.pages)
 
-    def warnings(self) -> list[str]:
+    def warnings(self) -> list[WarningRecord]:
         """The warnings about the file (:attr:`file_warnings`), then those of the pages
-        extracted so far (``page N: ...``), in page order: damaged
-        parts skipped, limits reached (they start with ``limit reached:``), failing plugins (a
-        decoder's failure says how often it happened, as in :attr:`component_warnings`)."""
-        return [*self.file_warnings, *self.pipeline.chain.with_counts([
-            f"page {number + 1}: {warning}" if not warning.startswith("page ") else warning
-            for number, stats in sorted(self._page_stats.items()) for warning in stats.warnings])]
+        extracted so far, in page order: damaged parts skipped, limits reached, failing
+        plugins (a decoder's failure says how often it happened, as in
+        :attr:`component_warnings`). Each is a :class:`~glyphweave.core.report.WarningRecord`:
+        its ``kind`` says what it is about, ``page`` where, and ``str()`` gives the line the
+        command line prints (``page 3: font (12, 0): ...``)."""
+        with_count = self.pipeline.chain.with_count
+        return [*self.file_warnings, *(with_count(warning) for _number, stats in sorted(self._page_stats.items())
+                                       for warning in stats.warnings)]
 
     def warning_count(self) -> int:
         """How many warnings the document has given so far, as ``--strict`` counts them: the
         file's, and the pages' (a component that failed on pages with no other warning
         counts once per failure)."""
         return max(self.stats.warnings, len(self.component_warnings)) + len(self.file_warnings)
+
+    @property
+    def content_left(self) -> int:
+        """Decoded content the document's budget (``document_content_mb``) still allows, in bytes."""
+        return self._budget.document_left
+
+    def charge_content(self, nbytes: int) -> None:
+        """Count ``nbytes`` of decoded content against the document's budget, as if its pages
+        had been read here: content another process read for this document (a page split)."""
+        self._budget.document_left -= nbytes
+
+    def record_page(self, stats: PageStats) -> None:
+        """Record the statistics of a page extracted elsewhere (another process's opening of
+        the same file, with the same profile), as :meth:`iter_assembled` records its own: they
+        count in :attr:`stats`, :meth:`warnings` and :meth:`assembly`, and its failing
+        components in :attr:`component_warnings`."""
+        self._page_stats[stats.page] = stats
+        self._component_warnings.extend(warning for warning in stats.warnings if warning.kind == "component")
 
     def assembly(self) -> dict[int, dict[str, str]]:
         """How each page extracted so far was assembled (1-based page number → the page's
@@ -746,7 +770,8 @@ def open_document(source: Source, *, password: str | None = None, profile: Any =
     started = time.monotonic()
     pdf, name, walk, clamped, repairs = _open_pdf(source, password)
     document = Document(pdf, pipeline, name, pause_gc=pause_gc, limits=limits, reopen=reopen, walk_page_tree=walk)
-    document._file_warnings.update(dict.fromkeys(f"file: {note}" for note in clamped))
+    document._file_warnings.update(dict.fromkeys(
+        WarningRecord(kind="file", message=f"file: {note}", source="file") for note in clamped))
     document._take_library_warnings(repairs)
     with contextlib.suppress(Exception):  # a broken page tree fails where pages are asked for, as before
         len(document)  # qpdf reads the page tree once, here, to be timed with the opening

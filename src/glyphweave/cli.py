@@ -13,7 +13,6 @@ import gc
 import io
 import json
 import os
-import re
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
@@ -304,7 +303,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
                         record["data"] = result.data
                     out.write(_json_line(record, args.mode or doc.pipeline.assembler.NAME))
         if args.stats:
-            report = {**doc.stats.to_dict(), "warning_messages": doc.warnings(), "sources": doc.resource_sources(),
+            report = {**doc.stats.to_dict(), "warning_messages": [str(warning) for warning in doc.warnings()],
+                      "sources": doc.resource_sources(),
                       "pages_assembly": doc.assembly()}
             print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
         return _finish(args, doc)
@@ -322,48 +322,31 @@ def _json_line(record: dict[str, Any], assembler: str) -> str:
 
 def _finish(args: argparse.Namespace, doc: Any) -> int:
     """Print the document's warnings on stderr (unless ``--quiet``); the exit status."""
-    component = doc.component_warnings
     warnings = doc.warnings()
     if not args.quiet:
-        on_pages = {_without_page(message) for message in warnings}  # a component's failure is in both
-        once = [message for message in component if _without_page(message) not in on_pages]
+        on_pages = {warning.message for warning in warnings}  # a component's failure is in both
+        once = [warning for warning in doc.component_warnings if warning.message not in on_pages]
         for line in _warning_lines([*warnings, *once]):
             print(f"glyphweave: warning: {line}", file=sys.stderr)
     count = doc.warning_count() + getattr(args, "broken_plugins", 0)
     if args.strict and count:
-        from glyphweave.core.limits import LIMIT
-
-        limited = [w for w in warnings if LIMIT in w]
         print(f"glyphweave: {count} warning(s) (--strict)", file=sys.stderr)
-        return EXIT_LIMIT if limited else EXIT_WARNINGS
+        return EXIT_LIMIT if any(warning.kind == "limit" for warning in warnings) else EXIT_WARNINGS
     return 0
 
 
-_FONT_PREFIX = re.compile(r"font (\(\d+, \d+\)): ")
-"""How a font's warning names the font (its object number and generation)."""
-_PAGE_PREFIX = re.compile(r"page (\d+): ")
-"""How a document warning names its page (``Document.warnings``)."""
-
-
-def _without_page(message: str) -> str:
-    found = _PAGE_PREFIX.match(message)
-    return message[found.end():] if found else message
-
-
-def _warning_lines(messages: Sequence[str]) -> list[str]:
-    """One line per distinct warning, in order of first appearance: the same message on
-    several pages is one line naming them (``... (pages 2, 5, 9)``), one repeated on a page
-    says how often, and one that several fonts gave names the first font and how many more
-    (``font (5, 0) and 7 more fonts: ...``), so a damaged font used on every page, or a page
-    of damaged fonts, is not a wall of text."""
+def _warning_lines(warnings: Sequence[Any]) -> list[str]:
+    """One line per distinct warning (:class:`~glyphweave.core.report.WarningRecord`), in
+    order of first appearance: the same message on several pages is one line naming them
+    (``... (pages 2, 5, 9)``), one repeated on a page says how often, and one that several
+    fonts gave names the first font and how many more (``font (5, 0) and 7 more fonts: ...``),
+    so a damaged font used on every page, or a page of damaged fonts, is not a wall of text."""
     seen: dict[str, list[tuple[int, str]]] = {}  # text -> (page or 0, font or "") of each message
-    for message in messages:
-        found = _PAGE_PREFIX.match(message)
-        text = message[found.end():] if found else message
-        font = _FONT_PREFIX.match(text)
-        if font:
-            text = text[font.end():]
-        seen.setdefault(text, []).append((int(found[1]) if found else 0, font[1] if font else ""))
+    for warning in warnings:
+        text, font = warning.message, ""
+        if warning.source.startswith("font ") and text.startswith(f"{warning.source}: "):
+            text, font = text[len(warning.source) + 2:], warning.source[5:]
+        seen.setdefault(text, []).append((warning.page or 0, font))
     lines = []
     for text, places in seen.items():
         fonts = list(dict.fromkeys(font for _, font in places if font))

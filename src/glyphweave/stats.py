@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.report import WarningRecord
 
 _decoder_of = itemgetter(1)
 
@@ -40,7 +41,9 @@ class PageStats:
     """Visible glyphs outside any marked-content sequence with an MCID; on a page the
     structure assembler served, visible glyphs outside every structure element (artifacts
     not counted)."""
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[WarningRecord, ...] = ()
+    """What the page's extraction survived (:meth:`~glyphweave.api.Document.warnings` has
+    them all, the file's first)."""
     assembly: dict[str, str] = attrs.field(factory=dict)
     """What the assembler said about the page (:meth:`PageContext.note`): ``assembler``
     (its name), ``served`` (the assembler whose order the text follows, for ``auto``),
@@ -49,8 +52,11 @@ class PageStats:
     def to_dict(self) -> dict[str, Any]:
         """The statistics as every output prints them (``--format jsonl``, the batch's
         ``pages`` format): plain JSON-ready data, with ``page`` 1-based, as the command line,
-        the records beside them and the warnings (``page N: ...``) count pages."""
-        return {**attrs.asdict(self), "page": self.page + 1}
+        the records beside them and the warnings (``page N: ...``) count pages. Warnings are
+        their messages: the page is the record's own."""
+        return {**attrs.asdict(self, recurse=False), "page": self.page + 1,
+                "warnings": [warning.message for warning in self.warnings],
+                "dropped": dict(self.dropped), "decoded_by": dict(self.decoded_by), "assembly": dict(self.assembly)}
 
 
 @attrs.frozen(kw_only=True)
@@ -97,7 +103,7 @@ class DocumentStats:
 
 
 def page_stats(number: int, table: GlyphTable, visible: Sequence[int], dropped: dict[str, int],
-               warnings: Sequence[str], assembly: dict[str, str] | None = None) -> PageStats:
+               warnings: Sequence[WarningRecord], assembly: dict[str, str] | None = None) -> PageStats:
     """The statistics of page ``number`` once its glyphs ``visible`` (of ``table``) are known."""
     counts, untagged = _count_visible(table, visible)
     if assembly and "untagged" in assembly:  # the structure assembler counted them

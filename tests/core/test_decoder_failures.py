@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from glyphweave.core.decoding import DecoderChain
+from glyphweave.core.report import WarningRecord
 from glyphweave.core.stages import Decoder
 from glyphweave.testing.factories import font_info
 
@@ -33,16 +34,18 @@ def test_one_line_per_decoder_and_exception_type_with_a_count() -> None:
     for code in b"ABCDEFGHIJ":
         assert f1[code] == (chr(code), "latin")  # the next decoder still answers
     first_page = chain.take_failures()
-    assert first_page == ["decoder 'picky' raised ValueError (first: font 'F1', code 0x41: no glyph for b'A' in F1)"]
+    assert [(w.kind, w.source, w.message) for w in first_page] == [
+        ("component", "picky", "decoder 'picky' raised ValueError (first: font 'F1', code 0x41: no glyph for b'A' in F1)")]
     for code in b"KLMNO!12":
         f2[code]
     second_page = chain.take_failures()
-    assert second_page == [
+    assert [w.message for w in second_page] == [
         "decoder 'picky' raised KeyError (first: font 'F2', code 0x21: 'bang')",
         "decoder 'picky' returned int instead of str or None (first: font 'F2', code 0x31: 42)",
     ]
-    reported = [f"page 1: {line}" for line in first_page] + [f"page 2: {line}" for line in second_page]
-    assert chain.with_counts([*reported, "page 3: something another process reported"]) == [
+    reported = [w.on_page(1) for w in first_page] + [w.on_page(2) for w in second_page]
+    elsewhere = WarningRecord(kind="component", message="something another process reported", page=3, source="x")
+    assert [str(chain.with_count(w)) for w in [*reported, elsewhere]] == [
         "page 1: decoder 'picky' raised ValueError 15 times (first: font 'F1', code 0x41: no glyph for b'A' in F1)",
         "page 2: decoder 'picky' raised KeyError (first: font 'F2', code 0x21: 'bang')",
         "page 2: decoder 'picky' returned int instead of str or None 2 times (first: font 'F2', code 0x31: 42)",

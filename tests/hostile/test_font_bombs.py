@@ -169,7 +169,9 @@ def test_the_outline_reader_parses_a_bomb_in_bounded_memory():
 def test_one_warning_per_font_naming_the_limit_and_the_other_text_kept():
     with glyphweave.open(page_of_bombs(2)) as doc:
         text = doc.text()
-        warnings = doc.warnings()
+        warnings = [str(warning) for warning in doc.warnings()]
+        assert {(w.kind, w.limit, w.source) for w in doc.warnings()} == {("limit", "cmap_codes", "font (5, 0)"),
+                                                                         ("limit", "cmap_codes", "font (6, 0)")}
     assert "Before the fonts" in text and "After the fonts" in text
     assert warnings == [f"page 1: font ({n}, 0): font program: {LIMIT_WARNING}" for n in (5, 6)]
 
@@ -179,7 +181,7 @@ def test_eight_bombs_on_a_page_in_a_subprocess(tmp_path: Path):
     pdf.write_bytes(page_of_bombs(8))
     code = ("import sys, glyphweave\n"
             "with glyphweave.open(sys.argv[1]) as doc:\n"
-            "    text = doc.text(); warnings = doc.warnings()\n"
+            "    text = doc.text(); warnings = [str(w) for w in doc.warnings()]\n"
             "assert 'Before the fonts' in text and 'After the fonts' in text, text\n"
             f"assert len(warnings) == 8 and all(w.endswith({LIMIT_WARNING!r}) for w in warnings), warnings\n")
     run = ("import resource, subprocess, sys\n"

@@ -209,7 +209,7 @@ def test_20k_one_glyph_lines_in_random_order(assembler: Assembler, build: Callab
 def extract(data: bytes, mode: str) -> tuple[str, list[str]]:
     with glyphweave.open(data) as doc:
         text = doc.text(mode=mode)
-        return text, doc.warnings()
+        return text, [str(warning) for warning in doc.warnings()]
 
 
 BIG = "1" + "0" * 300  # 1e300 as a PDF can write it (no exponents in PDF numbers)

@@ -26,6 +26,7 @@ from glyphweave.components import Catalog, Profile
 from glyphweave.core.clock import PageClock, TimeLimitReached
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.limits import LIMIT
+from glyphweave.core.report import WarningRecord
 from glyphweave.pdf.streams import ReadStopped, read_bounded
 from glyphweave.plugin import Assembler, Filter, PageContext
 from glyphweave.plugins.assemblers.columns import ColumnsAssembler
@@ -150,7 +151,9 @@ def test_the_clock_says_what_was_given_up_in_one_warning():
     clock.cut("content cut short")
     clock.cut("filters skipped")
     clock.cut("content cut short")
-    assert clock.warning() == f"{LIMIT}page time limit of 5 s: content cut short; filters skipped"
+    warning = clock.warning()
+    assert warning is not None and (warning.kind, warning.limit) == ("limit", "page_seconds")
+    assert warning.message == f"{LIMIT}page time limit of 5 s: content cut short; filters skipped"
 
 
 def test_without_a_limit_nothing_is_timed():
@@ -174,7 +177,7 @@ def test_a_filter_that_ignores_the_clock_is_timed_between_stages():
         text = pipeline.assemble(pipeline.assembler, ctx, visible)
     assert visible == [0, 1, 2, 3, 4] and dropped == {"slow": 0}  # drop-first never ran
     assert text == "Hello\n" and ctx.notes["served"] == "paint-order"
-    assert ctx.clock.warning() == (f"{LIMIT}page time limit of 1 s: filters skipped, glyphs left in paint order: "
+    assert _said(ctx.clock) == (f"{LIMIT}page time limit of 1 s: filters skipped, glyphs left in paint order: "
                                    "drop-first; text in paint order instead of by assembler 'reading'")
 
 
@@ -184,7 +187,7 @@ def test_a_filter_that_stops_has_its_work_dropped():
     with ctx.clock.running():
         visible, dropped = pipeline.filter_page(ctx)
     assert visible == [1, 2, 3, 4] and dropped == {"drop-first": 1}
-    assert "filters skipped, glyphs left in paint order: checking, slow" in (ctx.clock.warning() or "")
+    assert "filters skipped, glyphs left in paint order: checking, slow" in _said(ctx.clock)
 
 
 def test_an_assembler_that_stops_gives_way_to_paint_order():
@@ -194,7 +197,7 @@ def test_an_assembler_that_stops_gives_way_to_paint_order():
         text = pipeline.assemble(pipeline.assembler, ctx, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     assert text == "Hello\nworld\n"
     assert ctx.notes == {"assembler": "checking-assembler", "served": "paint-order", "reason": "page time limit"}
-    assert ctx.clock.warning() == (f"{LIMIT}page time limit of 1 s: text in paint order instead of by "
+    assert _said(ctx.clock) == (f"{LIMIT}page time limit of 1 s: text in paint order instead of by "
                                    "assembler 'checking-assembler'")
 
 
@@ -257,8 +260,14 @@ def _one_spot(copies: int) -> bytes:
                     + b"1 0 0 1 72 700 Tm (word) Tj " * copies + b"ET")
 
 
-def _time_warnings(warnings: Sequence[str]) -> list[str]:
-    return [w for w in warnings if "page time limit" in w]
+def _said(clock: PageClock) -> str:
+    """The clock's warning, as the page says it ("" when there is none)."""
+    warning = clock.warning()
+    return "" if warning is None else warning.message
+
+
+def _time_warnings(warnings: Sequence[WarningRecord]) -> list[str]:
+    return [w.message for w in warnings if w.limit == "page_seconds"]
 
 
 def test_a_stacked_page_out_of_time_keeps_its_text_and_warns_once():
@@ -275,7 +284,7 @@ def test_a_stacked_page_out_of_time_keeps_its_text_and_warns_once():
                               "content cut short after ")
     assert warning.endswith("glyphs; filters skipped, glyphs left in paint order: visible-box, dedup; "
                             "text in paint order instead of by assembler 'auto'")
-    assert len([w for w in stats.warnings if LIMIT in w]) == 1
+    assert len([w for w in stats.warnings if w.kind == "limit"]) == 1
 
 
 def test_strict_exits_7_on_a_page_out_of_time(tmp_path):

@@ -20,7 +20,8 @@ def test_a_page_tree_with_a_loop_gives_every_page_and_one_warning(tmp_path: Path
     with glyphweave.open(page_tree_loop()) as doc:
         assert len(doc) == 2
         assert doc.text() == "First page\n\fSecond page\n\f"  # the second inherits its font and box
-        assert doc.file_warnings == ["page tree: object 2 0 R is reached twice (a loop); read once"]
+        assert [str(w) for w in doc.file_warnings] == ["page tree: object 2 0 R is reached twice (a loop); read once"]
+        assert (doc.file_warnings[0].kind, doc.file_warnings[0].page) == ("file", None)
         assert doc.warnings()[0] == doc.file_warnings[0]
 
 
@@ -55,7 +56,7 @@ def test_a_page_qpdf_drops_from_a_stream_it_cannot_copy_is_said(tmp_path: Path) 
     pdf.write_bytes(page_box_overflow())
     with pdf.open("rb") as stream, glyphweave.open(stream) as doc:
         assert doc.text() == "First page\n\f"
-        lines = doc.file_warnings
+        lines = [str(warning) for warning in doc.file_warnings]
         assert lines and all(line.startswith("qpdf: ") for line in lines)
         assert "treating object as null" in lines[0] and max(map(len, lines)) < 300
 
@@ -65,6 +66,8 @@ def test_a_repair_qpdf_repeats_on_every_stream_is_one_warning_with_a_count() -> 
 
     with glyphweave.open(repeated_repairs(3)) as doc:
         assert doc.text() == "Page 1\n\fPage 2\n\fPage 3\n\f"
-        (warning,) = doc.file_warnings
+        (record,) = doc.file_warnings
+        warning = record.message
+        assert (record.kind, record.source) == ("file", "qpdf")
         assert warning.startswith("qpdf: stream keyword followed by carriage return only (object ")
         assert warning.endswith(" and 2 more)")

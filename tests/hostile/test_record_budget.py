@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tracemalloc
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import glyphweave
 from glyphweave.cli import EXIT_LIMIT, main
 from glyphweave.core.errors import ProfileError
 from glyphweave.core.limits import GLYPH_BYTES, LIMIT, RUN_BYTES, STRING_BYTES, Limits
+from glyphweave.core.report import WarningRecord
 from glyphweave.testing.pdfs import form, make_pdf
 
 from .capped import glyphweave_extract, run_capped
@@ -27,8 +29,9 @@ SMALL = {"page_records_mb": 0.25}
 """A record limit a few thousand strings reach."""
 
 
-def _cut(warnings: list[str]) -> list[str]:
-    return [w for w in warnings if w.startswith(LIMIT)]
+def _cut(warnings: Sequence[WarningRecord]) -> list[str]:
+    """The messages of the warnings of the record limit."""
+    return [w.message for w in warnings if w.limit == "page_records_mb" and w.message.startswith(LIMIT)]
 
 
 @pytest.mark.parametrize("build", [lambda: one_spot(5_000), lambda: text_objects(5_000), lambda: form_tree(5)],
@@ -41,8 +44,8 @@ def test_a_page_past_the_record_limit_keeps_its_start_and_warns_once(build):
         runs = len(page.table.raw_runs())
         rest = [p.text() for p in doc.pages[1:]]
     assert text.startswith("Before\n")
-    assert _cut(warnings) == list(warnings) and len(warnings) == 1
-    assert "past the record limit (page_records_mb) of 0.25 MB per page" in warnings[0]
+    assert _cut(warnings) == [w.message for w in warnings] and len(warnings) == 1
+    assert "past the record limit (page_records_mb) of 0.25 MB per page" in warnings[0].message
     assert 10 < runs < 1_000  # cut, far before the 5,000 strings (10,000 leaves of the forms)
     assert all(text == "Next page\n" for text in rest)
 
@@ -56,7 +59,7 @@ def test_form_paintings_count_towards_the_record_limit():
                          limits={"page_records_mb": 1}) as doc:
         page = doc.pages[0]
         assert page.text() == "Before\n"
-        (warning,) = page.stats.warnings
+        (warning,) = _cut(page.stats.warnings)
     assert warning.startswith(f"{LIMIT}page cut after 1 strings, 6 glyphs and ") and "form paintings" in warning
 
 
@@ -70,8 +73,9 @@ def test_the_glyph_limit_still_cuts_before_the_record_limit():
     with glyphweave.open(one_spot(5_000), limits={"glyphs_per_page": 1_000}) as doc:
         page = doc.pages[0]
         assert page.text() == "Before\nword\n"
-        (warning,) = page.stats.warnings
-    assert warning.startswith(f"{LIMIT}page cut after 1,0") and "the limit is 1,000 per page" in warning
+        (record,) = page.stats.warnings
+    warning = record.message
+    assert record.limit == "glyphs_per_page" and warning.startswith(f"{LIMIT}page cut after 1,0") and "the limit is 1,000 per page" in warning
 
 
 def test_the_record_limit_is_a_profile_limit(tmp_path: Path):
@@ -80,7 +84,7 @@ def test_the_record_limit_is_a_profile_limit(tmp_path: Path):
     profile.write_text('[profile]\nextends = "default"\n[limits]\npage_records_mb = 0.25\n', encoding="utf-8")
     with glyphweave.open(one_spot(5_000), profile=str(profile)) as doc:
         assert doc.limits.page_records_mb == 0.25
-        assert len(_cut(list(doc.pages[0].stats.warnings))) == 1
+        assert len(_cut(doc.pages[0].stats.warnings)) == 1
     with pytest.raises(ProfileError, match="page_records_mb"):
         Limits.from_mapping({"page_records_mb": 0})
 

@@ -22,7 +22,7 @@ TWO_LINES = mc(0, "One", 72, 700) + mc(1, "Two", 72, 680)
 
 
 def structure_warnings(stats: PageStats) -> list[str]:
-    return [w for w in stats.warnings if w.startswith("structure tree: ")]
+    return [w.message for w in stats.warnings if w.source == "structure tree"]
 
 
 def served_with_warning(stats: PageStats, words: str) -> None:

@@ -25,7 +25,7 @@ def _extract(size: int | None, monkeypatch: pytest.MonkeyPatch) -> tuple[str, li
     # Two pages sharing every font: with a small cache the second page reads them again.
     with open_pdf(make_pdf(_content(), fonts=FONTS, extra_pages=[Page(_content())])) as doc:
         text = doc.text()
-        return text, doc.warnings(), len(doc._fonts._fonts)
+        return text, [str(warning) for warning in doc.warnings()], len(doc._fonts._fonts)
 
 
 def test_a_small_font_cache_gives_the_same_text_and_warnings(monkeypatch: pytest.MonkeyPatch) -> None:

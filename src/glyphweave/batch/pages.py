@@ -18,9 +18,9 @@ statistics and warnings ``--stats`` and ``--strict`` read. How:
 * **Once-per-document events are reported once, where one process would report them.**
   A document decodes each font once, reports each failing component once, and reports a
   damaged structure tree on the first page assembled after reading it; every worker starts
-  fresh, so each would report these again on its own first page. Each worker marks these warnings on
-  the pages it returns, and the parent keeps each one on its first page in output order
-  only. Because every worker takes its chunks in output order, that first page is the one
+  fresh, so each would report these again on its own first page. These warnings name their
+  source (the font, the component, the structure tree), and the parent keeps each one on its
+  first page in output order only. Because every worker takes its chunks in output order, that first page is the one
   a single process would have reported it on. Page statistics are per page, so the
   document totals the parent sums from them equal one process's.
 * **The document's content budget.** ``document_content_mb`` caps the decoded content of
@@ -73,8 +73,6 @@ AHEAD = 4
 back the output, and memory keeps at most this many finished chunks per worker."""
 AUTO_MIN_PAGES = 64
 """``--jobs auto`` splits a selection of at least this many pages (see the module docstring)."""
-
-_STRUCTURE = "structure tree: "  # how the warnings of a damaged structure tree start (api.Page)
 
 
 def parse_jobs(value: str) -> int | None:
@@ -159,8 +157,6 @@ class PageResult:
     data: Any
     stats: Any
     """The page's :class:`~glyphweave.stats.PageStats`."""
-    once: tuple[tuple[str, str] | None, ...] = ()
-    """Per warning in ``stats.warnings``: None, or the key of a once-per-document event."""
     spent: int = 0
     """Decoded content the page cost against the document's budget (bytes)."""
 
@@ -194,70 +190,30 @@ def _portable(exc: BaseException) -> BaseException:
 
 
 class _Reader:
-    """One process's open copy of the document: extracts pages and marks, on each, the
-    warnings a single process reports once per document.
+    """One process's open copy of the document: extracts pages, with what each cost the
+    document's content budget."""
 
-    It reads three pieces of :class:`~glyphweave.api.Document` state that the API keeps
-    private (the font loader's pending warnings, the content budget and the page
-    statistics): they are what a split must reproduce, and there is no public view of them."""
-
-    def __init__(self, options: SplitOptions, mode: str | None, want_data: bool,
-                 document_left: int | None = None) -> None:
+    def __init__(self, options: SplitOptions, mode: str | None, want_data: bool, spent: int = 0) -> None:
         from glyphweave.api import open_document
         from glyphweave.components.manager import create_plugin_manager
 
         pm = create_plugin_manager(blocked=options.block, modules=options.plugins, skip_broken=True)
         self.doc = open_document(options.path, password=options.password, profile=options.profile,
                                  plugin_manager=pm, pause_gc=True, limits=options.limits)
-        if document_left is not None:
-            self.doc._budget.document_left = document_left
+        self.doc.charge_content(spent)
         self.mode = mode
         self.want_data = want_data
-        self._structure_reported = False
 
     def close(self) -> None:
         self.doc.close()
 
     def pages(self, numbers: Iterable[int]) -> Iterator[PageResult]:
         doc = self.doc
-        fonts = doc._fonts.warnings  # the list the next page's font warnings go to
-        failures = len(doc._component_warnings)
-        left = doc._budget.document_left
+        left = doc.content_left
         for page, result in doc.iter_assembled(numbers, mode=self.mode):
-            stats = doc._page_stats[page.number]
-            new_failures = len(doc._component_warnings) - failures
             yield PageResult(number=page.number, text=result.text, data=result.data if self.want_data else None,
-                             stats=stats, once=self._once(stats, len(fonts), new_failures),
-                             spent=left - doc._budget.document_left)
-            fonts = doc._fonts.warnings
-            failures = len(doc._component_warnings)
-            left = doc._budget.document_left
-
-    def _once(self, stats: Any, fonts: int, failures: int) -> tuple[tuple[str, str] | None, ...]:
-        """The key of each once-per-document warning of a page, None for the others. A page's
-        warnings are (api.Page): the interpreter's, the font loader's, the failing components'
-        (``page N: ...``), then, on the first page the structure tree serves, the tree's."""
-        warnings = stats.warnings
-        structure = 0
-        if not self._structure_reported and stats.assembly.get("served") == "structure":
-            self._structure_reported = True
-            while structure < len(warnings) and warnings[-1 - structure].startswith(_STRUCTURE):
-                structure += 1
-        end_failures = len(warnings) - structure
-        end_fonts = end_failures - failures
-        start_fonts = end_fonts - fonts
-        prefix = f"page {stats.page + 1}: "
-        keys: list[tuple[str, str] | None] = []
-        for i, warning in enumerate(warnings):
-            if i < start_fonts:
-                keys.append(None)
-            elif i < end_fonts:
-                keys.append(("font", warning))
-            elif i < end_failures:
-                keys.append(("component", warning.removeprefix(prefix)))
-            else:
-                keys.append(("structure", warning))
-        return tuple(keys)
+                             stats=page.stats, spent=left - doc.content_left)
+            left = doc.content_left
 
 
 def _worker_main(conn: Connection, line: Lifeline, options: SplitOptions, mode: str | None,
@@ -344,7 +300,7 @@ class _Merge:
 
     def __init__(self, doc: Any) -> None:
         self.doc = doc
-        self.seen: set[tuple[str, str]] = set()
+        self.seen: set[tuple[str, str, str]] = set()
         self.spent = 0
 
     def affordable(self) -> bool:
@@ -354,22 +310,21 @@ class _Merge:
         return limits.document_content_bytes - self.spent > limits.page_content_bytes
 
     def add(self, result: PageResult) -> PageResult:
-        kept: list[str] = []
-        failures: list[str] = []
-        new: list[tuple[str, str]] = []
-        for warning, key in zip(result.stats.warnings, result.once, strict=True):
-            if key is not None:
+        """Record ``result`` in the parent's document, without the warnings of once-per-document
+        events (those with a source: a font, a component, the structure tree) an earlier page
+        gave already."""
+        kept = []
+        for warning in result.stats.warnings:
+            if warning.source:
+                key = (warning.kind, warning.source, warning.message)
                 if key in self.seen:
                     continue
-                new.append(key)
-                if key[0] == "component":
-                    failures.append(warning)
+                self.seen.add(key)
             kept.append(warning)
-        self.seen.update(new)
         if len(kept) != len(result.stats.warnings):
             result = attrs.evolve(result, stats=attrs.evolve(result.stats, warnings=tuple(kept)))
-        self.doc._page_stats[result.number] = result.stats
-        self.doc._component_warnings.extend(failures)
+        self.doc.record_page(result.stats)
+        self.doc.charge_content(result.spent)
         self.spent += result.spent
         return result
 
@@ -433,8 +388,7 @@ class PageSplit:
     def _rest(self, numbers: list[int], mode: str | None, want_data: bool, merge: _Merge) -> Iterator[PageResult]:
         """The pages from where the document's budget may run short, in this process, with
         the budget one process would have left there."""
-        left = self.doc.limits.document_content_bytes - merge.spent
-        reader = _Reader(self.options, mode, want_data, document_left=left)
+        reader = _Reader(self.options, mode, want_data, spent=merge.spent)
         try:
             for result in reader.pages(numbers):
                 yield merge.add(result)

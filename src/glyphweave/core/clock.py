@@ -16,14 +16,18 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from glyphweave.core.limits import LIMIT
+from glyphweave.core.limits import LIMIT, LimitReached
+from glyphweave.core.report import WarningRecord
 
 
-class TimeLimitReached(Exception):  # noqa: N818 (a limit reached is not an error: the page goes on)
-    """The page's time is up. Raised by :meth:`PageContext.check_time
+class TimeLimitReached(LimitReached):
+    """The page's time (``page_seconds``) is up. Raised by :meth:`PageContext.check_time
     <glyphweave.core.stages.PageContext.check_time>`: a filter or an assembler lets it
     propagate, and the pipeline catches it (the filter's work is dropped and the remaining
     filters are skipped; the assembler's page is assembled the cheapest way instead)."""
+
+    def __init__(self, message: str = "the page's time is up", limit: str = "page_seconds") -> None:
+        super().__init__(message, limit)
 
 
 class PageClock:
@@ -89,8 +93,9 @@ class PageClock:
         """Record what the page gave up for lack of time (each thing once, in order)."""
         self._what[what] = None
 
-    def warning(self) -> str | None:
+    def warning(self) -> WarningRecord | None:
         """The page's one warning about its time limit, or None when nothing was given up."""
         if not self._what:
             return None
-        return f"{LIMIT}page time limit of {self.seconds:g} s: " + "; ".join(self._what)
+        return WarningRecord(kind="limit", limit="page_seconds",
+                             message=f"{LIMIT}page time limit of {self.seconds:g} s: " + "; ".join(self._what))

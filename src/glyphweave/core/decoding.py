@@ -9,18 +9,18 @@ later decoder does better, the glyph is unresolved and counted (rules: decoders)
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
+
 from glyphweave.core.fontinfo import FontInfo
+from glyphweave.core.report import WarningRecord
 from glyphweave.core.stages import Decoder
 
 log = logging.getLogger(__name__)
 
 UNRESOLVED: tuple[str, None] = ("", None)
-
-_PAGE_PREFIX = re.compile(r"page \d+: ")
 
 
 def is_private_use(cp: int) -> bool:
@@ -78,30 +78,26 @@ class DecoderChain:
         self._failures: dict[tuple[str, str], _Failure] = {}
         """(decoder name, exception type or "returned T") -> the first failure and the count."""
         self._reported: dict[str, _Failure] = {}
-        """Line handed out by :meth:`take_failures` -> its failure."""
-        self._new: list[str] = []
+        """Message handed out by :meth:`take_failures` -> its failure."""
+        self._new: list[WarningRecord] = []
         self.recovered: dict[tuple[Any, bytes], str] = {}
         """(font key, code) -> the weak answer (a Private Use Area code, U+FFFD, a control)
         a later decoder replaced: the glyphs the registry's scan records as "recovered",
         since only a table stood between them and a PUA leak."""
 
-    def take_failures(self) -> list[str]:
-        """Failure reports made since the last call, one per (decoder, exception type)."""
+    def take_failures(self) -> list[WarningRecord]:
+        """Failure reports made since the last call, one per (decoder, exception type): warnings
+        of kind ``component``, the decoder's name as their source."""
         new, self._new = self._new, []
         return new
 
-    def with_counts(self, lines: Sequence[str]) -> list[str]:
-        """``lines`` (reports of :meth:`take_failures`, perhaps prefixed with ``page N: ``),
-        each saying how many times its failure happened so far when that is more than once:
-        ``decoder 'x' raised ValueError 95 times (first: font 'F1', code 0x41: message)``.
-        A line this chain did not make (another process's) is returned as it is."""
-        counted = []
-        for line in lines:
-            prefix = _PAGE_PREFIX.match(line)
-            start = prefix.end() if prefix else 0
-            failure = self._reported.get(line[start:])
-            counted.append(line if failure is None or failure.count == 1 else line[:start] + failure.line())
-        return counted
+    def with_count(self, warning: WarningRecord) -> WarningRecord:
+        """``warning`` (a report of :meth:`take_failures`), saying how many times its failure
+        happened so far when that is more than once: ``decoder 'x' raised ValueError 95 times
+        (first: font 'F1', code 0x41: message)``. A warning this chain did not make (another
+        process's, any other kind) is returned as it is."""
+        failure = self._reported.get(warning.message) if warning.kind == "component" else None
+        return warning if failure is None or failure.count == 1 else attrs.evolve(warning, message=failure.line())
 
     def table_for(self, info: FontInfo, to_cid: Callable[[bytes], int | None] | None = None) -> DecodeTable:
         """The decode cache of one font. Simple fonts (``info.composite`` false) are keyed by
@@ -153,7 +149,7 @@ class DecoderChain:
         line = failure.line()
         log.debug(line)
         self._reported[line] = failure
-        self._new.append(line)
+        self._new.append(WarningRecord(kind="component", message=line, source=decoder.NAME))
 
 
 class _Failure:

@@ -19,10 +19,29 @@ from typing import Any
 
 import attrs
 
+from glyphweave.core.report import WarningRecord
+
 MB = 1 << 20
 
 LIMIT = "limit reached: "
-"""How every warning about a limit starts, so a caller can tell them from other warnings."""
+"""How every warning about a limit starts, for a person reading them (a program reads the
+warning's ``kind``: :class:`~glyphweave.core.report.WarningRecord`)."""
+
+
+class LimitReached(Exception):  # noqa: N818 (a limit reached is not an error: extraction goes on)
+    """A resource limit stopped a piece of work. ``limit`` names the :class:`Limits` field
+    reached; whoever catches it keeps what was done and records :meth:`warning`."""
+
+    def __init__(self, message: str, limit: str) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+    def __reduce__(self) -> tuple[Any, ...]:  # crosses to the parent of a split intact
+        return (type(self), (str(self), self.limit))
+
+    def warning(self, source: str = "") -> WarningRecord:
+        """The warning that says this limit was reached."""
+        return WarningRecord(kind="limit", message=str(self), limit=self.limit, source=source)
 
 RUN_BYTES = 1_536
 """What one shown string costs the page, measured with tracemalloc: its run record, matrix

@@ -17,7 +17,8 @@ import pikepdf
 
 from glyphweave.core.decoding import DecodeTable
 from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
-from glyphweave.core.limits import LIMIT, MB, Limits
+from glyphweave.core.limits import LIMIT, MB, LimitReached, Limits
+from glyphweave.core.report import WarningRecord
 from glyphweave.pdf.cmap import CMap, identity_cmap, parse_cmap
 from glyphweave.pdf.lexer import decode_name
 from glyphweave.pdf.streams import read_bounded
@@ -242,6 +243,11 @@ def object_key(obj: Any) -> tuple[Any, ...]:
         return ("direct", id(obj))
 
 
+def _limit_of(exc: BaseException) -> str | None:
+    """The limit ``exc`` says was reached (a :class:`LimitReached`), or None."""
+    return exc.limit if isinstance(exc, LimitReached) else None
+
+
 class FontLoader:
     """Loads and caches fonts for one document.
 
@@ -277,7 +283,7 @@ class FontLoader:
         self._fonts: dict[tuple[Any, ...], FontState] = {}
         self.programs = ParsedPrograms(self.program_budget)
         self._warned: set[tuple[Any, str]] = set()
-        self.warnings: list[str] = []
+        self.warnings: list[WarningRecord] = []
         self.measured: dict[Any, Any] = {}
         """The interpreter's cache of short strings already measured and decoded, keyed by
         font, operand and the text state that shapes it: words repeat (two shown strings
@@ -291,7 +297,7 @@ class FontLoader:
             try:
                 state = self._load(font, key)
             except Exception as exc:  # a broken font must not stop the page
-                self.warn(key, f"font {key}: {exc}")
+                self.warn(key, f"font {key}: {exc}", _limit_of(exc))
                 log.debug("cannot read font %s: %s", key, exc)
                 state = FontState(FontInfo(key=key, base_font="(broken)"))
                 state.decode = self._decode_table(state)
@@ -302,12 +308,14 @@ class FontLoader:
         fonts[key] = state
         return state
 
-    def warn(self, source: Any, message: str) -> None:
-        """Report ``message`` about ``source`` (a font or stream key) once per document: a
-        font dropped from the cache and read again must not report its damage twice."""
+    def warn(self, source: Any, message: str, limit: str | None = None) -> None:
+        """Report ``message`` about the font ``source`` (its key) once per document: a font
+        dropped from the cache and read again must not report its damage twice. With
+        ``limit``, the warning is that limit's (a :class:`Limits` field)."""
         if (source, message) not in self._warned:
             self._warned.add((source, message))
-            self.warnings.append(message)
+            self.warnings.append(WarningRecord(kind="font" if limit is None else "limit", message=message,
+                                               source=f"font {source}", limit=limit))
 
     def _decode_table(self, state: FontState) -> DecodeTable:
         return self._make_decode_table(state.info, state.cmap.to_cid if state.cmap is not None else None)
@@ -377,11 +385,12 @@ class FontLoader:
         a larger one is an error (the caller treats the font part as unreadable). Damaged
         data gives what decoded before the damage, and what was found goes to ``damaged``."""
         limit = self.limits.font_stream_bytes
-        data, cut, damage = read_bounded(stream, limit)
+        data, cut, damage = read_bounded(stream, limit, limit="font_stream_mb")
         if damage is not None and damaged is not None:
             damaged(damage)
         if cut:
-            raise ValueError(f"{LIMIT}stream larger than the font stream limit of {self.limits.font_stream_mb:g} MB")
+            raise LimitReached(f"{LIMIT}stream larger than the font stream limit of {self.limits.font_stream_mb:g} MB",
+                               "font_stream_mb")
         return bytes(data)
 
     def _stream_loader(self, stream: Any, what: str, font_key: Any) -> Callable[[], bytes | None]:
@@ -399,12 +408,12 @@ class FontLoader:
             try:
                 return loader._bytes(find(loader), lambda damage: loader.warn(
                     font_key, f"font {font_key}: {what} damaged ({damage}): read up to the damage"))
-            except Exception as exc:
+            except LimitReached as exc:
                 # A stream that cannot be read leaves the font without it: said, never silent.
-                if LIMIT in str(exc):
-                    loader.warn(font_key, f"{what}: {exc}")
-                else:
-                    loader.warn(font_key, f"font {font_key}: unreadable {what} ({exc})")
+                loader.warn(font_key, f"{what}: {exc}", exc.limit)
+                return None
+            except Exception as exc:
+                loader.warn(font_key, f"font {font_key}: unreadable {what} ({exc})")
                 return None
 
         return load
@@ -436,7 +445,7 @@ class FontLoader:
                     key, f"font {key}: {what} CMap damaged ({damage}): read up to the damage"))
                 return parse_cmap(data, usecmap=_predefined_cmap)
             except Exception as exc:
-                loader.warn(key, f"font {key}: unreadable {what} CMap ({exc})")
+                loader.warn(key, f"font {key}: unreadable {what} CMap ({exc})", _limit_of(exc))
                 return None
 
         return load
@@ -472,7 +481,7 @@ class FontLoader:
                 loader.warn(font_key, (
                     f"font {font_key}: font program: {LIMIT}"
                     f"{'; '.join(item.describe() for item in dropped)}, past the character map limit of "
-                    f"{MAX_SUBTABLE_CODES:,} codes a subtable and {MAX_FONT_CODES:,} a program: left unread"))
+                    f"{MAX_SUBTABLE_CODES:,} codes a subtable and {MAX_FONT_CODES:,} a program: left unread"), "cmap_codes")
             return data
 
         return load
@@ -505,7 +514,7 @@ class FontLoader:
                     cmap = _with_wmode(cmap, 1)
                 return cmap, _name(encoding.get("/CMapName"))
             except Exception as exc:
-                self.warn(font_key, f"unreadable embedded CMap ({exc})")
+                self.warn(font_key, f"unreadable embedded CMap ({exc})", _limit_of(exc))
         return identity_cmap(0), None
 
     @staticmethod

@@ -21,13 +21,25 @@ from functools import partial
 from itertools import accumulate, islice
 from typing import Any, NamedTuple
 
+import attrs
 import pikepdf
 
 from glyphweave.core.clock import PageClock
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.limits import FORM_BYTES, GLYPH_BYTES, LIMIT, MB, RUN_BYTES, STRING_BYTES, Budget, Limits
+from glyphweave.core.limits import (
+    FORM_BYTES,
+    GLYPH_BYTES,
+    LIMIT,
+    MB,
+    RUN_BYTES,
+    STRING_BYTES,
+    Budget,
+    LimitReached,
+    Limits,
+)
+from glyphweave.core.report import WarningRecord
 from glyphweave.core.runs import Run
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
@@ -69,12 +81,15 @@ _MOST_PER_GLYPH = RUN_BYTES + STRING_BYTES + GLYPH_BYTES
 the record limit is looked at again when the glyphs since the last look may have reached it."""
 
 
-class PageLimitReached(Exception):
+class PageLimitReached(LimitReached):
     """A page hit one of its :class:`Limits`: the page ends with what was found so far."""
 
 
 class _OutOfTime(PageLimitReached):
     """The page's time ran out: the page ends, and the clock says so (one warning a page)."""
+
+    def __init__(self, message: str = "", limit: str = "page_seconds") -> None:
+        super().__init__(message, limit)
 
 
 def multiply(m1: Matrix, m2: Matrix) -> Matrix:
@@ -195,7 +210,7 @@ class PageInterpreter:
         """The page's runs so far, handed to :attr:`table` in one call when the page ends."""
         self._first_run = 0
         """Runs the table held before this page (their indices come first)."""
-        self.warnings: list[str] = []
+        self.warnings: list[WarningRecord] = []
         self._deadline: float | None = None
         self._max_glyphs = self.limits.glyphs_per_page
         self._max_records = self.limits.page_records_bytes
@@ -262,7 +277,7 @@ class PageInterpreter:
         except _OutOfTime:
             self.clock.cut(f"content cut short after {self._glyphs - first_glyph:,} glyphs")
         except PageLimitReached as reached:
-            self.warnings.append(str(reached))
+            self.warnings.append(reached.warning())
         finally:
             # The handlers are bound to this interpreter: kept past the page, they would make
             # it (and the glyph table it holds) a reference cycle, freed only by the GC.
@@ -295,10 +310,14 @@ class PageInterpreter:
             self._budget_reached(f"{what} skipped")
             return None
         try:
-            data, cut, damage = read_bounded(stream, left, self._out_of_time if self._deadline is not None else None)
+            data, cut, damage = read_bounded(stream, left, self._out_of_time if self._deadline is not None else None,
+                                             limit=self._budget_name()[1])
         except ReadStopped as stopped:
             data, cut, damage = stopped.data, False, None
             self.clock.cut(f"{what} decoded only to {len(data) / MB:.1f} MB")
+        except LimitReached as exc:
+            self._warn(f"{what} unreadable: {exc}", exc.limit)
+            return None
         except Exception as exc:
             self._warn(f"{what} unreadable: {exc}")
             return None
@@ -316,12 +335,15 @@ class PageInterpreter:
         said = self._budget_said
         if said is None:
             self._budget_said = (len(self.warnings), 0)
-            self._warn(f"{LIMIT}{what}: {self._budget_name()} reached")
+            name, limit = self._budget_name()
+            self._warn(f"{LIMIT}{what}: {name} reached", limit)
             return
         index, more = self._budget_said = (said[0], said[1] + 1)
         if index < len(self.warnings):
-            first = self.warnings[index].split(" (and ", 1)[0]
-            self.warnings[index] = f"{first} (and {more:,} more stream{'s' if more > 1 else ''} skipped or cut)"
+            said_first = self.warnings[index]
+            first = said_first.message.split(" (and ", 1)[0]
+            self.warnings[index] = attrs.evolve(
+                said_first, message=f"{first} (and {more:,} more stream{'s' if more > 1 else ''} skipped or cut)")
 
     def _out_of_time(self) -> bool:
         return self._deadline is not None and time.monotonic() > self._deadline
@@ -336,10 +358,11 @@ class PageInterpreter:
                 raise _OutOfTime
             yield item
 
-    def _budget_name(self) -> str:
+    def _budget_name(self) -> tuple[str, str]:
+        """The content limit reached, as a person reads it and as :class:`Limits` names it."""
         if self.budget.document_left <= self.budget.page_left:
-            return f"the document content limit of {self.limits.document_content_mb:g} MB"
-        return f"the page content limit of {self.limits.page_content_mb:g} MB"
+            return f"the document content limit of {self.limits.document_content_mb:g} MB", "document_content_mb"
+        return f"the page content limit of {self.limits.page_content_mb:g} MB", "page_content_mb"
 
     def _resources(self, obj: Any) -> _Resources:
         key = object_key(obj) if isinstance(obj, pikepdf.Object) else None
@@ -373,11 +396,14 @@ class PageInterpreter:
         if dropped:
             more = f" and {len(dropped) - 1:,} more" if len(dropped) > 1 else ""
             self._warn(f"{LIMIT}operand too large to keep left out: {dropped[0]}{more} (the operand limits are "
-                       f"{OPERAND_ITEMS_MAX:,} items and {OPERAND_BYTES_MAX // MB} MB)")
+                       f"{OPERAND_ITEMS_MAX:,} items and {OPERAND_BYTES_MAX // MB} MB)", "operands")
 
-    def _warn(self, message: str) -> None:
+    def _warn(self, message: str, limit: str | None = None) -> None:
+        """Record a warning about the page's content, or, with ``limit``, about the limit
+        (a :class:`Limits` field, or ``operands``: the tokenizer's fixed bounds) that cut it."""
         if len(self.warnings) < 100:
-            self.warnings.append(message)
+            kind = "content" if limit is None else "limit"
+            self.warnings.append(WarningRecord(kind=kind, message=message, limit=limit))
 
     def _handlers(self) -> tuple[dict[bytes, Handler], dict[Fused, Handler]]:
         """The handlers of the operators, and of the tokenizer's fused items."""
@@ -436,7 +462,7 @@ class PageInterpreter:
         schedule the next check."""
         if glyphs > self._max_glyphs:
             raise PageLimitReached(f"{LIMIT}page cut after {glyphs:,} glyphs: the limit is "
-                                   f"{self._max_glyphs:,} per page")
+                                   f"{self._max_glyphs:,} per page", "glyphs_per_page")
         self._check_records(glyphs)
         if self._deadline is not None and time.monotonic() > self._deadline:
             raise _OutOfTime
@@ -458,7 +484,8 @@ class PageInterpreter:
         if self._records(glyphs) > self._max_records:
             raise PageLimitReached(
                 f"{LIMIT}page cut after {len(self._runs):,} strings, {glyphs:,} glyphs and {self._forms:,} form "
-                f"paintings: past the record limit (page_records_mb) of {self.limits.page_records_mb:g} MB per page")
+                f"paintings: past the record limit (page_records_mb) of {self.limits.page_records_mb:g} MB per page",
+                "page_records_mb")
 
     def _op_q(self, args: list[Any], res: _Resources) -> None:
         if len(self.gstack) >= self.limits.nesting:
@@ -476,7 +503,7 @@ class PageInterpreter:
 
     def _too_deep(self, which: int, operator: str) -> None:
         if not self._overflow[which]:
-            self._warn(f"{LIMIT}{operator} nested deeper than {self.limits.nesting}; deeper levels ignored")
+            self._warn(f"{LIMIT}{operator} nested deeper than {self.limits.nesting}; deeper levels ignored", "nesting")
         self._overflow[which] += 1
 
     def _op_cm(self, args: list[Any], res: _Resources) -> None:
@@ -838,7 +865,8 @@ class PageInterpreter:
             self._warn(f"form XObject /{name} paints itself (cycle); skipped")
             return
         if len(self._active_forms) >= self.limits.form_depth:
-            self._warn(f"{LIMIT}form XObjects nested deeper than {self.limits.form_depth}; /{name} skipped")
+            self._warn(f"{LIMIT}form XObjects nested deeper than {self.limits.form_depth}; /{name} skipped",
+                       "form_depth")
             return
         if self._deadline is not None and time.monotonic() > self._deadline:
             raise _OutOfTime

@@ -19,7 +19,7 @@ from typing import Any
 
 import pikepdf
 
-from glyphweave.core.limits import LIMIT
+from glyphweave.core.limits import LIMIT, LimitReached
 from glyphweave.pdf.filters import FLATE, PIECE, Undecodable, decoder, inflated
 
 _TOKEN_END = re.compile(rb"[\x00\t\n\x0c\r ]")
@@ -30,8 +30,9 @@ encoded size is at most the budget divided by this: deflate, the strongest gener
 compression, expands about 1032 to 1."""
 
 
-class StreamRefused(ValueError):
-    """A stream whose filters only qpdf decodes, too large to let it decode whole."""
+class StreamRefused(LimitReached):
+    """A stream whose filters only qpdf decodes, too large to let it decode whole under the
+    budget (``limit`` names the limit that set it)."""
 
 
 class ReadStopped(Exception):  # noqa: N818 (not an error: the reader asked to stop)
@@ -43,8 +44,8 @@ class ReadStopped(Exception):  # noqa: N818 (not an error: the reader asked to s
         self.data = data
 
 
-def read_bounded(stream: pikepdf.Stream, budget: int,
-                 stop: Callable[[], bool] | None = None) -> tuple[bytes, bool, str | None]:
+def read_bounded(stream: pikepdf.Stream, budget: int, stop: Callable[[], bool] | None = None,
+                 *, limit: str = "page_content_mb") -> tuple[bytes, bool, str | None]:
     """The decoded bytes of ``stream``, at most ``budget`` of them, whether it was cut, and
     what was found damaged (None when nothing was): the bytes are then those before the
     damage (all of them when only the checksum at the end of Flate data is wrong).
@@ -52,7 +53,8 @@ def read_bounded(stream: pikepdf.Stream, budget: int,
     A cut falls after the last whitespace within the budget, so the tokenizer never sees half
     a token. Unreadable data raises what pikepdf raises; filters and parameters qpdf refuses
     raise :class:`~glyphweave.pdf.filters.Undecodable`, and a large stream left to qpdf
-    raises :class:`StreamRefused` (its message starts with the limit prefix).
+    raises :class:`StreamRefused`, a :class:`~glyphweave.core.limits.LimitReached` naming
+    ``limit`` (the :class:`~glyphweave.core.limits.Limits` field ``budget`` comes from).
     """
     filters = _filters(stream)
     damage: list[str] = []
@@ -64,7 +66,7 @@ def read_bounded(stream: pikepdf.Stream, budget: int,
     else:
         decode = decoder(filters, _parms(stream, len(filters)), budget + 1, damage)
         if decode is None:
-            data = _by_qpdf(stream, filters, budget)
+            data = _by_qpdf(stream, filters, budget, limit)
         else:
             data = _collect(decode(_pieces(stream.read_raw_bytes())), budget + 1, stop)
     found = damage[0] if damage else None
@@ -114,12 +116,12 @@ def _predicted(stream: pikepdf.Stream) -> bool:
     return False
 
 
-def _by_qpdf(stream: pikepdf.Stream, filters: list[str], budget: int) -> bytes:
+def _by_qpdf(stream: pikepdf.Stream, filters: list[str], budget: int, limit: str) -> bytes:
     raw = stream.read_raw_bytes()
     if len(raw) > budget // QPDF_SHARE:
         raise StreamRefused(
             f"{LIMIT}a stream of {len(raw)} encoded bytes under {' '.join(filters)} is not decoded: "
-            f"only qpdf decodes it, whole, and only below {budget // QPDF_SHARE} bytes")
+            f"only qpdf decodes it, whole, and only below {budget // QPDF_SHARE} bytes", limit)
     return stream.read_bytes()
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import pikepdf
 
 from glyphweave.core.limits import LIMIT, Limits
+from glyphweave.core.report import WarningRecord
 from glyphweave.core.structure import ContentKey, PageStructure, StructItem
 
 from .interpreter import _text_string
@@ -44,17 +45,19 @@ _ROLE_HOPS = 32  # role map chains longer than this are a loop
 class DocumentStructure:
     """The structure of a whole document, by page (see :func:`read_structure`)."""
 
-    def __init__(self, pages: dict[int, list[StructItem]], in_tree: set[int], warnings: list[str],
+    def __init__(self, pages: dict[int, list[StructItem]], in_tree: set[int], warnings: list[WarningRecord],
                  elements: int) -> None:
         self._pages = pages
         self._in_tree = in_tree
         self.warnings = warnings
+        """What was wrong with the tree (each ``structure tree: ...``), in the order met."""
         self.elements = elements
         """Structure elements visited."""
 
     def page(self, index: int) -> PageStructure:
         items = self._pages.get(index, [])
-        return PageStructure(tuple(items), bool(items) or index in self._in_tree, tuple(self.warnings))
+        return PageStructure(tuple(items), bool(items) or index in self._in_tree,
+                             tuple(warning.message for warning in self.warnings))
 
 
 def read_structure(pdf: pikepdf.Pdf, limits: Limits) -> DocumentStructure | None:
@@ -72,7 +75,7 @@ class _Walk:
     def __init__(self, pdf: pikepdf.Pdf, root: pikepdf.Dictionary, limits: Limits) -> None:
         self.root = root
         self.limits = limits
-        self.warnings: list[str] = []
+        self.warnings: list[WarningRecord] = []
         self.page_of: dict[Any, int] = {}
         self.in_tree: set[int] = set()
         self.struct_parents: dict[int, int] = {}  # a page's /StructParents -> the page
@@ -91,10 +94,13 @@ class _Walk:
         self._parent_pages: dict[Any, int] | None = None
         self._warned: set[str] = set()
 
-    def warn(self, message: str) -> None:
+    def warn(self, message: str, limit: str | None = None) -> None:
+        """Record what is wrong with the tree once; with ``limit``, the limit that cut it."""
         if message not in self._warned and len(self.warnings) < 20:
             self._warned.add(message)
-            self.warnings.append(message)
+            self.warnings.append(WarningRecord(kind="structure" if limit is None else "limit",
+                                               message=f"structure tree: {message}", source="structure tree",
+                                               limit=limit))
 
     def run(self) -> DocumentStructure:
         try:
@@ -181,7 +187,8 @@ class _Walk:
             if isinstance(obj, int) and not isinstance(obj, bool):
                 self.elements += 1  # a content reference counts against the limit too
                 if self.elements > budget:
-                    self.warn(f"{LIMIT}structure tree larger than {budget} elements; the rest is ignored")
+                    self.warn(f"{LIMIT}structure tree larger than {budget} elements; the rest is ignored",
+                              "structure_elements")
                     return
                 if page is None:
                     page = self.parent_page(parent)
@@ -191,7 +198,8 @@ class _Walk:
                 continue
             self.elements += 1
             if self.elements > budget:
-                self.warn(f"{LIMIT}structure tree larger than {budget} elements; the rest is ignored")
+                self.warn(f"{LIMIT}structure tree larger than {budget} elements; the rest is ignored",
+                          "structure_elements")
                 return
             type_ = obj.get("/Type")
             if type_ == pikepdf.Name.OBJR:
@@ -202,7 +210,8 @@ class _Walk:
                 self._reference(obj, page, kind, block, row, cell)
                 continue
             if depth >= max_depth:
-                self.warn(f"{LIMIT}structure tree nested deeper than {max_depth}; deeper elements skipped")
+                self.warn(f"{LIMIT}structure tree nested deeper than {max_depth}; deeper elements skipped",
+                          "structure_depth")
                 continue
             objgen = obj.objgen
             if objgen != (0, 0):

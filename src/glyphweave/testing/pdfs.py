@@ -409,8 +409,9 @@ def open_pdf(data: bytes, **kwargs: Any) -> Any:
     return open_document(data, **kwargs)
 
 
-def page_glyphs(content: bytes | Sequence[bytes], **kwargs: Any) -> tuple[list[Any], tuple[str, ...]]:
-    """Every painted glyph of page 1 (``raw=True``) and the page's warnings."""
+def page_glyphs(content: bytes | Sequence[bytes], **kwargs: Any) -> tuple[list[Any], tuple[Any, ...]]:
+    """Every painted glyph of page 1 (``raw=True``) and the page's warnings (records: their
+    ``kind``, ``message``, ``source``, ``limit``)."""
     with open_pdf(make_pdf(content, **kwargs)) as doc:
         page = doc.pages[0]
         return page.glyphs(raw=True), page.stats.warnings
