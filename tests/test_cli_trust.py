@@ -20,7 +20,7 @@ import pikepdf
 import pytest
 
 from glyphweave.cli import EXIT_ERROR, EXIT_UNREADABLE, EXIT_USAGE, _warning_lines, main
-from glyphweave.core.report import WarningRecord
+from glyphweave.guard.report import WarningRecord
 from pdfs import Page, helvetica, make_pdf
 
 PAGE1 = b"BT /F1 10 Tf 100 700 Td (Hello world) Tj ET"

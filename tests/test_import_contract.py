@@ -21,27 +21,29 @@ ENGINES = ("pikepdf", "fontTools")
 # Layer (the first part of the module path below glyphweave) → glyphweave layers it may import.
 # "glyphweave" is the package's own __init__ (the lazy public API).
 ALLOWED: dict[str, frozenset[str]] = {
-    "core": frozenset({"core"}),
+    # Limits, the page clock and warning records: what every layer below the front ends shares.
+    "guard": frozenset({"guard"}),
+    "core": frozenset({"core", "guard"}),
     # The layout engine (words, lines, blocks, reading order, bidi): on the core's records only.
     "layout": frozenset({"core", "layout"}),
     "tables": frozenset({"core", "tables"}),
-    "pdf": frozenset({"core", "tables", "pdf"}),
-    "components": frozenset({"core", "components"}),
+    "pdf": frozenset({"core", "guard", "tables", "pdf"}),
+    "components": frozenset({"core", "guard", "components"}),
     # The stable plugin contract: core's records and stages, the hook marker, the glyph-name lookup.
-    "plugin": frozenset({"core", "components", "tables"}),
+    "plugin": frozenset({"core", "guard", "components", "tables"}),
     # The built-in components, written as a third party's would be: on the two contracts
     # (plugin, layout), the data tables and the glyph registry, never on core directly.
     "plugins": frozenset({"plugin", "layout", "tables", "plugins", "glyphmap"}),
     # The glyph registry: its file model, keys and outlines (core and fontTools only, so the
     # glyph-map decoder can read them), and the scan, sheet and repair (on the API and the batch runner).
     "glyphmap": frozenset({"core", "layout", "tables", "glyphmap", "api", "batch", "files", "exits"}),
-    "testing": frozenset({"core", "components", "plugin", "testing", "api"}),
-    "api": frozenset({"core", "layout", "pdf", "tables", "components", "pageranges", "stats"}),
+    "testing": frozenset({"core", "guard", "components", "plugin", "testing", "api"}),
+    "api": frozenset({"core", "guard", "layout", "pdf", "tables", "components", "pageranges", "stats"}),
     # Page and document statistics (stats.py): counted from the glyph table, on core only.
-    "stats": frozenset({"core"}),
-    "cli": frozenset({"glyphweave", "api", "core", "components", "scaffold", "batch", "glyphmap", "accelerated",
-                      "files", "arguments", "pageranges", "exits"}),
-    "batch": frozenset({"api", "core", "components", "batch", "files", "arguments", "pageranges", "exits"}),
+    "stats": frozenset({"core", "guard"}),
+    "cli": frozenset({"glyphweave", "api", "core", "guard", "components", "scaffold", "batch", "glyphmap",
+                      "accelerated", "files", "arguments", "pageranges", "exits"}),
+    "batch": frozenset({"api", "core", "guard", "components", "batch", "files", "arguments", "pageranges", "exits"}),
     # The command line's exit statuses (exits.py), one per error class: the CLI's, and the batch
     # manifest's record of the status each file would have given.
     "exits": frozenset({"core"}),
@@ -56,7 +58,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Which modules the optional compiled build compiles: named as strings (setup.py reads the
     # list before the package is installed), imported only to ask whether they are compiled.
     "accelerated": frozenset(),
-    "glyphweave": frozenset({"api", "core", "components", "glyphmap", "batch"}),
+    "glyphweave": frozenset({"api", "core", "guard", "components", "glyphmap", "batch"}),
     # python -m glyphweave: the command line, nothing else.
     "__main__": frozenset({"cli"}),
 }
@@ -210,12 +212,13 @@ def test_the_installed_package_keeps_the_package_map() -> None:
 
 
 def test_core_imports_no_engine_and_no_upper_layer() -> None:
-    # Spelled out for the rule that matters most: the core is small and stands alone.
+    # Spelled out for the rule that matters most: the core is small and stands alone (on the
+    # guard layer below it only).
     for path in (PACKAGE / "core").rglob("*.py"):
         for _line, name in _imports(path, _module_name(PACKAGE, path)):
             assert name.split(".")[0] not in (*ENGINES, "pluggy"), path
             if name.startswith("glyphweave"):
-                assert name.startswith("glyphweave.core"), (path, name)
+                assert name.startswith(("glyphweave.core", "glyphweave.guard")), (path, name)
 
 
 @pytest.mark.parametrize(
@@ -289,6 +292,5 @@ def test_core_stays_small() -> None:
     # The core is what every layer agrees on; engines (PDF, layout) live in layers of their own.
     assert not (PACKAGE / "core" / "geometry").exists()
     lines = sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (PACKAGE / "core").rglob("*.py"))
-    # 1,700 lines once the layout engine, exit statuses and statistics left; the page clock and
-    # the record budget (limits every stage shares) came after. The bound keeps an engine out.
-    assert lines <= 2000, lines
+    # The limits, the page clock and the warning records are the guard layer's, below the core.
+    assert lines <= 1800, lines

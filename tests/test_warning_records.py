@@ -9,9 +9,9 @@ import pytest
 
 import glyphweave
 from glyphweave.cli import EXIT_LIMIT, EXIT_WARNINGS, _finish
-from glyphweave.core.clock import TimeLimitReached
-from glyphweave.core.limits import LimitReached
-from glyphweave.core.report import KINDS, WarningRecord
+from glyphweave.guard.clock import TimeLimitReached
+from glyphweave.guard.limits import LimitReached
+from glyphweave.guard.report import KINDS, WarningRecord
 from glyphweave.testing.pdfs import Page, make_pdf
 
 TEXT = b"BT /F1 12 Tf 72 700 Td (kept) Tj ET "

@@ -41,16 +41,16 @@ if TYPE_CHECKING:
         UsageError,
     )
     from glyphweave.core.glyph import Glyph
-    from glyphweave.core.report import WarningRecord
     from glyphweave.glyphmap.clean import clean
     from glyphweave.glyphmap.registry import read_registry
+    from glyphweave.guard.report import WarningRecord
 
 _LAZY = {
     "open": ("glyphweave.api", "open_document"),
     "Document": ("glyphweave.api", "Document"),
     "Page": ("glyphweave.api", "Page"),
     "Glyph": ("glyphweave.core.glyph", "Glyph"),
-    "WarningRecord": ("glyphweave.core.report", "WarningRecord"),
+    "WarningRecord": ("glyphweave.guard.report", "WarningRecord"),
     "Profile": ("glyphweave.components.profile", "Profile"),
     "hookimpl": ("glyphweave.components.markers", "hookimpl"),
     "run_batch": ("glyphweave.batch", "run_batch"),

@@ -23,7 +23,6 @@ import pikepdf
 from glyphweave.components.catalog import Catalog
 from glyphweave.components.manager import create_plugin_manager
 from glyphweave.components.profile import Profile, load_profile
-from glyphweave.core.clock import PageClock
 from glyphweave.core.errors import (
     DocumentClosedError,
     NotARegularFileError,
@@ -34,11 +33,12 @@ from glyphweave.core.errors import (
 )
 from glyphweave.core.glyph import Glyph
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.limits import Budget, Limits
-from glyphweave.core.pipeline import Pipeline
-from glyphweave.core.report import WarningRecord
+from glyphweave.core.pipeline import Pipeline, read_limits
 from glyphweave.core.stages import Assembled, PageContext
 from glyphweave.core.structure import PageStructure
+from glyphweave.guard.clock import PageClock
+from glyphweave.guard.limits import Budget, Limits
+from glyphweave.guard.report import WarningRecord
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
 from glyphweave.pdf.pagetree import walk_page_tree
@@ -450,7 +450,7 @@ class Document:
         if limits is None or isinstance(limits, Limits):
             self.limits = limits if limits is not None else pipeline.limits
         else:
-            self.limits = Limits.from_mapping({**attrs.asdict(pipeline.limits), **limits})
+            self.limits = read_limits({**attrs.asdict(pipeline.limits), **limits}, "limits")
         """What a page and the document may cost (the profile's ``[limits]``, or ``limits=``)."""
         self._budget = Budget(self.limits)
         self.pause_gc = pause_gc
@@ -601,7 +601,7 @@ class Document:
         """The warnings about the file (:attr:`file_warnings`), then those of the pages
         extracted so far, in page order: damaged parts skipped, limits reached, failing
         plugins (a decoder's failure says how often it happened, as in
-        :attr:`component_warnings`). Each is a :class:`~glyphweave.core.report.WarningRecord`:
+        :attr:`component_warnings`). Each is a :class:`~glyphweave.guard.report.WarningRecord`:
         its ``kind`` says what it is about, ``page`` where, and ``str()`` gives the line the
         command line prints (``page 3: font (12, 0): ...``)."""
         with_count = self.pipeline.chain.with_count
@@ -759,7 +759,7 @@ def open_document(source: Source, *, password: str | None = None, profile: Any =
     only safe where no other thread depends on the collector: the command line opts in, a
     library caller decides for itself.
 
-    ``limits`` replaces the profile's resource limits (a :class:`~glyphweave.core.limits.Limits`),
+    ``limits`` replaces the profile's resource limits (a :class:`~glyphweave.guard.limits.Limits`),
     or some of them (a mapping: ``{"page_content_mb": 64}``): past one, a page ends early with a
     warning instead of exhausting memory or time.
     """

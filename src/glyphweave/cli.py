@@ -336,7 +336,7 @@ def _finish(args: argparse.Namespace, doc: Any) -> int:
 
 
 def _warning_lines(warnings: Sequence[Any]) -> list[str]:
-    """One line per distinct warning (:class:`~glyphweave.core.report.WarningRecord`), in
+    """One line per distinct warning (:class:`~glyphweave.guard.report.WarningRecord`), in
     order of first appearance: the same message on several pages is one line naming them
     (``... (pages 2, 5, 9)``), one repeated on a page says how often, and one that several
     fonts gave names the first font and how many more (``font (5, 0) and 7 more fonts: ...``),

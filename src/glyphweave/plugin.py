@@ -22,7 +22,6 @@ only; see ``docs/plugins.rst``.
 from __future__ import annotations
 
 from glyphweave.components.markers import hookimpl
-from glyphweave.core.clock import TimeLimitReached
 from glyphweave.core.decoding import has_private_use, is_private_use, is_weak
 from glyphweave.core.errors import ComponentError, GlyphweaveError, PluginError, ProfileError
 from glyphweave.core.fontinfo import CodeToText, FontInfo, strip_subset_prefix
@@ -30,6 +29,7 @@ from glyphweave.core.glyph import FontRef, Glyph
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.runs import Run, RunFrame, RunGeometry, run_frame, run_page_size
 from glyphweave.core.stages import Assembled, Assembler, Component, Decoder, Filter, Option, PageContext
+from glyphweave.guard.clock import TimeLimitReached
 from glyphweave.tables.encodings import glyph_name_to_unicode
 
 API_VERSION = (1, 0)

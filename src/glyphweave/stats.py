@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.report import WarningRecord
+from glyphweave.guard.report import WarningRecord
 
 _decoder_of = itemgetter(1)
 

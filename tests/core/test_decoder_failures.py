@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from glyphweave.core.decoding import DecoderChain
-from glyphweave.core.report import WarningRecord
 from glyphweave.core.stages import Decoder
+from glyphweave.guard.report import WarningRecord
 from glyphweave.testing.factories import font_info
 
 

@@ -15,7 +15,7 @@ import pytest
 
 import glyphweave
 from glyphweave.core.errors import ProfileError
-from glyphweave.core.limits import Limits
+from glyphweave.core.pipeline import read_limits
 from glyphweave.pdf.cmap import parse_cmap
 from glyphweave.testing.pdfs import Page, make_pdf, type0_identity
 
@@ -80,7 +80,10 @@ def test_glyphs_per_page():
 def test_a_page_time_limit():
     painted, warnings = _painted(many_glyphs(200_000), page_seconds=0.001)
     assert painted < 200_000
-    assert any("limit reached: page time limit of 0.001 s: content cut short after" in w for w in warnings)
+    # What the clock cut first depends on the machine's load (the stream's decoding, or only
+    # the content after it): the one warning names the limit and says the content was cut.
+    (warning,) = warnings
+    assert warning.startswith("limit reached: page time limit of 0.001 s: ") and "content cut short after" in warning
 
 
 def test_a_bfrange_over_the_whole_code_space_is_cheap():
@@ -108,7 +111,7 @@ def test_a_100k_element_w_array():
 @pytest.mark.parametrize("bad", [{"page_content_mb": 0}, {"page_seconds": -1}, {"glyphs": 5}])
 def test_bad_limits_are_profile_errors(bad):
     with pytest.raises(ProfileError):
-        Limits.from_mapping(bad)
+        read_limits(bad, "limits")
 
 
 def test_limits_from_a_profile_file(tmp_path: Path):

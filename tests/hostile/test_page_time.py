@@ -23,10 +23,10 @@ import glyphweave
 from glyphweave.api import build_pipeline
 from glyphweave.cli import EXIT_LIMIT, main
 from glyphweave.components import Catalog, Profile
-from glyphweave.core.clock import PageClock, TimeLimitReached
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.limits import LIMIT
-from glyphweave.core.report import WarningRecord
+from glyphweave.guard.clock import PageClock, TimeLimitReached
+from glyphweave.guard.limits import LIMIT
+from glyphweave.guard.report import WarningRecord
 from glyphweave.pdf.streams import ReadStopped, read_bounded
 from glyphweave.plugin import Assembler, Filter, PageContext
 from glyphweave.plugins.assemblers.columns import ColumnsAssembler

@@ -17,8 +17,9 @@ from pikepdf import Name
 import glyphweave
 from glyphweave.cli import EXIT_LIMIT, main
 from glyphweave.core.errors import ProfileError
-from glyphweave.core.limits import GLYPH_BYTES, LIMIT, RUN_BYTES, STRING_BYTES, Limits
-from glyphweave.core.report import WarningRecord
+from glyphweave.core.pipeline import read_limits
+from glyphweave.guard.limits import GLYPH_BYTES, LIMIT, RUN_BYTES, STRING_BYTES, Limits
+from glyphweave.guard.report import WarningRecord
 from glyphweave.testing.pdfs import form, make_pdf
 
 from .capped import glyphweave_extract, run_capped
@@ -86,7 +87,7 @@ def test_the_record_limit_is_a_profile_limit(tmp_path: Path):
         assert doc.limits.page_records_mb == 0.25
         assert len(_cut(doc.pages[0].stats.warnings)) == 1
     with pytest.raises(ProfileError, match="page_records_mb"):
-        Limits.from_mapping({"page_records_mb": 0})
+        read_limits({"page_records_mb": 0}, "limits")
 
 
 def test_the_command_line_sets_the_record_limit_and_strict_exits_with_the_limit_status(tmp_path: Path, capsys):

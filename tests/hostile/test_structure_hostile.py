@@ -14,7 +14,7 @@ import pytest
 from pikepdf import Array, Dictionary, Name
 
 import glyphweave
-from glyphweave.core.limits import LIMIT
+from glyphweave.guard.limits import LIMIT
 from glyphweave.stats import PageStats
 from test_structure import Tagged, extract, mc, plain
 

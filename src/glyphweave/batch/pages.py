@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from glyphweave.core.errors import GlyphweaveError
-from glyphweave.core.limits import Limits
+from glyphweave.guard.limits import Limits
 
 from .lifeline import Lifeline, bind, lifeline
 

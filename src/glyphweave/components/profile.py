@@ -48,8 +48,7 @@ import attrs
 from glyphweave.components.catalog import Catalog, ProfileSource
 from glyphweave.components.manager import describe_plugin
 from glyphweave.core.errors import GlyphweaveError, PluginError, ProfileError
-from glyphweave.core.limits import Limits
-from glyphweave.core.pipeline import UNRESOLVED_POLICIES
+from glyphweave.core.pipeline import UNRESOLVED_POLICIES, read_limits
 from glyphweave.core.stages import Assembler, Component, Decoder, Filter
 
 if sys.version_info >= (3, 11):
@@ -104,7 +103,7 @@ class Profile:
         factory=dict, converter=_freeze_options, hash=False
     )
     limits: Mapping[str, Any] = attrs.field(factory=dict, converter=lambda v: MappingProxyType(dict(v)), hash=False)
-    """The ``[limits]`` the profile sets (see :class:`~glyphweave.core.limits.Limits`); the
+    """The ``[limits]`` the profile sets (see :class:`~glyphweave.guard.limits.Limits`); the
     others keep their defaults."""
     source: str = "<code>"
     """Where the profile came from: a file path or a registered profile's description."""
@@ -154,7 +153,7 @@ class Profile:
             if not isinstance(given, Mapping):
                 raise ProfileError(f"{where}: options for {component!r} must be a mapping, got {given!r}")
         options = _merge_options(self.options, None, chosen, catalog, where)
-        Limits.from_mapping(self.limits, f"{where}: limits")
+        read_limits(self.limits, f"{where}: limits")
         return attrs.evolve(self, options=options)
 
     # -- running -----------------------------------------------------------------------------
@@ -327,7 +326,7 @@ def _parse(source: ProfileSource) -> _Layer:
     limits = data.get("limits", {})
     if not isinstance(limits, dict):
         raise ProfileError(f"{where}: limits must be a table ([limits]), got {limits!r}")
-    Limits.from_mapping(limits, f"{where}: [limits]")  # checked here, merged with the base's later
+    read_limits(limits, f"{where}: [limits]")  # checked here, merged with the base's later
     return _Layer(table=table, options=options, limits=limits)
 
 

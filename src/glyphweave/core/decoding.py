@@ -15,8 +15,8 @@ from typing import Any
 import attrs
 
 from glyphweave.core.fontinfo import FontInfo
-from glyphweave.core.report import WarningRecord
 from glyphweave.core.stages import Decoder
+from glyphweave.guard.report import WarningRecord
 
 log = logging.getLogger(__name__)
 

@@ -12,11 +12,11 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from glyphweave.core.clock import PageClock, TimeLimitReached
 from glyphweave.core.decoding import DecoderChain
 from glyphweave.core.errors import ComponentError, ProfileError
-from glyphweave.core.limits import Limits
 from glyphweave.core.stages import Assembled, Assembler, Filter, PageContext
+from glyphweave.guard.clock import PageClock, TimeLimitReached
+from glyphweave.guard.limits import Limits
 
 UNRESOLVED_POLICIES: Mapping[str, str] = MappingProxyType({"space": " ", "replacement": "\ufffd", "drop": ""})
 """A profile's ``unresolved`` policy → the text an unresolved glyph shows."""
@@ -34,6 +34,14 @@ class ComponentOrigins(Protocol):
     def is_builtin(self, kind: str, name: str) -> bool:
         """True for a component shipped with glyphweave itself."""
         ...
+
+
+def read_limits(values: Any, where: str) -> Limits:
+    """:meth:`Limits.from_mapping`, its error a :class:`ProfileError` naming ``where``."""
+    try:
+        return Limits.from_mapping(values)
+    except ValueError as exc:
+        raise ProfileError(f"{where}: {exc}") from None
 
 
 class Pipeline:
@@ -60,7 +68,7 @@ class Pipeline:
         self.assembler: Assembler = resolved.assembler
         self._catalog = catalog
         self._assemblers: dict[str, Assembler] = {self.assembler.NAME: self.assembler}
-        self.limits = Limits.from_mapping(getattr(self.profile, "limits", {}), f"profile {self.profile.name!r}")
+        self.limits = read_limits(getattr(self.profile, "limits", {}), f"profile {self.profile.name!r}")
         try:
             self.placeholder = UNRESOLVED_POLICIES[self.profile.unresolved]
         except KeyError:

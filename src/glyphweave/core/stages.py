@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import attrs
 
-from glyphweave.core.clock import PageClock
 from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.guard.clock import PageClock
 
 if TYPE_CHECKING:
     from glyphweave.core.fontinfo import FontInfo
@@ -284,7 +284,7 @@ class PageContext:
         return self.clock.time_left()
 
     def check_time(self) -> None:
-        """Raise :class:`~glyphweave.core.clock.TimeLimitReached` once the page's time is up,
+        """Raise :class:`~glyphweave.guard.clock.TimeLimitReached` once the page's time is up,
         else nothing. Call it in a long loop (every few thousand glyphs or runs: it reads the
         clock) and let the exception through: the pipeline catches it and goes on the
         cheapest way (see the plugin guide). With no limit it costs one attribute test."""

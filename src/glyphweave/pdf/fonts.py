@@ -17,8 +17,8 @@ import pikepdf
 
 from glyphweave.core.decoding import DecodeTable
 from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
-from glyphweave.core.limits import LIMIT, MB, LimitReached, Limits
-from glyphweave.core.report import WarningRecord
+from glyphweave.guard.limits import LIMIT, MB, LimitReached, Limits
+from glyphweave.guard.report import WarningRecord
 from glyphweave.pdf.cmap import CMap, identity_cmap, parse_cmap
 from glyphweave.pdf.lexer import decode_name
 from glyphweave.pdf.streams import read_bounded

@@ -24,11 +24,12 @@ from typing import Any, NamedTuple
 import attrs
 import pikepdf
 
-from glyphweave.core.clock import PageClock
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.limits import (
+from glyphweave.core.runs import Run
+from glyphweave.guard.clock import PageClock
+from glyphweave.guard.limits import (
     FORM_BYTES,
     GLYPH_BYTES,
     LIMIT,
@@ -39,8 +40,7 @@ from glyphweave.core.limits import (
     LimitReached,
     Limits,
 )
-from glyphweave.core.report import WarningRecord
-from glyphweave.core.runs import Run
+from glyphweave.guard.report import WarningRecord
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
 from glyphweave.pdf.streams import ReadStopped, read_bounded
@@ -81,15 +81,10 @@ _MOST_PER_GLYPH = RUN_BYTES + STRING_BYTES + GLYPH_BYTES
 the record limit is looked at again when the glyphs since the last look may have reached it."""
 
 
-class PageLimitReached(LimitReached):
-    """A page hit one of its :class:`Limits`: the page ends with what was found so far."""
-
-
-class _OutOfTime(PageLimitReached):
-    """The page's time ran out: the page ends, and the clock says so (one warning a page)."""
-
-    def __init__(self, message: str = "", limit: str = "page_seconds") -> None:
-        super().__init__(message, limit)
+class _OutOfTime(Exception):  # noqa: N818 (not an error: the page ends)
+    """The page's time ran out: the page ends, and the clock says so (one warning a page).
+    (A limit the page hits otherwise raises :class:`LimitReached`, defined where it is not
+    compiled: a compiled class may not derive from an interpreted one.)"""
 
 
 def multiply(m1: Matrix, m2: Matrix) -> Matrix:
@@ -261,7 +256,7 @@ class PageInterpreter:
     # -- entry points ---------------------------------------------------------------------
     def run_page(self, page_obj: Any, resources: Any) -> GlyphTable:
         """Interpret a page into :attr:`table`. A limit reached ends the page early with a
-        warning (see :class:`~glyphweave.core.limits.Limits`), keeping what was found."""
+        warning (see :class:`~glyphweave.guard.limits.Limits`), keeping what was found."""
         self._deadline = self.clock.deadline()
         self._glyphs = len(self.table)
         self._fresh = self._forms = 0
@@ -276,7 +271,7 @@ class PageInterpreter:
             self._run(data, self._resources(resources))
         except _OutOfTime:
             self.clock.cut(f"content cut short after {self._glyphs - first_glyph:,} glyphs")
-        except PageLimitReached as reached:
+        except LimitReached as reached:  # the glyph or the record limit: the page ends here
             self.warnings.append(reached.warning())
         finally:
             # The handlers are bound to this interpreter: kept past the page, they would make
@@ -461,7 +456,7 @@ class PageInterpreter:
         """Past the glyph limit, the record limit or the time limit, end the page; else
         schedule the next check."""
         if glyphs > self._max_glyphs:
-            raise PageLimitReached(f"{LIMIT}page cut after {glyphs:,} glyphs: the limit is "
+            raise LimitReached(f"{LIMIT}page cut after {glyphs:,} glyphs: the limit is "
                                    f"{self._max_glyphs:,} per page", "glyphs_per_page")
         self._check_records(glyphs)
         if self._deadline is not None and time.monotonic() > self._deadline:
@@ -482,7 +477,7 @@ class PageInterpreter:
 
     def _check_records(self, glyphs: int) -> None:
         if self._records(glyphs) > self._max_records:
-            raise PageLimitReached(
+            raise LimitReached(
                 f"{LIMIT}page cut after {len(self._runs):,} strings, {glyphs:,} glyphs and {self._forms:,} form "
                 f"paintings: past the record limit (page_records_mb) of {self.limits.page_records_mb:g} MB per page",
                 "page_records_mb")

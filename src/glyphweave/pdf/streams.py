@@ -19,7 +19,7 @@ from typing import Any
 
 import pikepdf
 
-from glyphweave.core.limits import LIMIT, LimitReached
+from glyphweave.guard.limits import LIMIT, LimitReached
 from glyphweave.pdf.filters import FLATE, PIECE, Undecodable, decoder, inflated
 
 _TOKEN_END = re.compile(rb"[\x00\t\n\x0c\r ]")
@@ -53,8 +53,8 @@ def read_bounded(stream: pikepdf.Stream, budget: int, stop: Callable[[], bool] |
     A cut falls after the last whitespace within the budget, so the tokenizer never sees half
     a token. Unreadable data raises what pikepdf raises; filters and parameters qpdf refuses
     raise :class:`~glyphweave.pdf.filters.Undecodable`, and a large stream left to qpdf
-    raises :class:`StreamRefused`, a :class:`~glyphweave.core.limits.LimitReached` naming
-    ``limit`` (the :class:`~glyphweave.core.limits.Limits` field ``budget`` comes from).
+    raises :class:`StreamRefused`, a :class:`~glyphweave.guard.limits.LimitReached` naming
+    ``limit`` (the :class:`~glyphweave.guard.limits.Limits` field ``budget`` comes from).
     """
     filters = _filters(stream)
     damage: list[str] = []

@@ -23,9 +23,9 @@ from typing import Any
 
 import pikepdf
 
-from glyphweave.core.limits import LIMIT, Limits
-from glyphweave.core.report import WarningRecord
 from glyphweave.core.structure import ContentKey, PageStructure, StructItem
+from glyphweave.guard.limits import LIMIT, Limits
+from glyphweave.guard.report import WarningRecord
 
 from .interpreter import _text_string
 

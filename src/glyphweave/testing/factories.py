@@ -6,11 +6,11 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from glyphweave.core.clock import PageClock
 from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.stages import PageContext
+from glyphweave.guard.clock import PageClock
 
 TEST_FONT = FontRef(resource="/F1", base_font="Helvetica", subtype="Type1")
 

@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from glyphweave.core.limits import LIMIT, LimitReached
-from glyphweave.core.report import WarningRecord
+from glyphweave.guard.limits import LIMIT, LimitReached
+from glyphweave.guard.report import WarningRecord
 
 
 class TimeLimitReached(LimitReached):

@@ -19,13 +19,13 @@ from typing import Any
 
 import attrs
 
-from glyphweave.core.report import WarningRecord
+from glyphweave.guard.report import WarningRecord
 
 MB = 1 << 20
 
 LIMIT = "limit reached: "
 """How every warning about a limit starts, for a person reading them (a program reads the
-warning's ``kind``: :class:`~glyphweave.core.report.WarningRecord`)."""
+warning's ``kind``: :class:`~glyphweave.guard.report.WarningRecord`)."""
 
 
 class LimitReached(Exception):  # noqa: N818 (a limit reached is not an error: extraction goes on)
@@ -83,7 +83,7 @@ class Limits:
     """Decoded content over the whole document (MB): pages past it are left empty."""
     page_seconds: float | None = attrs.field(default=None, validator=_positive_or_none)
     """Time for one page (s): reading and interpreting its content, its filters and its
-    assembler, on one clock (:class:`~glyphweave.core.clock.PageClock`); None: no limit."""
+    assembler, on one clock (:class:`~glyphweave.guard.clock.PageClock`); None: no limit."""
     glyphs_per_page: int = attrs.field(default=5_000_000, validator=_positive)
     """Glyphs recorded on one page."""
     page_records_mb: float = attrs.field(default=320, validator=_positive)
@@ -121,19 +121,18 @@ class Limits:
         return int(self.document_content_mb * MB)
 
     @classmethod
-    def from_mapping(cls, values: Any, where: str = "limits") -> Limits:
-        """Limits from a profile's ``[limits]`` table; an unknown key or a bad value is a
-        :class:`~glyphweave.core.errors.ProfileError` naming it."""
-        from glyphweave.core.errors import ProfileError
-
+    def from_mapping(cls, values: Any) -> Limits:
+        """Limits from a mapping of some of them (a profile's ``[limits]`` table); an unknown
+        key or a bad value is a ValueError naming it (:func:`glyphweave.core.pipeline.read_limits`
+        says it as the profile's error)."""
         known = [field.name for field in attrs.fields(cls)]
         for key in values:
             if key not in known:
-                raise ProfileError(f"{where}: unknown limit {key!r} (limits: {', '.join(known)})")
+                raise ValueError(f"unknown limit {key!r} (limits: {', '.join(known)})")
         try:
             return cls(**dict(values))
-        except (TypeError, ValueError) as exc:
-            raise ProfileError(f"{where}: {exc}") from None
+        except TypeError as exc:
+            raise ValueError(str(exc)) from None
 
     def to_dict(self) -> dict[str, Any]:
         return attrs.asdict(self)

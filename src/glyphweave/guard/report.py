@@ -44,7 +44,7 @@ class WarningRecord:
     a component (its name), ``structure tree``, ``qpdf`` or ``page tree``. A warning with a
     source is given once per document, on the first page that met it."""
     limit: str | None = None
-    """For ``kind == "limit"``: the :class:`~glyphweave.core.limits.Limits` field reached
+    """For ``kind == "limit"``: the :class:`~glyphweave.guard.limits.Limits` field reached
     (``page_content_mb``, ``page_seconds``, ...), or one of the fixed bounds of the reader
     (``operands``: the size of one operand; ``cmap_codes``: the codes of a font's character
     maps)."""
