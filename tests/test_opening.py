@@ -140,3 +140,11 @@ def test_a_module_asked_for_fails_even_with_skip_broken(plugin_dir: Path) -> Non
     (plugin_dir / "broken_one.py").write_text("raise RuntimeError('broken on purpose')\n", encoding="utf-8")
     with pytest.raises(PluginError, match="broken_one"):  # asked for by name: an error either way
         plugin_manager(OpenOptions(plugins=["broken_one"], skip_broken=True))
+
+
+def test_scan_opens_its_files_with_the_plugins_asked_for(pdf: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    registry = tmp_path / "registry.tsv"
+    argv = ["scan", str(pdf), "-r", str(registry), "-j", "1", "--progress", "off"]
+    assert main([*argv, "-p", "no_such_glyphweave_plugin"]) == EXIT_PLUGIN
+    assert "no_such_glyphweave_plugin" in capsys.readouterr().err and not registry.exists()

@@ -17,11 +17,13 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from glyphweave.core.errors import GlyphweaveError, UsageError
-from glyphweave.opening import OpenOptions
 from glyphweave.pageranges import PageRange, parse_page_spec
+
+if TYPE_CHECKING:  # the plugin machinery loads when a command opens, not to parse its arguments
+    from glyphweave.opening import OpenOptions
 
 __all__ = ["add_jobs_option", "add_open_options", "add_plugin_options", "jobs", "open_options", "page_spec",
            "positive_number", "read_password_file", "report_plugins"]
@@ -86,6 +88,8 @@ def open_options(args: argparse.Namespace) -> OpenOptions:
 
     :raises GlyphweaveError: ``--password-file`` cannot be read.
     """
+    from glyphweave.opening import OpenOptions
+
     password_file = getattr(args, "password_file", None)
     password = read_password_file(password_file) if password_file is not None else getattr(args, "password", None)
     limits: dict[str, Any] = {limit: getattr(args, name) for name, limit in LIMIT_OPTIONS

@@ -268,7 +268,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
         # Workers open the file by path, with the limits as resolved here (profile and command
         # line); standard input is read once, by this process.
         path = None if args.pdf == "-" else args.pdf
-        with page_source(doc, pages, args.jobs, path, attrs.evolve(args.open_options, limits=doc.limits)) as source, \
+        split = attrs.evolve(args.open_options, limits=doc.limits)
+        with page_source(doc, pages, args.jobs, path, split) as source, \
                 _output(args.output, inputs=(args.pdf,), encoding=args.encoding) as out:
             if args.format == "text":
                 if args.bom:
