@@ -148,3 +148,18 @@ def test_scan_opens_its_files_with_the_plugins_asked_for(pdf: Path, tmp_path: Pa
     argv = ["scan", str(pdf), "-r", str(registry), "-j", "1", "--progress", "off"]
     assert main([*argv, "-p", "no_such_glyphweave_plugin"]) == EXIT_PLUGIN
     assert "no_such_glyphweave_plugin" in capsys.readouterr().err and not registry.exists()
+
+
+def test_the_password_is_not_shown() -> None:
+    assert "secret" not in repr(OpenOptions(password="secret"))
+
+
+def test_a_dask_job_names_its_files_by_absolute_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from glyphweave.batch.dask import _portable
+    from glyphweave.batch.task import ExtractOptions, FileJob
+
+    monkeypatch.chdir(tmp_path)
+    opening = OpenOptions(profile="mine.toml", plugins=["lab.plugin", "./local.py"])
+    job = _portable(FileJob(source="a.pdf", output="a.txt", options=ExtractOptions(open=opening)), gather=False)
+    assert job.options.open.profile == str(tmp_path / "mine.toml")
+    assert job.options.open.plugins == ("lab.plugin", str(tmp_path / "local.py"))

@@ -63,8 +63,8 @@ class OpenOptions:
     :class:`~glyphweave.components.profile.Profile`), so it is what goes to worker processes.
     """
 
-    password: str | None = None
-    """The user or owner password of an encrypted file."""
+    password: str | None = attrs.field(default=None, repr=False)
+    """The user or owner password of an encrypted file (never shown by ``repr``)."""
     profile: Any = "default"
     """A profile name, the path of a TOML file, or a :class:`~glyphweave.components.profile.Profile`."""
     limits: Limits | dict[str, Any] | None = attrs.field(default=None, converter=_limits)
