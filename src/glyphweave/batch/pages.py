@@ -485,4 +485,6 @@ def page_source(doc: Any, pages: Sequence[int] | None, jobs: int | None, path: s
     if path is None or jobs == 1:
         return contextlib.nullcontext(doc)
     n = choose_jobs(jobs, len(doc) if pages is None else len(pages), path)
-    return contextlib.nullcontext(doc) if n == 1 else PageSplit(doc, SplitOptions(path=path, open=options), jobs=n)
+    if n == 1:
+        return contextlib.nullcontext(doc)
+    return PageSplit(doc, SplitOptions(path=path, open=options), jobs=n)
