@@ -446,7 +446,7 @@ def test_plugins_lists_options_with_types_and_defaults(capsys: pytest.CaptureFix
 def test_plugins_json(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     profile = tmp_path / "wide.toml"
     profile.write_text('[profile]\nextends = "default"\n[options.auto]\nword_gap = 0.3\n')
-    code, out, _ = run(capsys, "plugins", "--json", "--profile", str(profile))
+    code, out, _ = run(capsys, "plugins", "--format", "json", "--profile", str(profile))
     assert code == 0
     data = json.loads(out)
     reading = next(c for c in data["components"] if c["name"] == "reading")

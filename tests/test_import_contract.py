@@ -36,19 +36,24 @@ ALLOWED: dict[str, frozenset[str]] = {
     "plugins": frozenset({"plugin", "layout", "tables", "plugins", "glyphmap"}),
     # The glyph registry: its file model, keys and outlines (core and fontTools only, so the
     # glyph-map decoder can read them), and the scan, sheet and repair (on the API and the batch runner).
-    "glyphmap": frozenset({"core", "layout", "tables", "glyphmap", "api", "batch", "files", "exits"}),
+    "glyphmap": frozenset({"core", "layout", "tables", "glyphmap", "api", "batch", "files", "exits", "arguments",
+                          "opening"}),
     "testing": frozenset({"core", "guard", "components", "plugin", "testing", "api"}),
-    "api": frozenset({"core", "guard", "layout", "pdf", "tables", "components", "pageranges", "stats"}),
+    "api": frozenset({"core", "guard", "layout", "pdf", "tables", "components", "pageranges", "stats", "opening"}),
     # Page and document statistics (stats.py): counted from the glyph table, on core only.
     "stats": frozenset({"core", "guard"}),
     "cli": frozenset({"glyphweave", "api", "core", "guard", "components", "scaffold", "batch", "glyphmap",
-                      "accelerated", "files", "arguments", "pageranges", "exits"}),
-    "batch": frozenset({"api", "core", "guard", "components", "batch", "files", "arguments", "pageranges", "exits"}),
+                      "accelerated", "files", "arguments", "pageranges", "exits", "opening"}),
+    "batch": frozenset({"api", "core", "guard", "components", "batch", "files", "arguments", "pageranges", "exits",
+                        "opening"}),
     # The command line's exit statuses (exits.py), one per error class: the CLI's, and the batch
     # manifest's record of the status each file would have given.
     "exits": frozenset({"core"}),
     # Command-line argument types the commands share (arguments.py): page ranges, limits, secrets.
-    "arguments": frozenset({"core", "pageranges"}),
+    "arguments": frozenset({"core", "pageranges", "opening"}),
+    # How a document is opened (opening.py): the options record every front end fills, and the
+    # plugin manager it gives (the API opens with it).
+    "opening": frozenset({"core", "guard", "components"}),
     # Page ranges as users write them (pageranges.py): the API, the CLI and batch read them alike.
     "pageranges": frozenset({"core"}),
     # Writing outputs safely (files.py): every command that writes, on core's errors only.
@@ -58,7 +63,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Which modules the optional compiled build compiles: named as strings (setup.py reads the
     # list before the package is installed), imported only to ask whether they are compiled.
     "accelerated": frozenset(),
-    "glyphweave": frozenset({"api", "core", "guard", "components", "glyphmap", "batch"}),
+    "glyphweave": frozenset({"api", "core", "guard", "components", "glyphmap", "batch", "opening"}),
     # python -m glyphweave: the command line, nothing else.
     "__main__": frozenset({"cli"}),
 }

@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 __all__ = [
-    "Document", "Glyph", "Page", "Profile", "WarningRecord", "__version__", "clean", "hookimpl", "open",
-    "read_registry", "run_batch",
+    "Document", "Glyph", "OpenOptions", "Page", "Profile", "WarningRecord", "__version__", "clean", "hookimpl",
+    "open", "open_with", "read_registry", "run_batch",
     # The errors (glyphweave.core.errors), every one a GlyphweaveError:
     "ComponentError", "DocumentClosedError", "GlyphweaveError", "NotARegularFileError", "PDFNotFoundError",
     "PDFOpenError", "PageError", "PasswordError", "PluginError", "ProfileError", "UsageError",
 ]
 
 if TYPE_CHECKING:
-    from glyphweave.api import Document, Page
+    from glyphweave.api import Document, Page, open_with
     from glyphweave.api import open_document as open
     from glyphweave.batch import run_batch
     from glyphweave.components.markers import hookimpl
@@ -44,9 +44,12 @@ if TYPE_CHECKING:
     from glyphweave.glyphmap.clean import clean
     from glyphweave.glyphmap.registry import read_registry
     from glyphweave.guard.report import WarningRecord
+    from glyphweave.opening import OpenOptions
 
 _LAZY = {
     "open": ("glyphweave.api", "open_document"),
+    "open_with": ("glyphweave.api", "open_with"),
+    "OpenOptions": ("glyphweave.opening", "OpenOptions"),
     "Document": ("glyphweave.api", "Document"),
     "Page": ("glyphweave.api", "Page"),
     "Glyph": ("glyphweave.core.glyph", "Glyph"),

@@ -14,6 +14,8 @@ import os
 import re
 import stat
 import time
+import types
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
@@ -21,7 +23,7 @@ import attrs
 import pikepdf
 
 from glyphweave.components.catalog import Catalog
-from glyphweave.components.manager import create_plugin_manager
+from glyphweave.components.manager import PluginWarning, create_plugin_manager
 from glyphweave.components.profile import Profile, load_profile
 from glyphweave.core.errors import (
     DocumentClosedError,
@@ -39,6 +41,8 @@ from glyphweave.core.structure import PageStructure
 from glyphweave.guard.clock import PageClock
 from glyphweave.guard.limits import Budget, Limits
 from glyphweave.guard.report import WarningRecord
+from glyphweave.opening import OpenOptions
+from glyphweave.opening import plugin_manager as make_plugin_manager
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
 from glyphweave.pdf.pagetree import walk_page_tree
@@ -750,7 +754,8 @@ def parse_page_ranges(spec: str, count: int, *, clamp: bool = False) -> list[int
 
 def open_document(source: Source, *, password: str | None = None, profile: Any = "default",
                   plugin_manager: Any = None, pause_gc: bool = False,
-                  limits: Limits | Mapping[str, Any] | None = None) -> Document:
+                  limits: Limits | Mapping[str, Any] | None = None,
+                  plugins: Iterable[str | types.ModuleType] = (), block: Iterable[str] = ()) -> Document:
     """Open a PDF (path, bytes or binary stream) with a profile (name, TOML path or Profile).
 
     ``pause_gc=True`` switches Python's cyclic garbage collector off while each page is
@@ -762,14 +767,37 @@ def open_document(source: Source, *, password: str | None = None, profile: Any =
     ``limits`` replaces the profile's resource limits (a :class:`~glyphweave.guard.limits.Limits`),
     or some of them (a mapping: ``{"page_content_mb": 64}``): past one, a page ends early with a
     warning instead of exhausting memory or time.
+
+    ``plugins`` are modules to use as plugins without installing them, as ``glyphweave -p``
+    loads them: module objects, module names or paths of ``.py`` files. ``block`` names
+    installed plugins (entry-point names) not to load. ``plugin_manager`` gives a manager built
+    by the caller instead (:func:`~glyphweave.components.manager.create_plugin_manager`).
+    The same choices as one record: :func:`open_with` and :class:`~glyphweave.opening.OpenOptions`.
+
+    :raises PluginError: a module of ``plugins`` cannot be loaded, or an installed plugin cannot.
     """
-    pipeline = build_pipeline(profile, plugin_manager)
+    options = OpenOptions(password=password, profile=profile, limits=limits, plugins=plugins, block=block,
+                          pause_gc=pause_gc)
+    return open_with(source, options, plugin_manager=plugin_manager)
+
+
+def open_with(source: Source, options: OpenOptions, *, plugin_manager: Any = None) -> Document:
+    """Open a PDF with ``options``: how the command line, batch, ``extract --jobs`` and the
+    registry scan open every document. ``plugin_manager``: one the caller built already from
+    the same options (the command line's, whose problems it has reported), else a new one."""
+    with warnings.catch_warnings():
+        if options.skip_broken:  # the command reported them once (opening.plugin_problems)
+            warnings.simplefilter("ignore", PluginWarning)
+        pm = plugin_manager if plugin_manager is not None else make_plugin_manager(options)
+        pipeline = build_pipeline(options.profile, pm)
     if isinstance(source, (bytearray, memoryview)):
         source = bytes(source)
+    password = options.password
     reopen = _reopener(source, password)
     started = time.monotonic()
     pdf, name, walk, clamped, repairs = _open_pdf(source, password)
-    document = Document(pdf, pipeline, name, pause_gc=pause_gc, limits=limits, reopen=reopen, walk_page_tree=walk)
+    document = Document(pdf, pipeline, name, pause_gc=options.pause_gc, limits=options.limits, reopen=reopen,
+                        walk_page_tree=walk)
     document._file_warnings.update(dict.fromkeys(
         WarningRecord(kind="file", message=f"file: {note}", source="file") for note in clamped))
     document._take_library_warnings(repairs)

@@ -76,87 +76,79 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, nargs=0, version=f"glyphweave {__version__}",
                         help="show the version, and whether this install runs its compiled modules, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    from glyphweave.batch.command import add_parsers as add_batch_parsers
+    from glyphweave.glyphmap.command import add_parsers as add_registry_parsers
 
-    def plugin_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--block", action="append", default=[], metavar="NAME",
-                       help="do not load the plugin with this entry-point name (repeatable; also "
-                            "GLYPHWEAVE_BLOCK_PLUGINS=a,b)")
-        p.add_argument("-p", "--plugin", action="append", default=[], metavar="MODULE",
-                       help="import MODULE and use it as a plugin, without installing it (repeatable)")
+    # Every command module adds its subcommands the same way: add_parsers(sub), each subcommand
+    # with its runner as ``run`` (_command calls it). Shared options come from glyphweave.arguments.
+    for add in (add_parsers, add_batch_parsers, add_registry_parsers, _add_new_plugin):
+        add(sub)
+    return parser
 
-    def common(p: argparse.ArgumentParser) -> None:
-        from glyphweave.arguments import page_spec, positive_number
 
-        plugin_options(p)
-        p.add_argument("pdf", help="the PDF file ('-' reads standard input)")
-        p.add_argument("--pages", type=page_spec, metavar="RANGES",
-                       help="page ranges, 1-based as in a viewer: 1-3,7,10-")
-        secret = p.add_mutually_exclusive_group()
-        secret.add_argument("--password", help="user or owner password of an encrypted file")
-        secret.add_argument("--password-file", metavar="FILE",
-                            help="read the password from the first line of FILE (not visible in the process list)")
-        p.add_argument("--profile", default="default", help="profile name or TOML file (default: default)")
-        p.add_argument("-o", "--output", help="write here instead of standard output (never over the input)")
-        p.add_argument("--encoding", type=_encoding, default="utf-8",
-                       help="of the output (default: utf-8 whatever the locale); characters it cannot "
-                            "encode become '?'")
-        p.add_argument("--max-page-mb", type=positive_number("MB"), metavar="MB",
-                       help="decoded content allowed per page, forms included (default: the profile's, 64)")
-        p.add_argument("--max-records-mb", type=positive_number("MB"), metavar="MB",
-                       help="what the strings, glyphs and forms painted of a page may cost once recorded "
-                            "(default: the profile's, 320)")
-        p.add_argument("--page-seconds", type=positive_number("seconds"), metavar="S",
-                       help="time allowed per page, reading, filters and assembler included; past it the page "
-                            "is assembled in paint order, with a warning (default: the profile's, no limit)")
-        p.add_argument("--max-input-mb", type=positive_number("MB"), default=STDIN_LIMIT_MB, metavar="MB",
-                       help=f"most standard input read (default: {STDIN_LIMIT_MB}); more is refused with "
-                            f"status {EXIT_UNREADABLE}: give the file's path instead")
-        p.add_argument("--strict", action="store_true",
-                       help=f"exit with status {EXIT_WARNINGS} when there were warnings (a failing plugin, "
-                            f"an unreadable font, ...), {EXIT_LIMIT} when a resource limit cut a page short")
-        p.add_argument("-q", "--quiet", action="store_true",
-                       help="print no warnings on standard error (--strict still counts them)")
+def add_parsers(sub: Any) -> None:
+    """``extract``, ``glyphs``, ``plugins`` and ``profiles`` (``sub`` is the parser's subparsers)."""
+    from glyphweave.arguments import add_jobs_option, add_plugin_options
+    from glyphweave.batch.pages import AUTO_MIN_PAGES
 
     ex = sub.add_parser("extract", help="print the text of a PDF")
-    common(ex)
+    _document_options(ex)
     ex.add_argument("--mode", help="assembler to use instead of the profile's (e.g. reading)")
     ex.add_argument("--format", choices=("text", "jsonl"), default="text",
                     help="text (pages separated by form feeds) or JSON lines, one per page")
     ex.add_argument("--separator", default="\f", help="written after each page in text format (default: form feed)")
     ex.add_argument("--bom", action="store_true", help="start text output with a byte-order mark")
     ex.add_argument("--stats", action="store_true", help="print statistics to standard error")
-    from glyphweave.batch.pages import AUTO_MIN_PAGES, parse_jobs
-
-    ex.add_argument("-j", "--jobs", type=parse_jobs, default=None, metavar="N|auto",
-                    help=f"processes extracting pages (default: auto, one per core from {AUTO_MIN_PAGES} "
-                         "pages, else 1); the output is the same")
+    add_jobs_option(ex, f"processes extracting pages (default: auto, one per core from {AUTO_MIN_PAGES} "
+                        "pages, else 1); the output is the same")
+    ex.set_defaults(run=cmd_extract)
 
     gl = sub.add_parser("glyphs", help="dump glyph records as JSON lines")
-    common(gl)
+    _document_options(gl)
     gl.add_argument("--raw", action="store_true", help="every painted glyph, before the filters")
+    gl.set_defaults(run=cmd_glyphs)
 
     pl = sub.add_parser("plugins", help="list installed components and a profile's pipeline")
-    plugin_options(pl)
+    add_plugin_options(pl)
     pl.add_argument("--profile", default="default", help="profile whose resolved pipeline to show")
-    pl.add_argument("--json", action="store_true", help="everything as one JSON document")
+    pl.add_argument("--format", choices=("text", "json"), default="text",
+                    help="text, or everything as one JSON document")
+    pl.set_defaults(run=cmd_plugins)
 
     pr = sub.add_parser("profiles", help="list the profiles available by name")
-    plugin_options(pr)
+    add_plugin_options(pr)
+    pr.set_defaults(run=cmd_profiles)
 
-    from glyphweave.batch.command import add_parser as add_batch_parser
 
-    add_batch_parser(sub, plugin_options)
+def _document_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``extract`` and ``glyphs``: one PDF, read and written as a user chooses."""
+    from glyphweave.arguments import add_open_options, page_spec, positive_number
 
-    from glyphweave.glyphmap.command import add_parsers as add_registry_parsers
+    p.add_argument("pdf", help="the PDF file ('-' reads standard input)")
+    add_open_options(p)
+    p.add_argument("--pages", type=page_spec, metavar="RANGES",
+                   help="page ranges, 1-based as in a viewer: 1-3,7,10-")
+    p.add_argument("-o", "--output", help="write here instead of standard output (never over the input)")
+    p.add_argument("--encoding", type=_encoding, default="utf-8",
+                   help="of the output (default: utf-8 whatever the locale); characters it cannot "
+                        "encode become '?'")
+    p.add_argument("--max-input-mb", type=positive_number("MB"), default=STDIN_LIMIT_MB, metavar="MB",
+                   help=f"most standard input read (default: {STDIN_LIMIT_MB}); more is refused with "
+                        f"status {EXIT_UNREADABLE}: give the file's path instead")
+    p.add_argument("--strict", action="store_true",
+                   help=f"exit with status {EXIT_WARNINGS} when there were warnings (a failing plugin, "
+                        f"an unreadable font, ...), {EXIT_LIMIT} when a resource limit cut a page short")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="print no warnings on standard error (--strict still counts them)")
 
-    add_registry_parsers(sub, plugin_options)
 
+def _add_new_plugin(sub: Any) -> None:
     np = sub.add_parser("new-plugin", help="write a new plugin package, with tests and a tox matrix")
     np.add_argument("name", help="the plugin's name: lower-case letters, digits, hyphens")
     np.add_argument("--kind", choices=("decoder", "filter", "assembler"), default="decoder",
                     help="the component it starts with (default: decoder)")
     np.add_argument("-o", "--output", default=".", help="folder to create glyphweave-NAME in (default: .)")
-    return parser
+    np.set_defaults(run=cmd_new_plugin)
 
 
 @contextlib.contextmanager
@@ -191,44 +183,30 @@ def _output(path: str | None, *, inputs: Sequence[str] = (), encoding: str = "ut
         stream.detach()  # sys.stdout keeps its buffer open
 
 
-def _plugin_manager(args: argparse.Namespace) -> Any:
-    """The plugins the command runs with (:func:`~glyphweave.components.catalog.command_plugin_manager`:
-    installed ones minus ``--block``, plus ``--plugin`` modules; a broken or clashing plugin
-    left out). Each problem is printed once, here, before the command's own output."""
-    import warnings
+def _plugin_manager(args: argparse.Namespace, options: Any = None) -> Any:
+    """The plugins the command runs with (installed ones minus ``--block``, plus ``--plugin``
+    modules; a broken or clashing plugin left out), each problem printed once
+    (:func:`~glyphweave.arguments.report_plugins`)."""
+    from glyphweave.arguments import open_options, report_plugins
 
-    from glyphweave.components.catalog import command_plugin_manager
-    from glyphweave.components.manager import PluginWarning
-
-    pm, problems = command_plugin_manager(args.block, args.plugin)
-    for line in problems:
-        print(f"glyphweave: warning: {line}", file=sys.stderr)
-    # Reported: the command's later plugin managers (its forked page workers' among them)
-    # would repeat them as Python warnings. The command line owns its process.
-    warnings.filterwarnings("ignore", category=PluginWarning)
-    return pm
+    return report_plugins(options if options is not None else open_options(args))
 
 
 def _open(args: argparse.Namespace) -> Any:
-    import glyphweave
-    from glyphweave.arguments import read_password_file
+    from glyphweave.api import open_with
+    from glyphweave.arguments import open_options
 
     if args.output not in (None, "-"):  # refused before any work, not after it
         from glyphweave.files import check_not_input
 
         check_not_input(args.output, (args.pdf,))
-    if args.password_file is not None:
-        args.password = read_password_file(args.password_file)  # workers of --jobs get it from here
-    pm = _plugin_manager(args)
+    args.open_options = options = open_options(args)  # the workers of --jobs open with it too
+    pm = _plugin_manager(args, options)
     source: Any = args.pdf
     if source == "-":
         source = _read_stdin(args.max_input_mb)
     # The command line owns its process and runs one thread: pausing the collector is safe here.
-    limits = {key: value for key, value in (("page_content_mb", args.max_page_mb),
-                                            ("page_records_mb", args.max_records_mb),
-                                            ("page_seconds", args.page_seconds)) if value is not None}
-    doc = glyphweave.open(source, password=args.password, profile=args.profile, pause_gc=True,
-                          plugin_manager=pm, limits=limits or None)
+    doc = open_with(source, options, plugin_manager=pm)
     args.broken_plugins = len(pm.broken) + len(pm.warnings)  # warnings too, for --strict
     return doc
 
@@ -279,16 +257,18 @@ def _check_mode(args: argparse.Namespace, doc: Any) -> None:
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    from glyphweave.batch.pages import SplitOptions, page_source
+    import attrs
+
+    from glyphweave.batch.pages import page_source
 
     with _open(args) as doc:
         pages = _page_indices(args, doc)
         _check_mode(args, doc)
-        # Workers open the file by path; standard input is read once, by this process.
-        split = None if args.pdf == "-" else SplitOptions(
-            path=args.pdf, password=args.password, profile=args.profile, limits=doc.limits,
-            plugins=tuple(args.plugin), block=tuple(args.block))
-        with page_source(doc, pages, args.jobs, split) as source, \
+        # Workers open the file by path, with the limits as resolved here (profile and command
+        # line); standard input is read once, by this process.
+        path = None if args.pdf == "-" else args.pdf
+        split = attrs.evolve(args.open_options, limits=doc.limits)
+        with page_source(doc, pages, args.jobs, path, split) as source, \
                 _output(args.output, inputs=(args.pdf,), encoding=args.encoding) as out:
             if args.format == "text":
                 if args.bom:
@@ -409,7 +389,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     profile = load_profile(args.profile, catalog)  # a bad profile fails before any output
     resolved = profile.instantiate(catalog)
     sources = resource_sources(Pipeline(resolved, catalog))
-    if args.json:
+    if args.format == "json":
         report = {
             "components": [info.to_dict() for info in catalog.components()],
             "profile": profile.to_dict(),
@@ -514,10 +494,6 @@ def _exit_status(exc: Exception) -> int:
     return exit_status(exc)
 
 
-COMMANDS = {"extract": cmd_extract, "glyphs": cmd_glyphs, "plugins": cmd_plugins, "profiles": cmd_profiles,
-            "new-plugin": cmd_new_plugin}
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``) in this process; the exit
     status. The console script is :func:`run`. Nothing process-wide is changed for good
@@ -585,8 +561,7 @@ def _command(args: argparse.Namespace) -> tuple[int, bool]:
     from glyphweave.core.errors import GlyphweaveError
 
     try:
-        command = COMMANDS.get(args.command) or args.run
-        return command(args), True
+        return args.run(args), True
     except GlyphweaveError as exc:
         print(f"glyphweave: error: {_message(exc)}", file=sys.stderr)
         return _exit_status(exc), False

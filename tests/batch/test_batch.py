@@ -246,12 +246,20 @@ def test_password_and_password_file(capsys, tmp_path):
     assert code == 1 and "cannot read the password" in err
 
 
-@pytest.mark.parametrize("argv", [["-j", "0"], ["--file-seconds", "0"], ["--memory-mb", "-1"],
+@pytest.mark.parametrize("argv", [["--file-seconds", "0"], ["--memory-mb", "-1"],
                                   ["--memory-mb", "10"], ["--dask-gather"], ["--pages", "5-2"], ["--pages", "0"],
                                   ["--pages", "1-x"], ["--pages", ","]])
 def test_bad_options_are_one_line_usage_errors_before_any_work(capsys, tree, tmp_path, argv):
     code, err = batch(capsys, str(tree), "-o", str(tmp_path / "out"), *argv)
     assert code == 2 and err.startswith("glyphweave: error:") and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("value", ["0", "x"])
+def test_jobs_takes_the_form_every_command_takes(capsys, tree, tmp_path, value):
+    with pytest.raises(SystemExit) as exc:  # argparse's usage error, as extract's and scan's -j
+        batch(capsys, str(tree), "-o", str(tmp_path / "out"), "-j", value)
+    assert exc.value.code == 2 and "argument -j/--jobs" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
 
 

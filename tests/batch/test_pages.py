@@ -21,6 +21,7 @@ import pikepdf
 import pytest
 from pikepdf import Array, Dictionary, Name
 
+from glyphweave.arguments import jobs
 from glyphweave.batch import pages as split
 from glyphweave.cli import main
 from glyphweave.exits import EXIT_LIMIT, EXIT_PLUGIN
@@ -303,7 +304,7 @@ def test_stdin_falls_back_to_one_process(capsys: pytest.CaptureFixture[str], pdf
 
 
 def test_jobs_option():
-    assert split.parse_jobs("auto") is None and split.parse_jobs("3") == 3
+    assert jobs("auto") is None and jobs("3") == 3
     with pytest.raises(SystemExit) as exc:
         main(["extract", "x.pdf", "--jobs", "0"])
     assert exc.value.code == 2

@@ -75,7 +75,7 @@ def test_plugins_lists_what_was_left_out(usurper: Path, capsys: pytest.CaptureFi
     assert err == _warning()
     listed = out.split("\nleft out, their name taken by another plugin:\n", 1)[1]
     assert listed.startswith("  " + _warning().removeprefix("glyphweave: warning: "))
-    assert main(["plugins", "--json"]) == 0
+    assert main(["plugins", "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [(r["what"], r["name"], r["plugin"], r["distribution"], r["kept_plugin"]) for r in report["left_out"]] == [
         ("filter", "dedup", "usurper", "glyphweave-usurper 1.0", "dedup")]

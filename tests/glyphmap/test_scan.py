@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from test_outline import _ring, _square, simple_font, truetype_program
 
-from glyphweave.batch.task import ExtractOptions
 from glyphweave.cli import main
 from glyphweave.glyphmap.registry import COLUMNS, MAGIC, read_registry
 from glyphweave.glyphmap.scan import MARK, scan
+from glyphweave.opening import OpenOptions
 from glyphweave.testing.extract import extract_text
 from glyphweave.testing.pdfs import helvetica, make_pdf, text_at, truetype, type3
 
@@ -290,7 +290,7 @@ def test_one_mapping_validated_by_hand_changes_the_extraction(corpus, tmp_path):
     assert "★" not in extract_text(corpus / "star0.pdf")  # the default profile has no registry
     # a rescan of extraction through the registry: the validated glyphs are no longer unresolved,
     # and the registry keeps them as validated
-    scan([str(corpus)], str(path), jobs=1, options=ExtractOptions(profile=str(profile)))
+    scan([str(corpus)], str(path), jobs=1, options=OpenOptions(profile=str(profile)))
     assert read_registry(path).unresolved() == []
     assert {e.status for e in read_registry(path)} == {"validated", "proposed"}
 

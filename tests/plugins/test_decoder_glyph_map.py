@@ -10,7 +10,6 @@ from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
 
-from glyphweave.batch.task import ExtractOptions
 from glyphweave.components import Catalog, Profile, load_profile
 from glyphweave.components.manager import create_plugin_manager
 from glyphweave.core.errors import ProfileError
@@ -49,7 +48,7 @@ def test_one_mapping_validated_by_hand_changes_the_extraction(tmp_path):
     pdf.write_bytes(custom_glyph_pdf())
     registry = tmp_path / "glyphweave-registry.tsv"
     # The scan finds the unresolved glyph; nobody has validated it yet.
-    update_registry(registry, merge_groups([(str(pdf), scan_file(str(pdf), ExtractOptions()))]))
+    update_registry(registry, merge_groups([(str(pdf), scan_file(str(pdf)))]))
     (entry,) = read_registry(registry)
     assert entry.status == "unresolved" and entry.key.endswith("/c:61")
     profile = profile_file(tmp_path, registry)

@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from glyphweave.core.errors import UsageError
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
     from .task import FileResult
 
 
-def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], None]) -> None:
+def add_parsers(sub: Any) -> None:
     """The ``batch`` subcommand and its options (``sub`` is the parser's subparsers)."""
     p = sub.add_parser(
         "batch", help="extract many PDFs into a folder, on all cores or a Dask cluster",
@@ -26,28 +25,20 @@ def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], Non
                     f"(OUTDIR/{MANIFEST}) that records each file. A batch never writes over a file it did "
                     "not write. Exit status: 0 when every file was extracted, 1 when any failed (each "
                     "failure has its one-line reason in the manifest), 2 for a usage error (nothing done).")
-    from glyphweave.arguments import positive_number
+    from glyphweave.arguments import add_jobs_option, add_open_options
 
-    plugin_options(p)
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="PDF files, folders (walked recursively for *.pdf) or @list.txt (one input per line)")
     p.add_argument("-o", "--output", required=True, metavar="OUTDIR", help="the folder the outputs go to")
     p.add_argument("--format", choices=FORMATS, default="text",
                    help="text (.txt), pages (.pages.jsonl: text and statistics per page) or glyphs "
                         "(.glyphs.jsonl: the glyph records)")
-    p.add_argument("--profile", default="default", help="profile name or TOML file (default: default)")
+    add_open_options(p)
     p.add_argument("--mode", help="assembler to use instead of the profile's")
     p.add_argument("--pages", help="page ranges of every file, 1-based: 1-3,7,10-; cut to each file's pages "
                                    "(1-3 of a 1-page file is page 1)")
-    p.add_argument("--password", help="password for the encrypted files")
-    p.add_argument("--password-file", metavar="FILE", help="read the password from the first line of FILE")
     p.add_argument("--separator", default="\f", help="written after each page in text format (default: form feed)")
-    p.add_argument("--max-page-mb", type=positive_number("MB"), metavar="MB",
-                   help="decoded content allowed per page")
-    p.add_argument("--max-records-mb", type=positive_number("MB"), metavar="MB",
-                   help="what the strings, glyphs and forms painted of a page may cost once recorded")
-    p.add_argument("--page-seconds", type=positive_number("seconds"), metavar="S", help="time allowed per page")
-    p.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+    add_jobs_option(p, "worker processes (default: auto, one per core)")
     p.add_argument("--resume", action="store_true",
                    help="skip the files whose output exists (a finished earlier run's); redo the rest")
     p.add_argument("--force", action="store_true",
@@ -70,20 +61,16 @@ def add_parser(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], Non
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from glyphweave.arguments import read_password_file
+    from glyphweave.arguments import open_options, report_plugins
 
     from .runner import run_batch, summary
     from .task import ExtractOptions
 
     _check(args)
-    password = read_password_file(args.password_file) if args.password_file else args.password
-    _report_plugins(args)
-    limits = {key: value for key, value in (("page_content_mb", args.max_page_mb),
-                                            ("page_records_mb", args.max_records_mb),
-                                            ("page_seconds", args.page_seconds)) if value is not None}
-    options = ExtractOptions(profile=args.profile, mode=args.mode, pages=args.pages, password=password,
-                             format=args.format, separator=args.separator, limits=limits,
-                             plugins=tuple(args.plugin), block=tuple(args.block))
+    opening = open_options(args)
+    report_plugins(opening)
+    options = ExtractOptions(open=opening, mode=args.mode, pages=args.pages, format=args.format,
+                             separator=args.separator)
     results: list[FileResult] = []
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     bar = _Bar(show)
@@ -105,23 +92,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
     return EXIT_ERROR if totals["failed"] else 0
 
 
-def _report_plugins(args: argparse.Namespace) -> None:
-    """Load the plugins once here, to say what is wrong with them once (each worker loads them
-    again, silently); a ``-p`` module that cannot be loaded fails the command (exit 6)."""
-    from glyphweave.components.catalog import command_plugin_manager
-
-    _, problems = command_plugin_manager(args.block, args.plugin)
-    for line in problems:
-        print(f"glyphweave: warning: {line}", file=sys.stderr)
-
-
 def _check(args: argparse.Namespace) -> None:
     """The options no file could be extracted with: one usage error, before any work."""
     from .pool import check_memory_limit
     from .ranges import parse_ranges
 
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
     if args.file_seconds is not None and not args.file_seconds > 0:
         raise UsageError("--file-seconds must be positive")
     check_memory_limit(args.memory_mb)

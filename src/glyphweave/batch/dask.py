@@ -119,12 +119,21 @@ def _connect(distributed: Any, address: str) -> Iterator[Any]:
 
 def _portable(job: FileJob, gather: bool) -> FileJob:
     """``job`` as a worker must see it: absolute paths (a worker's working folder is not
-    ours), and ``gather`` set when the client writes the output."""
-    options = job.options
-    if options.profile.endswith(".toml") or os.sep in options.profile:
-        options = attrs.evolve(options, profile=os.path.abspath(options.profile))
+    ours: the profile's file and the ``-p`` plugin files too), and ``gather`` set when the
+    client writes the output."""
+    opening = job.options.open
+    profile = opening.profile
+    if isinstance(profile, str) and _is_path(profile):
+        profile = os.path.abspath(profile)
+    plugins = tuple(os.path.abspath(name) if _is_path(name) else name for name in opening.plugins)
+    options = attrs.evolve(job.options, open=attrs.evolve(opening, profile=profile, plugins=plugins))
     return attrs.evolve(job, source=os.path.abspath(job.source), output=os.path.abspath(job.output),
                         options=options, gather=gather)
+
+
+def _is_path(name: str) -> bool:
+    """Whether a profile or plugin names a file (a ``.toml`` or ``.py``, or with a separator)."""
+    return name.endswith((".toml", ".py")) or os.sep in name or (os.altsep is not None and os.altsep in name)
 
 
 def _finish(job: FileJob, result: FileResult, gather: bool) -> FileResult:

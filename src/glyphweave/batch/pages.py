@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from glyphweave.core.errors import GlyphweaveError
-from glyphweave.guard.limits import Limits
+from glyphweave.opening import OpenOptions
 
 from .lifeline import Lifeline, bind, lifeline
 
@@ -73,21 +73,6 @@ AHEAD = 4
 back the output, and memory keeps at most this many finished chunks per worker."""
 AUTO_MIN_PAGES = 64
 """``--jobs auto`` splits a selection of at least this many pages (see the module docstring)."""
-
-
-def parse_jobs(value: str) -> int | None:
-    """``--jobs``: a number of processes (at least 1), or ``auto`` (None)."""
-    import argparse
-
-    if value.strip().lower() == "auto":
-        return None
-    try:
-        jobs = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number or 'auto', got {value!r}") from None
-    if jobs < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return jobs
 
 
 def cores() -> int:
@@ -136,15 +121,9 @@ class SplitOptions:
     """What a worker needs to open the document exactly as the parent did."""
 
     path: str
-    password: str | None = None
-    profile: str = "default"
-    """A profile name or TOML path (the same the parent was given)."""
-    limits: Limits = attrs.field(factory=Limits)
-    """The parent document's limits, as resolved (profile and command line)."""
-    plugins: tuple[str, ...] = ()
-    """Modules loaded as plugins (``-p``)."""
-    block: tuple[str, ...] = ()
-    """Entry-point names not loaded (``--block``)."""
+    """The document's file (a worker opens it itself)."""
+    open: OpenOptions
+    """What the parent opened it with, its limits as resolved (profile and command line)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -194,12 +173,9 @@ class _Reader:
     document's content budget."""
 
     def __init__(self, options: SplitOptions, mode: str | None, want_data: bool, spent: int = 0) -> None:
-        from glyphweave.api import open_document
-        from glyphweave.components.manager import create_plugin_manager
+        from glyphweave.api import open_with
 
-        pm = create_plugin_manager(blocked=options.block, modules=options.plugins, skip_broken=True)
-        self.doc = open_document(options.path, password=options.password, profile=options.profile,
-                                 plugin_manager=pm, pause_gc=True, limits=options.limits)
+        self.doc = open_with(options.path, options.open)
         self.doc.charge_content(spent)
         self.mode = mode
         self.want_data = want_data
@@ -455,12 +431,14 @@ class PageSplit:
                               f"extracting pages {pages[0] + 1}-{pages[-1] + 1}; --jobs 1 extracts in one process")
 
 
-def page_source(doc: Any, pages: Sequence[int] | None, jobs: int | None,
-                options: SplitOptions | None) -> contextlib.AbstractContextManager[Any]:
+def page_source(doc: Any, pages: Sequence[int] | None, jobs: int | None, path: str | None,
+                options: OpenOptions) -> contextlib.AbstractContextManager[Any]:
     """What ``extract`` iterates: ``doc`` itself when one process does it (``--jobs 1``,
-    a short selection with ``auto``, or no ``options``: standard input), else a
-    :class:`PageSplit` of it."""
-    if options is None or jobs == 1:
+    a short selection with ``auto``, or no ``path``: standard input), else a
+    :class:`PageSplit` of it, whose workers open ``path`` with ``options``."""
+    if path is None or jobs == 1:
         return contextlib.nullcontext(doc)
-    n = choose_jobs(jobs, len(doc) if pages is None else len(pages), options.path)
-    return contextlib.nullcontext(doc) if n == 1 else PageSplit(doc, options, jobs=n)
+    n = choose_jobs(jobs, len(doc) if pages is None else len(pages), path)
+    if n == 1:
+        return contextlib.nullcontext(doc)
+    return PageSplit(doc, SplitOptions(path=path, open=options), jobs=n)

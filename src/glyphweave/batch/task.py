@@ -20,28 +20,29 @@ from typing import IO, Any
 import attrs
 
 from glyphweave.files import write_text
+from glyphweave.opening import OpenOptions
 
 from .names import FORMATS, SUFFIXES, TEMP_PREFIX  # noqa: F401 (FORMATS: this module's public name)
 from .ranges import clamped_note, parse_ranges, select
+
+
+def _batch_open() -> OpenOptions:
+    return OpenOptions(pause_gc=True)
 
 
 @attrs.frozen(kw_only=True)
 class ExtractOptions:
     """What ``extract`` would be told: the same options for every file of a batch."""
 
-    profile: str = "default"
+    open: OpenOptions = attrs.field(factory=_batch_open)
+    """What each file is opened with (password, profile, limits, plugins). By default the
+    collector is paused while a page is extracted: a batch's workers are processes it owns."""
     mode: str | None = None
     pages: str | None = attrs.field(default=None)
     """Page ranges, 1-based (``1-3,7``), cut to each file's pages (:mod:`.ranges`); None: all.
     A malformed one raises :class:`~glyphweave.core.errors.UsageError` here, before any file."""
-    password: str | None = None
     format: str = attrs.field(default="text", validator=attrs.validators.in_(FORMATS))
     separator: str = "\f"
-    limits: dict[str, Any] = attrs.field(factory=dict)
-    plugins: tuple[str, ...] = ()
-    """Modules to load as plugins (``-p``)."""
-    block: tuple[str, ...] = ()
-    """Entry-point names not to load (``--block``)."""
 
     @pages.validator
     def _check_pages(self, _attribute: Any, value: str | None) -> None:
@@ -133,26 +134,11 @@ def one_line(exc: BaseException) -> str:
 
 
 def _extract(job: FileJob) -> tuple[str, Any, int, str | None]:
-    import warnings
-
-    from glyphweave.components.manager import PluginWarning
-
-    with warnings.catch_warnings():
-        # What is wrong with the plugins was said once, by the command; not once per file.
-        warnings.simplefilter("ignore", PluginWarning)
-        return _extract_quietly(job)
-
-
-def _extract_quietly(job: FileJob) -> tuple[str, Any, int, str | None]:
-    from glyphweave.api import open_document
-    from glyphweave.components.manager import create_plugin_manager
+    from glyphweave.api import open_with
 
     opts = job.options
-    pm = create_plugin_manager(modules=list(opts.plugins), blocked=list(opts.block), skip_broken=True) \
-        if opts.plugins or opts.block else None
     parts: list[str] = []
-    with open_document(job.source, password=opts.password, profile=opts.profile, pause_gc=True,
-                         limits=opts.limits or None, plugin_manager=pm) as doc:
+    with open_with(job.source, opts.open) as doc:
         pages: list[int] | None = None
         note = None
         if opts.pages is not None:

@@ -457,25 +457,3 @@ def _builtin_profiles() -> dict[str, ProfileSource]:
             distribution=dist,
         )
     return sources
-
-
-def command_plugin_manager(blocked: Iterable[str], modules: Iterable[str]) -> tuple[Any, list[str]]:
-    """The plugin manager a command runs with, and what to tell its user about the plugins.
-
-    Installed plugins minus ``blocked``, plus the ``modules`` asked for by name or path. An
-    installed plugin that fails to load or registers something unusable is left out, and so is
-    a component, profile or entry point whose name another plugin holds (glyphweave's own
-    wins): one broken package must not stop every command. Each such problem is one line of
-    the returned list (no :class:`PluginWarning` is issued: a front end prints the lines
-    once, where Python's warning format would repeat them in every worker process).
-
-    :raises PluginError: a module asked for in ``modules`` cannot be loaded.
-    """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PluginWarning)  # recorded in pm.warnings, returned below
-        pm = create_plugin_manager(blocked=blocked, modules=modules, skip_broken=True)
-        # Names two plugins claim are recorded on pm, once; a plugin whose registrations are
-        # unusable is unregistered and noted in pm.broken, so the command's own catalog works.
-        Catalog.from_plugin_manager(pm)
-    lines = [f"{message}; left out (--block it to silence this)" for message in pm.broken.values()]
-    return pm, [*lines, *pm.warnings]

@@ -98,7 +98,7 @@ class LeftOut:
     """The one-line warning, naming both distributions and how to silence it."""
 
     def to_dict(self) -> dict[str, str]:
-        """A plain, JSON-friendly description (``glyphweave plugins --json``)."""
+        """A plain, JSON-friendly description (``glyphweave plugins --format json``)."""
         return attrs.asdict(self)
 
 

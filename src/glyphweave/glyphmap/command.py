@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from glyphweave.exits import EXIT_ERROR, EXIT_WARNINGS
@@ -13,18 +12,19 @@ from glyphweave.exits import EXIT_ERROR, EXIT_WARNINGS
 DEFAULT_REGISTRY = "glyphweave-registry.tsv"
 
 
-def add_parsers(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], None]) -> None:
-    """The registry's subcommands (``sub`` is the parser's subparsers)."""
+def add_parsers(sub: Any) -> None:
+    """The registry's subcommands (``sub`` is the parser's subparsers). Only ``scan`` opens
+    PDFs, so only it takes the open options (password, profile, limits, plugins) and ``-j``."""
+    from glyphweave.arguments import add_jobs_option, add_open_options
+
     sc = sub.add_parser("scan", help="gather a corpus's unreadable and PUA-recovered glyphs into a registry",
                         description="Scan PDFs (files, folders, @list.txt) for glyphs no table could read or that "
                                     "were recovered from Private Use Area codes, and merge them into the registry "
                                     "TSV (validated entries are never changed).")
-    plugin_options(sc)
     sc.add_argument("inputs", nargs="+", metavar="INPUT", help="PDF files, folders or @list.txt")
     sc.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
-    sc.add_argument("--profile", default="default", help="profile to extract with (default: default)")
-    sc.add_argument("--password", help="password for the encrypted files")
-    sc.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+    add_open_options(sc, profile_help="profile to extract with")
+    add_jobs_option(sc, "worker processes (default: auto, one per core)")
     sc.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (address, or 'local')")
     sc.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                     help="a progress bar on standard error: auto shows it on a terminal only")
@@ -63,12 +63,12 @@ def add_parsers(sub: Any, plugin_options: Callable[[argparse.ArgumentParser], No
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
-    from glyphweave.batch.task import ExtractOptions
+    from glyphweave.arguments import open_options, report_plugins
 
     from .scan import scan
 
-    options = ExtractOptions(profile=args.profile, password=args.password, plugins=tuple(args.plugin),
-                             block=tuple(args.block))
+    options = open_options(args)
+    report_plugins(options)
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     bar: Any = None
     if show:

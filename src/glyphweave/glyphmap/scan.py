@@ -23,6 +23,7 @@ import attrs
 
 from glyphweave.batch.task import ExtractOptions, FileJob, FileResult, one_line
 from glyphweave.layout import page_geometry
+from glyphweave.opening import OpenOptions
 
 from .keys import code_hex, family_of
 from .registry import Entry, Registry, make_key, update_registry
@@ -35,16 +36,16 @@ MARK = "⟦?⟧"
 
 _SHOWN = "\ufffd"  # an unresolved glyph in the context walk (replaced by MARK, or by the text it has)
 
-def scan_file(source: str, options: ExtractOptions, warnings: list[str] | None = None) -> dict[str, dict[str, Any]]:
+def scan_file(source: str, options: OpenOptions | None = None,
+              warnings: list[str] | None = None) -> dict[str, dict[str, Any]]:
     """The registry groups of one file: key -> {count, family, code, context, svg, mapping,
     source, status}. Fonts whose embedded program could not be read (their glyphs get
     "no outline") are added to ``warnings``."""
-    from glyphweave.api import open_document
+    from glyphweave.api import open_with
 
     groups: dict[str, dict[str, Any]] = {}
     broken: set[str] = set()
-    with open_document(source, password=options.password, profile=options.profile, pause_gc=True,
-                       limits=options.limits or None) as doc:
+    with open_with(source, options or OpenOptions(pause_gc=True)) as doc:
         recovered = doc.pipeline.chain.recovered
         for page in doc.pages:
             table = page.table
@@ -173,7 +174,7 @@ def scan_job(job: FileJob) -> FileResult:
     started = time.perf_counter()
     warnings: list[str] = []
     try:
-        groups = scan_file(job.source, job.options, warnings)
+        groups = scan_file(job.source, job.options.open, warnings)
     except Exception as exc:
         from glyphweave.exits import exit_status
 
@@ -217,13 +218,15 @@ def merge_groups(results: Iterable[tuple[str, dict[str, dict[str, Any]]]]) -> li
             for key, g in sorted(merged.items())]
 
 
-def scan(inputs: Sequence[str], registry_path: str, *, options: ExtractOptions | None = None,
+def scan(inputs: Sequence[str], registry_path: str, *, options: OpenOptions | None = None,
          jobs: int | None = None, dask: str | None = None,
          progress: Any = None) -> ScanReport:
     """Scan the PDFs of ``inputs`` (files, folders, ``@lists``, as ``glyphweave batch``
     takes them) and merge what they hold into the registry at ``registry_path`` (created
     when it does not exist; written through :mod:`glyphweave.files`).
-    ``progress`` (optional) is called with each file's result as it finishes.
+    ``options``: what each file is opened with (default: the installed plugins and the
+    default profile, the collector paused while a page is read: the scan's workers are
+    processes it owns). ``progress`` (optional) is called with each file's result as it finishes.
 
     :raises UsageError: ``registry_path`` is one of the files named in ``inputs``.
     """
@@ -235,8 +238,8 @@ def scan(inputs: Sequence[str], registry_path: str, *, options: ExtractOptions |
     # The registry may be none of the inputs (a PDF, a folder's file or an @list): refused
     # before the scan, not after minutes of it.
     check_not_input(registry_path, [item[1:] if item.startswith("@") else item for item in inputs])
-    options = options or ExtractOptions()
-    batch = plan(inputs, os.path.dirname(os.path.abspath(registry_path)), options, gather=True)
+    extract = ExtractOptions() if options is None else ExtractOptions(open=options)
+    batch = plan(inputs, os.path.dirname(os.path.abspath(registry_path)), extract, gather=True)
     collected: list[tuple[str, dict[str, dict[str, Any]]]] = []
     warned: list[str] = []
     failed = list(batch.problems)
