@@ -46,6 +46,13 @@ wins when it is at most this much rarer than the rarer of the two parts. ``twent
 ``four`` are about 4.7 and 5.5, ``twentyfour`` 1.5 (keep); ``re`` and ``stored`` 5.2 and
 4.2, ``restored`` 4.1 (join)."""
 
+FIT = 0.8
+"""The word list speaks for a page only when it knows at least this share of the page's words
+of three letters or more (English prose and papers against the English list: 0.86 to 1.0;
+German and French pages: 0.45 to 0.6, the list holding many of their words from the web).
+On another language's page it would call ``Ge-`` + ``burt`` a compound of two English words,
+so there the page's evidence decides alone."""
+
 SHORT_HEAD = 2
 """A first part this short (``be-``, ``re-``: the fragment a hyphenation most often leaves,
 rarely a compound's head) gives the joined word half a Zipf unit more."""
@@ -67,6 +74,8 @@ def dehyphenate(text: str, mode: str = "auto", frequency: Frequency | None = Non
         return text
     lines = text.split("\n")
     evidence = _Evidence(lines) if mode == "auto" else None
+    if evidence is not None and frequency is not None:
+        frequency = _Fitting(frequency, evidence)
     out: list[str] = []
     i = 0
     while i < len(lines):
@@ -140,6 +149,26 @@ class _Evidence:
         if hyphen == "-" and self.producer and "-" in self.inner:
             return False
         return None
+
+
+class _Fitting:
+    """The word list, asked first whether it knows the page's language (:data:`FIT`): only
+    when a candidate needs it, so a page without one never loads the list."""
+
+    def __init__(self, frequency: Frequency, evidence: _Evidence) -> None:
+        self.frequency = frequency
+        self.evidence = evidence
+        self.fits: bool | None = None
+
+    def __call__(self, word: str) -> float:
+        if self.fits is None:
+            words = [w for w in self.evidence.words if len(w) >= 3 and "-" not in w]
+            known = sum(1 for w in words if self.frequency(w))
+            self.fits = bool(words) and known >= FIT * len(words)
+        return self.frequency(word) if self.fits else 0.0
+
+    def __bool__(self) -> bool:
+        return True
 
 
 def _joins(head: str, hyphen: str, tail: str, evidence: _Evidence | None, frequency: Frequency | None) -> bool:
