@@ -80,6 +80,8 @@ THIRD_PARTY: dict[str, frozenset[str]] = {
     "pytest": frozenset({"testing"}),
     "tqdm": frozenset({"batch", "glyphmap"}),
     "dask": frozenset({"batch"}),
+    # wordfreq: the word list dehyphenation consults (layout/hyphens.py, imported on first use).
+    "wordfreq": frozenset({"layout"}),
     "distributed": frozenset({"batch"}),
 }
 

@@ -20,6 +20,8 @@ modules:
 * :mod:`.order`: geometric reading order (columns, rows, full-width blocks, directions);
 * :mod:`.recovery`: order recovery, where paint order contradicts the geometry badly;
 * :mod:`.scripts`: Latin ligatures, Arabic presentation forms, visual to logical order;
+* :mod:`.mathletters`: mathematical letters folded to plain letters and digits;
+* :mod:`.hyphens`: dehyphenation of a page's lines (soft hyphens, words split at line ends);
 * :mod:`.page`: :class:`~.page.PageGeometry`, the per-page object that holds them;
 * :mod:`.coverage`: how much of a page a tagged PDF's structure tree covers (the
   structure records themselves, :class:`PageStructure` and :class:`StructItem`, are core's:
@@ -32,7 +34,9 @@ from glyphweave.core.structure import ContentKey, PageStructure, StructItem
 
 from .blocks import Block, build_blocks
 from .coverage import Coverage, content_keys, coverage
+from .hyphens import WordList, dehyphenate
 from .lines import Box, Line, Word
+from .mathletters import fold_math_letters
 from .order import direction_groups, geometric_rows
 from .page import PageGeometry, page_geometry, paint_order_text
 from .recovery import Recovery, join_backwards, recover
@@ -42,7 +46,7 @@ from .walk import Walk
 
 __all__ = [
     "WIDE_GAP", "Block", "Box", "ContentKey", "Coverage", "Decision", "Line", "PageGeometry", "PageStructure",
-    "Recovery", "Rules", "Side", "StructItem", "Verdict", "Walk", "Word", "build_blocks", "content_keys",
-    "coverage", "direction_groups", "expand_ligatures", "finish_text", "geometric_rows", "has_rtl", "is_cjk",
-    "join_backwards", "logical_order", "normalize_arabic_forms", "page_geometry", "paint_order_text", "recover",
+    "Recovery", "Rules", "Side", "StructItem", "Verdict", "Walk", "Word", "WordList", "build_blocks",
+    "content_keys", "coverage", "dehyphenate", "direction_groups", "expand_ligatures", "finish_text",
+    "fold_math_letters", "geometric_rows", "has_rtl", "is_cjk", "join_backwards", "logical_order", "normalize_arabic_forms", "page_geometry", "paint_order_text", "recover",
 ]

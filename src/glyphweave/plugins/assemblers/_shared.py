@@ -9,7 +9,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from glyphweave.layout import Line, PageGeometry, geometric_rows, page_geometry, recover
+from glyphweave.layout import (
+    Line,
+    PageGeometry,
+    WordList,
+    dehyphenate,
+    fold_math_letters,
+    geometric_rows,
+    page_geometry,
+    recover,
+)
+from glyphweave.layout.hyphens import MODES
 from glyphweave.plugin import Option, PageContext
 
 RULE_OPTIONS = {
@@ -28,6 +38,11 @@ RULE_OPTIONS = {
     "ligatures": Option(
         default=False,
         doc="Keep the Latin ligature forms U+FB00-FB06 (\"ﬁ\") instead of expanding them to their letters.",
+    ),
+    "math_letters": Option(
+        default=False,
+        doc="Keep the mathematical letters and digits U+1D400-1D7FF (\"𝑥\") instead of folding them to the "
+        "plain letters and digits a reader types.",
     ),
 }
 """The reading rules' options (rules: assembly): they decide the lines every assembler starts from."""
@@ -50,7 +65,22 @@ ORDER_OPTIONS = {
 }
 """The geometric order's thresholds (in typical glyph advances), for columns and recovery."""
 
-GEOMETRY_OPTIONS = {**RULE_OPTIONS, **ORDER_OPTIONS}
+PROSE_OPTIONS = {
+    "dehyphenate": Option(
+        default="auto", choices=MODES,
+        doc="Words split at a line end: \"auto\" joins where the page's words, its hyphens or the word list "
+        "say the joined word is the likelier (a real compound keeps its hyphen), \"all\" joins every "
+        "line-end hyphen before a lower-case line, \"off\" joins none. A soft hyphen is never output.",
+    ),
+    "language": Option(
+        default="en",
+        doc="Language of the word list dehyphenation consults when the page says nothing (a wordfreq "
+        "language code; \"\" or a language wordfreq lacks: the page's evidence alone).",
+    ),
+}
+"""The options of prose text (rules: assembly): how the lines of a page's text are finished."""
+
+GEOMETRY_OPTIONS = {**RULE_OPTIONS, **ORDER_OPTIONS, **PROSE_OPTIONS}
 
 
 class RuleOptions:
@@ -61,6 +91,7 @@ class RuleOptions:
     line_gap: float
     back_jump: float
     ligatures: bool
+    math_letters: bool
 
 
 class GeometryOptions(RuleOptions):
@@ -69,6 +100,18 @@ class GeometryOptions(RuleOptions):
     gap: float
     min_width: float
     min_lines: int
+    dehyphenate: str
+    language: str
+
+
+def finished(component: RuleOptions, text: str) -> str:
+    """The page's ``text`` as ``component``'s options finish it: mathematical letters folded
+    (unless kept), then, for a component with the prose options, dehyphenated (a component
+    without them, such as the layout grid, only loses its soft hyphens)."""
+    if not component.math_letters:
+        text = fold_math_letters(text)
+    mode = getattr(component, "dehyphenate", "off")
+    return dehyphenate(text, mode, WordList(getattr(component, "language", "")) if mode == "auto" else None)
 
 
 def rules_geometry(component: RuleOptions, page: PageContext, indices: Sequence[int]) -> PageGeometry:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
 
-from ._shared import GEOMETRY_OPTIONS
+from ._shared import GEOMETRY_OPTIONS, finished
 from .geometric import geometric_choice
 from .structure import STRUCTURE_OPTIONS, StructureOptions, play_structure
 
@@ -52,8 +52,8 @@ class AutoAssembler(Assembler, StructureOptions):
         if self.structure and len(indices):
             text = play_structure(self, page, indices)
             if text is not None:
-                return text
-        return geometric_choice(self, page, indices)
+                return finished(self, text)
+        return finished(self, geometric_choice(self, page, indices))
 
 
 @hookimpl

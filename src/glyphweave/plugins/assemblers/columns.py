@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from glyphweave.plugin import Assembler, PageContext, hookimpl
 
-from ._shared import GEOMETRY_OPTIONS, GeometryOptions, ordered_rows, rules_geometry
+from ._shared import GEOMETRY_OPTIONS, GeometryOptions, finished, ordered_rows, rules_geometry
 
 
 class ColumnsAssembler(Assembler, GeometryOptions):
@@ -31,7 +31,7 @@ class ColumnsAssembler(Assembler, GeometryOptions):
         page.check_time()  # the lines and their order cost more than the cheapest text
         lines = geometry.lines
         page.check_time()
-        return geometry.text_of_rows(ordered_rows(self, geometry, lines))
+        return finished(self, geometry.text_of_rows(ordered_rows(self, geometry, lines)))
 
 
 @hookimpl

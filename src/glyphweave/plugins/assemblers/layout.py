@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from glyphweave.layout import Line, PageGeometry, direction_groups, expand_ligatures, has_rtl
 from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
 
-from ._shared import RULE_OPTIONS, RuleOptions, rules_geometry
+from ._shared import RULE_OPTIONS, RuleOptions, finished, rules_geometry
 
 __all__ = ["LayoutAssembler", "glyphweave_register_assemblers"]
 
@@ -108,11 +108,13 @@ class LayoutAssembler(Assembler, RuleOptions):
       or not finite; blank lines are capped, so a glyph a mile below the page adds at
       most ``max_blank`` of them.
     * Text is the geometry's normalized line text: Latin ligatures expanded (unless
-      ``ligatures``), right-to-left runs in logical order; control characters become
-      spaces. Output: trailing spaces stripped per line, blank lines inside the page kept
+      ``ligatures``), mathematical letters folded (unless ``math_letters``), right-to-left
+      runs in logical order; control characters become spaces. No line is joined to
+      another (the grid keeps places): a soft hyphen at a line end shows as the hyphen the
+      page draws, elsewhere it is dropped. Output: trailing spaces stripped per line, blank lines inside the page kept
       as layout, none leading or trailing; a non-empty page ends with "\\n".
 
-    ``word_gap``, ``line_gap``, ``back_jump`` and ``ligatures`` are the reading rules'
+    ``word_gap``, ``line_gap``, ``back_jump``, ``ligatures`` and ``math_letters`` are the reading rules'
     options (same meanings and defaults as the ``reading`` assembler's).
     """
 
@@ -167,7 +169,7 @@ class LayoutAssembler(Assembler, RuleOptions):
             if out:
                 out.append("")
             out.extend(_clean(geo.line_text(line)) for line in unplaced)
-        return _finish(out)
+        return finished(self, _finish(out))
 
     # -- one frame ---------------------------------------------------------------------
     def _grid(self, geo: PageGeometry, lines: list[Line], page: PageContext) -> list[str]:

@@ -36,7 +36,7 @@ from typing import Any
 from glyphweave.layout import Coverage, PageGeometry, StructItem, Walk, content_keys, coverage, join_backwards
 from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
 
-from ._shared import GEOMETRY_OPTIONS, GeometryOptions, ordered_rows, rules_geometry
+from ._shared import GEOMETRY_OPTIONS, GeometryOptions, finished, ordered_rows, rules_geometry
 from .geometric import geometric_choice
 
 STRUCTURE_OPTIONS = {
@@ -75,9 +75,9 @@ class StructureAssembler(Assembler, StructureOptions):
     def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
         page.note("assembler", self.NAME)
         text = play_structure(self, page, indices)
-        if text is not None:
-            return text
-        return geometric_choice(self, page, indices)  # the fallback: auto's geometric choice
+        if text is None:
+            text = geometric_choice(self, page, indices)  # the fallback: auto's geometric choice
+        return finished(self, text)
 
 
 def play_structure(options: StructureOptions, page: PageContext, indices: Sequence[int]) -> str | None:

@@ -24,8 +24,10 @@ from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimp
 
 from .._shared import (
     ORDER_OPTIONS,
+    PROSE_OPTIONS,
     RULE_OPTIONS,
     GeometryOptions,
+    finished,
     order_thresholds,
     recovered_text,
     rules_geometry,
@@ -97,6 +99,7 @@ class ReadingAssembler(Assembler, GeometryOptions):
             "(words painted backwards, lines jumping up mid-column, columns interleaved line by line).",
         ),
         **ORDER_OPTIONS,
+        **PROSE_OPTIONS,
     }
 
     recover: bool
@@ -107,8 +110,8 @@ class ReadingAssembler(Assembler, GeometryOptions):
         geometry = rules_geometry(self, page, indices)
         if self.recover and len(geometry.walk.breaks) > 1 and not geometry.plain_order(
                 order_thresholds(self, geometry)["gap"]):
-            return recovered_text(self, page, geometry)
-        return geometry.reading_text()
+            return finished(self, recovered_text(self, page, geometry))
+        return finished(self, geometry.reading_text())
 
 
 @hookimpl

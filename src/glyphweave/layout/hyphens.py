@@ -1,0 +1,223 @@
+"""Dehyphenation (rules: assembly): a word a producer split at a line end is one word again,
+and a word's own hyphen stays.
+
+A page's text is read line by line. A soft hyphen (U+00AD) is never output: it marks where
+a word *may* break, so at a line end the two parts join and elsewhere it is dropped. A
+line that ends in a hyphen (``-`` or U+2010) after a letter, followed by a line that starts
+with a lower-case letter, is a candidate: the producer either split one word there
+(``mu-`` + ``nicipal``) or broke the line after a word's own hyphen (``twenty-`` +
+``four``). Which one is decided from evidence, the nearest first:
+
+1. **The page's own words.** The joined word written whole elsewhere on the page, or the
+   hyphenated form written within a line: the more frequent wins.
+2. **The page's own hyphens.** Producers that insert a hyphen character of their own
+   (WeasyPrint's U+2010) while the text types another (``-``) show it: a line-end hyphen
+   character that never stands inside a word within a line, on a page whose words do use
+   another one, is the producer's (join); a ``-`` on a page whose split words end in such
+   a producer's character is the word's own (keep).
+3. **A word list** (:class:`WordList`, wordfreq's frequencies): join when the joined word
+   is known and not much rarer than the rarer part (a compound's parts are words of their
+   own, and ``twentyfour`` or ``carbonarc`` are far rarer than either part); keep when the
+   joined word is unknown and both parts are words; join otherwise (``glaci`` + ``ologist``
+   are no compound).
+
+``mode``: ``"auto"`` as above, ``"all"`` joins every candidate (as pdftotext does, real
+compounds too), ``"off"`` joins nothing (a line-end soft hyphen is then shown as the
+hyphen the page draws).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
+
+SOFT_HYPHEN = "\u00ad"
+HYPHENS = "-\u2010"
+"""The hyphen characters a line may end in (hyphen-minus and U+2010 HYPHEN)."""
+
+MODES = ("auto", "off", "all")
+
+MARGIN = 1.0
+"""On the word list's Zipf scale (log10 of occurrences per billion words): the joined word
+wins when it is at most this much rarer than the rarer of the two parts. ``twenty`` and
+``four`` are about 4.7 and 5.5, ``twentyfour`` 1.5 (keep); ``re`` and ``stored`` 5.2 and
+4.2, ``restored`` 4.1 (join)."""
+
+FIT = 0.8
+"""The word list speaks for a page only when it knows at least this share of the page's words
+of three letters or more (English prose and papers against the English list: 0.86 to 1.0;
+German and French pages: 0.45 to 0.6, the list holding many of their words from the web).
+On another language's page it would call ``Ge-`` + ``burt`` a compound of two English words,
+so there the page's evidence decides alone."""
+
+SHORT_HEAD = 2
+"""A first part this short (``be-``, ``re-``: the fragment a hyphenation most often leaves,
+rarely a compound's head) gives the joined word half a Zipf unit more."""
+
+_END = re.compile(r"([^\W\d_]+)([-\u2010])$")
+_START = re.compile(r"[^\W\d_]+")
+_WORD = re.compile(r"[^\W\d_]+(?:[-\u2010][^\W\d_]+)*")
+_INNER = re.compile(r"[^\W\d_]([-\u2010])(?=[^\W\d_])")
+
+Frequency = Callable[[str], float]
+"""A word's Zipf frequency (0.0: unknown), the word lower-cased."""
+
+
+def dehyphenate(text: str, mode: str = "auto", frequency: Frequency | None = None) -> str:
+    """``text`` (a page's lines) with soft hyphens gone and line-end hyphens resolved as the
+    module docstring says. ``frequency`` is the word list (None: the page's evidence only;
+    a candidate it says nothing about joins)."""
+    if SOFT_HYPHEN not in text and ("-\n" not in text and "\u2010\n" not in text or mode == "off"):
+        return text
+    lines = text.split("\n")
+    evidence = _Evidence(lines) if mode == "auto" else None
+    if evidence is not None and frequency is not None:
+        frequency = _Fitting(frequency, evidence)
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        while mode != "off" and i + 1 < len(lines) and lines[i + 1].strip():
+            nxt = lines[i + 1]
+            if not (line.endswith(SOFT_HYPHEN) or _candidate(line, nxt, mode, evidence, frequency)):
+                break
+            line, rest = _join(line[:-1], nxt)
+            if rest:
+                lines[i + 1] = rest
+                break
+            del lines[i + 1]  # the line was that one word: the next may continue it
+        if line.endswith(SOFT_HYPHEN):
+            line = line[:-1] + "-"  # not joined: the hyphen the page draws
+        out.append(line.replace(SOFT_HYPHEN, ""))
+        i += 1
+    return "\n".join(out)
+
+
+def _candidate(line: str, nxt: str, mode: str, evidence: _Evidence | None, frequency: Frequency | None) -> bool:
+    """Whether ``line`` ends in a hyphen that splits a word continued by ``nxt``."""
+    end = _END.search(line)
+    if end is None:
+        return False
+    start = _START.match(nxt.lstrip())
+    if start is None or not start.group()[0].islower():
+        return False
+    return mode == "all" or _joins(end.group(1), end.group(2), start.group(), evidence, frequency)
+
+
+def _join(head: str, nxt: str) -> tuple[str, str]:
+    """``head`` (the line without its hyphen) with the first word of ``nxt`` (up to the next
+    space, its punctuation with it) moved up, and what is left of ``nxt``."""
+    word, _space, rest = nxt.lstrip().partition(" ")
+    return head + word, rest.lstrip()
+
+
+class _Evidence:
+    """What a page says about its own words and hyphens."""
+
+    def __init__(self, lines: list[str]) -> None:
+        words: Counter[str] = Counter()
+        inner: set[str] = set()
+        ends: set[str] = set()
+        for line in lines:
+            body = line.rstrip()
+            end = _END.search(body)
+            if end:
+                ends.add(end.group(2))
+                body = body[:end.start(1)]
+            for word in _WORD.findall(body):
+                word = word.lower().replace("\u2010", "-")
+                words[word] += 1
+                if "-" in word:
+                    words.update(word.split("-"))
+            inner.update(_INNER.findall(body))
+        self.words = words
+        self.inner = inner
+        self.producer = {h for h in ends if h not in inner} if inner else set()
+        """Line-end hyphen characters never seen inside a word, on a page that has others."""
+
+    def says(self, head: str, hyphen: str, tail: str) -> bool | None:
+        """True: join; False: keep; None: the page does not say."""
+        joined = self.words[(head + tail).lower()]
+        kept = self.words[f"{head}-{tail}".lower()]
+        if joined != kept:
+            return joined > kept
+        if hyphen in self.producer:
+            return True
+        if hyphen == "-" and self.producer and "-" in self.inner:
+            return False
+        return None
+
+
+class _Fitting:
+    """The word list, asked first whether it knows the page's language (:data:`FIT`): only
+    when a candidate needs it, so a page without one never loads the list."""
+
+    def __init__(self, frequency: Frequency, evidence: _Evidence) -> None:
+        self.frequency = frequency
+        self.evidence = evidence
+        self.fits: bool | None = None
+
+    def __call__(self, word: str) -> float:
+        if self.fits is None:
+            words = [w for w in self.evidence.words if len(w) >= 3 and "-" not in w]
+            known = sum(1 for w in words if self.frequency(w))
+            self.fits = bool(words) and known >= FIT * len(words)
+        return self.frequency(word) if self.fits else 0.0
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def _joins(head: str, hyphen: str, tail: str, evidence: _Evidence | None, frequency: Frequency | None) -> bool:
+    """Whether ``head`` + hyphen + line break + ``tail`` is one word split by the producer."""
+    if evidence is not None:
+        said = evidence.says(head, hyphen, tail)
+        if said is not None:
+            return said
+    if frequency is None:
+        return True
+    joined = frequency((head + tail).lower())
+    za = frequency(head.lower())
+    zb = frequency(tail.lower())
+    if not joined:
+        return not (za and zb)
+    if not (za and zb):
+        return True
+    margin = MARGIN + (0.5 if len(head) <= SHORT_HEAD else 0.0)
+    return joined >= min(za, zb) - margin
+
+
+class WordList:
+    """Zipf word frequencies of one language from wordfreq, loaded on first use (a page with
+    no candidate never loads it); a language wordfreq lacks, or wordfreq missing, is an
+    empty list (the page's evidence still applies)."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def __call__(self, word: str) -> float:
+        table = _frequencies(self.language)
+        if table is None:
+            return 0.0
+        f = table.get(word)
+        return math.log10(f) + 9.0 if f else 0.0
+
+    def available(self) -> bool:
+        return _frequencies(self.language) is not None
+
+
+@lru_cache(maxsize=8)
+def _frequencies(language: str) -> dict[str, float] | None:
+    """wordfreq's frequency table of ``language`` (its best list), or None."""
+    if not language:
+        return None
+    try:
+        import wordfreq
+    except ImportError:
+        return None
+    if language not in wordfreq.available_languages():
+        return None
+    return dict(wordfreq.get_frequency_dict(language, "best"))

@@ -1,0 +1,39 @@
+"""Mathematical letters (rules: assembly): the styled alphabets of U+1D400-U+1D7FF read as
+the letters and digits a reader types.
+
+unicode-math (XeLaTeX, LuaLaTeX) and typst map every math-italic ``x`` to U+1D465 MATHEMATICAL
+ITALIC SMALL X in ToUnicode, so the text holds ``𝑥`` where a reader searches for ``x``.
+The block's bold, italic, script, fraktur, double-struck, sans-serif and monospace letters,
+Greek letters and digits fold to their plain characters (their Unicode compatibility
+decomposition, as NFKC gives it); U+210E PLANCK CONSTANT ``ℎ`` folds too, because it is the
+math italic ``h`` (the block leaves that code point unassigned and points to it). The other
+letterlike symbols (``ℝ``, ``ℕ``, ``ℓ``) are symbols a reader types as such and stay.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_MATH = re.compile("[\U0001d400-\U0001d7ff\u210e]")
+
+
+def fold_math_letters(text: str) -> str:
+    """``text`` with the mathematical alphanumeric symbols folded to plain letters and
+    digits (the module docstring says which). Text without one comes back unchanged
+    (one regex scan; ASCII text is not scanned at all)."""
+    if text.isascii() or not _MATH.search(text):
+        return text
+    return _MATH.sub(_plain, text)
+
+
+def _plain(match: re.Match[str]) -> str:
+    return _fold(match.group())
+
+
+@lru_cache(maxsize=2048)
+def _fold(char: str) -> str:
+    """The plain character of one math letter (itself when it has none: an unassigned code point)."""
+    folded = unicodedata.normalize("NFKC", char)
+    return folded if folded and folded != char else char

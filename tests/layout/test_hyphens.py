@@ -1,0 +1,98 @@
+"""Dehyphenation rules (glyphweave.layout.hyphens) on page texts made by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from glyphweave.layout import WordList, dehyphenate
+from glyphweave.layout.hyphens import MARGIN
+
+# A word list by hand (Zipf values), so the rules are tested without wordfreq's data.
+ZIPF = {"twenty": 4.7, "four": 5.5, "twentyfour": 1.5, "be": 6.8, "side": 5.5, "beside": 4.2, "hand": 5.4,
+        "held": 5.2, "handheld": 3.4, "carbon": 4.6, "arc": 4.2, "re": 5.2, "stored": 4.2, "restored": 4.1,
+        "well": 6.0, "known": 5.4, "wellknown": 1.6, "municipal": 4.0, "nicipal": 0.0, "the": 7.7, "counted": 3.9,
+        "birds": 4.5, "fact": 5.2, "sat": 4.6, "was": 6.9, "today": 5.6, "lamp": 4.1, "park": 5.0}
+
+
+def words(word: str) -> float:
+    return ZIPF.get(word, 0.0)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("the mu-\nnicipal park\n", "the municipal\npark\n"),
+    ("counted twenty-\nfour birds\n", "counted twenty-\nfour birds\n"),
+    ("a well-\nknown fact\n", "a well-\nknown fact\n"),
+    ("sat be-\nside it\n", "sat beside\nit\n"),
+    ("was re\u2010\nstored today\n", "was restored\ntoday\n"),
+    ("a hand-\nheld lamp\n", "a hand-\nheld lamp\n"),
+    ("the carbon-\narc lamp\n", "the carbon-\narc lamp\n"),
+])
+def test_word_list_decides_when_the_page_is_silent(text, expected):
+    assert dehyphenate(text, "auto", words) == expected
+
+
+def test_word_list_of_another_language_is_not_asked():
+    # Ge + burt: two English words, but the page is not English: its split words join
+    text = "die Ge-\nburt des neuen Kindes war gestern\n"
+    assert dehyphenate(text, "auto", lambda w: {"ge": 3.8, "burt": 3.4, "des": 4.0}.get(w, 0.0)) == (
+        "die Geburt\ndes neuen Kindes war gestern\n")
+
+
+def test_soft_hyphen_joins_at_a_line_end_and_is_never_output():
+    text = "two pieces by contem\u00ad\nporary composers and sun\u00adflowers\n"
+    assert dehyphenate(text, "auto", words) == "two pieces by contemporary\ncomposers and sunflowers\n"
+    assert dehyphenate(text, "all", None) == "two pieces by contemporary\ncomposers and sunflowers\n"
+    # off: no line is joined; the line-end soft hyphen shows as the hyphen the page draws
+    assert dehyphenate(text, "off", words) == "two pieces by contem-\nporary composers and sunflowers\n"
+
+
+def test_upper_case_or_digit_line_start_never_joins():
+    text = "the Smith-\nJones report, pages 10-\n12 and a x-\n- y\n"
+    assert dehyphenate(text, "all", words) == text
+
+
+def test_the_pages_words_come_first():
+    # the word list says keep (both parts are words, the joined word unknown), the page says join
+    text = "the carbonarc glows. A carbon-\narc lamp\n"
+    assert dehyphenate(text, "auto", words) == "the carbonarc glows. A carbonarc\nlamp\n"
+    # and the other way round: the page writes the compound within a line
+    text = "the be-side and the be-side. We sat be-\nside it\n"
+    assert dehyphenate(text, "auto", words).endswith("We sat be-\nside it\n")
+
+
+def test_the_pages_hyphen_characters():
+    # the words use '-', the producer's breaks U+2010: every U+2010 break joins, a '-' break stays
+    text = "the self-heating mast, twenty\u2010\nfour hours and a carbon-\narc lamp\n"
+    assert dehyphenate(text, "auto", None) == "the self-heating mast, twentyfour\nhours and a carbon-\narc lamp\n"
+
+
+def test_modes():
+    text = "counted twenty-\nfour birds\n"
+    assert dehyphenate(text, "all", words) == "counted twentyfour\nbirds\n"
+    assert dehyphenate(text, "off", words) == text
+
+
+def test_a_line_of_one_word_continues():
+    text = "a ve\u00ad\nry\u00ad\nlong word\n"
+    assert dehyphenate(text, "auto", words) == "a verylong\nword\n"
+
+
+def test_no_word_list_joins_what_the_page_does_not_contradict():
+    assert dehyphenate("the mu-\nnicipal park\n", "auto", None) == "the municipal\npark\n"
+
+
+def test_margin_is_on_the_zipf_scale():
+    assert 0 < MARGIN < 3
+
+
+def test_word_list_without_data_is_empty():
+    missing = WordList("")
+    assert missing("house") == 0.0
+    assert not missing.available()
+
+
+def test_wordfreq_list_when_installed():
+    pytest.importorskip("wordfreq")
+    english = WordList("en")
+    assert english("because") > 5.0 > english("twentyfour")
+    assert WordList("xx-no-such")("house") == 0.0
