@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import io
 import pickle
+import zlib
 
+import pikepdf
 import pytest
 
 import glyphweave
@@ -78,3 +81,19 @@ def test_jsonl_statistics_keep_warnings_as_their_messages() -> None:
     with glyphweave.open(_damaged(), limits={"page_content_mb": 1}) as doc:
         stats = doc.pages[0].stats.to_dict()
     assert stats["warnings"] == ["font /F9 not in resources", "text shown with no font set"]
+
+
+def test_a_message_that_starts_with_page_still_gets_its_page() -> None:
+    # "page content damaged ..." once lost its "page 1: " to a test of the message's first word.
+    with pikepdf.open(io.BytesIO(make_pdf(TEXT))) as pdf:
+        contents = pdf.pages[0].obj.Contents
+        flate = bytearray(zlib.compress(contents.read_bytes()))
+        flate[-1] ^= 0xFF  # a wrong checksum: the data is whole, its check fails
+        contents.write(bytes(flate), filter=pikepdf.Name.FlateDecode)
+        out = io.BytesIO()
+        pdf.save(out)
+    with glyphweave.open(out.getvalue()) as doc:
+        assert "kept" in doc.text()
+        (warning,) = doc.warnings()
+    assert (warning.kind, warning.page) == ("content", 1)
+    assert str(warning).startswith("page 1: page content damaged (")
