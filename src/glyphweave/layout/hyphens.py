@@ -57,6 +57,7 @@ SHORT_HEAD = 2
 """A first part this short (``be-``, ``re-``: the fragment a hyphenation most often leaves,
 rarely a compound's head) gives the joined word half a Zipf unit more."""
 
+_HYPHEN_ENDS = tuple(HYPHENS)
 _END = re.compile(r"([^\W\d_]+)([-\u2010])$")
 _START = re.compile(r"[^\W\d_]+")
 _WORD = re.compile(r"[^\W\d_]+(?:[-\u2010][^\W\d_]+)*")
@@ -118,21 +119,26 @@ class _Evidence:
     """What a page says about its own words and hyphens."""
 
     def __init__(self, lines: list[str]) -> None:
-        words: Counter[str] = Counter()
-        inner: set[str] = set()
         ends: set[str] = set()
+        bodies = []
         for line in lines:
             body = line.rstrip()
-            end = _END.search(body)
-            if end:
-                ends.add(end.group(2))
-                body = body[:end.start(1)]
-            for word in _WORD.findall(body):
-                word = word.lower().replace("\u2010", "-")
-                words[word] += 1
-                if "-" in word:
-                    words.update(word.split("-"))
-            inner.update(_INNER.findall(body))
+            if body.endswith(_HYPHEN_ENDS):  # the test first: a search per line costs a page 1 ms
+                end = _END.search(body)
+                if end:
+                    ends.add(end.group(2))
+                    body = body[:end.start(1)]
+            bodies.append(body)
+        # Neither a word nor an inner hyphen spans a line break: the page is searched at once.
+        text = "\n".join(bodies)
+        found = [word.lower() for word in _WORD.findall(text)]
+        if "\u2010" in text:
+            found = [word.replace("\u2010", "-") for word in found]
+        words = Counter(found)
+        for word in found:
+            if "-" in word:
+                words.update(word.split("-"))
+        inner = set(_INNER.findall(text))
         self.words = words
         self.inner = inner
         self.producer = {h for h in ends if h not in inner} if inner else set()
@@ -202,8 +208,7 @@ class WordList:
         table = _frequencies(self.language)
         if table is None:
             return 0.0
-        f = table.get(word)
-        return math.log10(f) + 9.0 if f else 0.0
+        return table.get(word, 0.0)
 
     def available(self) -> bool:
         return _frequencies(self.language) is not None
@@ -211,13 +216,60 @@ class WordList:
 
 @lru_cache(maxsize=8)
 def _frequencies(language: str) -> dict[str, float] | None:
-    """wordfreq's frequency table of ``language`` (its best list), or None."""
+    """Zipf frequencies of ``language`` from wordfreq's best list, or None.
+
+    Read from wordfreq's data file itself where it can be: importing wordfreq costs half a
+    second (its tokenizers pull in regex, langcodes and ftfy), reading the file a tenth of
+    that, and a process extracting one paper would pay the difference on its first split word.
+    """
     if not language:
         return None
+    pack = _read_pack(language)
+    if pack is None:
+        return _frequencies_from_api(language)
+    table: dict[str, float] = {}
+    for index, bucket in enumerate(pack):
+        if bucket:  # bucket i holds the words of frequency 10 ** (-i / 100), as wordfreq computes it
+            table.update(dict.fromkeys(bucket, math.log10(10 ** (-index / 100)) + 9.0))
+    return table
+
+
+def _read_pack(language: str) -> list[list[str]] | None:
+    """wordfreq's word list of ``language`` (its large list, else its small one), as stored:
+    a gzipped msgpack list whose first item is a ``{"format": "cB", "version": 1}`` header and
+    whose item ``i + 1`` holds the words of -i centibels. None when it cannot be read so."""
+    import gzip
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("wordfreq")  # finds the package without running it
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    data = Path(next(iter(spec.submodule_search_locations))) / "data"
+    for size in ("large", "small"):
+        path = data / f"{size}_{language}.msgpack.gz"
+        if not path.is_file():
+            continue
+        try:
+            import msgpack
+
+            with gzip.open(path, "rb") as file:
+                pack = msgpack.load(file, raw=False)
+        except Exception:  # another layout or format: wordfreq's own reader answers
+            return None
+        header = pack[0] if isinstance(pack, list) and pack else None
+        if not isinstance(header, dict) or header.get("format") != "cB" or header.get("version") != 1:
+            return None
+        return pack[1:]
+    return None
+
+
+def _frequencies_from_api(language: str) -> dict[str, float] | None:
+    """:func:`_frequencies` through wordfreq's own functions (slower to import)."""
     try:
         import wordfreq
     except ImportError:
         return None
     if language not in wordfreq.available_languages():
         return None
-    return dict(wordfreq.get_frequency_dict(language, "best"))
+    return {word: math.log10(f) + 9.0 for word, f in wordfreq.get_frequency_dict(language, "best").items() if f}
