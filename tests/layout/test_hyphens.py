@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from glyphweave.layout import WordList, dehyphenate
-from glyphweave.layout.hyphens import MARGIN
+from glyphweave.layout.hyphens import MARGIN, _frequencies
 
 # A word list by hand (Zipf values), so the rules are tested without wordfreq's data.
 ZIPF = {"twenty": 4.7, "four": 5.5, "twentyfour": 1.5, "be": 6.8, "side": 5.5, "beside": 4.2, "hand": 5.4,
@@ -96,3 +96,14 @@ def test_wordfreq_list_when_installed():
     english = WordList("en")
     assert english("because") > 5.0 > english("twentyfour")
     assert WordList("xx-no-such")("house") == 0.0
+
+
+def test_the_data_file_read_directly_gives_wordfreqs_own_frequencies():
+    # The list is read from wordfreq's file without importing wordfreq (half a second):
+    # it must give what wordfreq's own functions give. Icelandic: a small list, quick to compare.
+    pytest.importorskip("wordfreq")
+    from glyphweave.layout.hyphens import _frequencies_from_api, _read_pack
+
+    assert _read_pack("is") is not None
+    direct, by_api = _frequencies.__wrapped__("is"), _frequencies_from_api("is")
+    assert direct and direct == by_api
