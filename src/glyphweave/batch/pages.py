@@ -277,13 +277,11 @@ class _Merge:
     def __init__(self, doc: Any) -> None:
         self.doc = doc
         self.seen: set[tuple[str, str, str]] = set()
-        self.spent = 0
 
     def affordable(self) -> bool:
         """Whether the next page, from where the pages so far left the document's budget,
         cannot run into it: then a worker's page equals one process's."""
-        limits = self.doc.limits
-        return limits.document_content_bytes - self.spent > limits.page_content_bytes
+        return self.doc.content_left > self.doc.limits.page_content_bytes
 
     def add(self, result: PageResult) -> PageResult:
         """Record ``result`` in the parent's document, without the warnings of once-per-document
@@ -301,7 +299,6 @@ class _Merge:
             result = attrs.evolve(result, stats=attrs.evolve(result.stats, warnings=tuple(kept)))
         self.doc.record_page(result.stats)
         self.doc.charge_content(result.spent)
-        self.spent += result.spent
         return result
 
 
@@ -364,7 +361,8 @@ class PageSplit:
     def _rest(self, numbers: list[int], mode: str | None, want_data: bool, merge: _Merge) -> Iterator[PageResult]:
         """The pages from where the document's budget may run short, in this process, with
         the budget one process would have left there."""
-        reader = _Reader(self.options, mode, want_data, spent=merge.spent)
+        reader = _Reader(self.options, mode, want_data,
+                         spent=self.doc.limits.document_content_bytes - self.doc.content_left)
         try:
             for result in reader.pages(numbers):
                 yield merge.add(result)

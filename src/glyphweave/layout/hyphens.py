@@ -173,9 +173,6 @@ class _Fitting:
             self.fits = bool(words) and known >= FIT * len(words)
         return self.frequency(word) if self.fits else 0.0
 
-    def __bool__(self) -> bool:
-        return True
-
 
 def _joins(head: str, hyphen: str, tail: str, evidence: _Evidence | None, frequency: Frequency | None) -> bool:
     """Whether ``head`` + hyphen + line break + ``tail`` is one word split by the producer."""
