@@ -20,12 +20,12 @@ def words(word: str) -> float:
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("the mu-\nnicipal park\n", "the municipal\npark\n"),
-    ("counted twenty-\nfour birds\n", "counted twenty-\nfour birds\n"),
-    ("a well-\nknown fact\n", "a well-\nknown fact\n"),
+    ("counted twenty-\nfour birds\n", "counted twenty-four\nbirds\n"),
+    ("a well-\nknown fact\n", "a well-known\nfact\n"),
     ("sat be-\nside it\n", "sat beside\nit\n"),
     ("was re\u2010\nstored today\n", "was restored\ntoday\n"),
-    ("a hand-\nheld lamp\n", "a hand-\nheld lamp\n"),
-    ("the carbon-\narc lamp\n", "the carbon-\narc lamp\n"),
+    ("a hand-\nheld lamp\n", "a hand-held\nlamp\n"),
+    ("the carbon-\narc lamp\n", "the carbon-arc\nlamp\n"),
 ])
 def test_word_list_decides_when_the_page_is_silent(text, expected):
     assert dehyphenate(text, "auto", words) == expected
@@ -57,13 +57,13 @@ def test_the_pages_words_come_first():
     assert dehyphenate(text, "auto", words) == "the carbonarc glows. A carbonarc\nlamp\n"
     # and the other way round: the page writes the compound within a line
     text = "the be-side and the be-side. We sat be-\nside it\n"
-    assert dehyphenate(text, "auto", words).endswith("We sat be-\nside it\n")
+    assert dehyphenate(text, "auto", words).endswith("We sat be-side\nit\n")
 
 
 def test_the_pages_hyphen_characters():
     # the words use '-', the producer's breaks U+2010: every U+2010 break joins, a '-' break stays
     text = "the self-heating mast, twenty\u2010\nfour hours and a carbon-\narc lamp\n"
-    assert dehyphenate(text, "auto", None) == "the self-heating mast, twentyfour\nhours and a carbon-\narc lamp\n"
+    assert dehyphenate(text, "auto", None) == "the self-heating mast, twentyfour\nhours and a carbon-arc\nlamp\n"
 
 
 def test_modes():

@@ -6,7 +6,9 @@ a word *may* break, so at a line end the two parts join and elsewhere it is drop
 line that ends in a hyphen (``-`` or U+2010) after a letter, followed by a line that starts
 with a lower-case letter, is a candidate: the producer either split one word there
 (``mu-`` + ``nicipal``) or broke the line after a word's own hyphen (``twenty-`` +
-``four``). Which one is decided from evidence, the nearest first:
+``four``). Either way the word is one again: its second part comes up to the line of its
+first, without the hyphen in the first case and with it in the second (a search for
+``twenty-four`` finds it). Which one is decided from evidence, the nearest first:
 
 1. **The page's own words.** The joined word written whole elsewhere on the page, or the
    hyphenated form written within a line: the more frequent wins.
@@ -83,9 +85,12 @@ def dehyphenate(text: str, mode: str = "auto", frequency: Frequency | None = Non
         line = lines[i]
         while mode != "off" and i + 1 < len(lines) and lines[i + 1].strip():
             nxt = lines[i + 1]
-            if not (line.endswith(SOFT_HYPHEN) or _candidate(line, nxt, mode, evidence, frequency)):
+            verdict = True if line.endswith(SOFT_HYPHEN) else _candidate(line, nxt, mode, evidence, frequency)
+            if verdict is None:
                 break
-            line, rest = _join(line[:-1], nxt)
+            # Joined, the producer's hyphen goes; kept, it is the word's own and the word is
+            # still one (``round-the-`` + ``clock``): its second part comes up all the same.
+            line, rest = _join(line[:-1] if verdict else line, nxt)
             if rest:
                 lines[i + 1] = rest
                 break
@@ -97,14 +102,16 @@ def dehyphenate(text: str, mode: str = "auto", frequency: Frequency | None = Non
     return "\n".join(out)
 
 
-def _candidate(line: str, nxt: str, mode: str, evidence: _Evidence | None, frequency: Frequency | None) -> bool:
-    """Whether ``line`` ends in a hyphen that splits a word continued by ``nxt``."""
+def _candidate(line: str, nxt: str, mode: str, evidence: _Evidence | None,
+               frequency: Frequency | None) -> bool | None:
+    """Whether ``line`` ends in a hyphen that the producer put into a word continued by
+    ``nxt`` (True), in a word's own hyphen at a line break (False), or in neither (None)."""
     end = _END.search(line)
     if end is None:
-        return False
+        return None
     start = _START.match(nxt.lstrip())
     if start is None or not start.group()[0].islower():
-        return False
+        return None
     return mode == "all" or _joins(end.group(1), end.group(2), start.group(), evidence, frequency)
 
 
