@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from glyphweave.core.structure import ContentKey, PageStructure, StructItem
 
+from .bands import read_bands
 from .blocks import Block, build_blocks
 from .coverage import Coverage, content_keys, coverage
 from .hyphens import WordList, dehyphenate
@@ -48,5 +49,6 @@ __all__ = [
     "WIDE_GAP", "Block", "Box", "ContentKey", "Coverage", "Decision", "Line", "PageGeometry", "PageStructure",
     "Recovery", "Rules", "Side", "StructItem", "Verdict", "Walk", "Word", "WordList", "build_blocks",
     "content_keys", "coverage", "dehyphenate", "direction_groups", "expand_ligatures", "finish_text",
-    "fold_math_letters", "geometric_rows", "has_rtl", "is_cjk", "join_backwards", "logical_order", "normalize_arabic_forms", "page_geometry", "paint_order_text", "recover",
+    "fold_math_letters", "geometric_rows", "has_rtl", "is_cjk", "join_backwards", "logical_order", "normalize_arabic_forms", "page_geometry", "paint_order_text",
+    "read_bands", "recover",
 ]

@@ -16,6 +16,10 @@ Three contradictions are recognised, each on lines consecutive in paint order:
   lie wholly on one side of it, where the geometric order (:func:`~.order.geometric_rows`)
   finds columns. The region is read column by column.
 
+Then the page's **bands** (blocks separated by clear space across the page: running heads,
+footers, footnote areas) are read top to bottom where paint order has them otherwise
+(:mod:`.bands`).
+
 Everything is linear in the number of lines, apart from the geometric order of a stretch
 that needs it.
 """
@@ -25,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from .bands import read_bands
 from .blocks import same_direction
 from .lines import Line
 from .order import geometric_rows
@@ -59,6 +64,7 @@ def recover(lines: Sequence[Line], *, gap: float, min_width: float, min_lines: i
     rows = _interleaved(list(lines), gap, min_width, min_lines, fixes)
     rows = _backwards(rows, fixes)
     rows = _jumps(rows, fixes)
+    rows, fixes["bands"] = read_bands(rows)
     return Recovery(rows, {k: v for k, v in fixes.items() if v})
 
 

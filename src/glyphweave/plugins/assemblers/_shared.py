@@ -17,6 +17,7 @@ from glyphweave.layout import (
     fold_math_letters,
     geometric_rows,
     page_geometry,
+    read_bands,
     recover,
 )
 from glyphweave.layout.hyphens import MODES
@@ -131,8 +132,9 @@ def order_thresholds(component: GeometryOptions, geometry: PageGeometry) -> dict
 def ordered_rows(component: GeometryOptions, geometry: PageGeometry, lines: Sequence[Line],
                  gutters: list[tuple[float, float]] | None = None) -> list[list[Line]]:
     """``lines`` in geometric order under ``component``'s thresholds (the gutters found
-    are appended to ``gutters`` when given)."""
-    return geometric_rows(lines, gutters=gutters, **order_thresholds(component, geometry))
+    are appended to ``gutters`` when given), the page's bands top to bottom: the order reads
+    the columns, and a page-wide line below them (a footer) must not stay among them."""
+    return read_bands(geometric_rows(lines, gutters=gutters, **order_thresholds(component, geometry)))[0]
 
 
 def recovered_text(component: GeometryOptions, page: PageContext, geometry: PageGeometry) -> str:

@@ -96,7 +96,8 @@ class ReadingAssembler(Assembler, GeometryOptions):
         "recover": Option(
             default=True,
             doc="Order recovery: read a region in geometric order where paint order contradicts it badly "
-            "(words painted backwards, lines jumping up mid-column, columns interleaved line by line).",
+            "(words painted backwards, lines jumping up mid-column, columns interleaved line by line, "
+            "blocks across the page painted out of top-to-bottom order).",
         ),
         **ORDER_OPTIONS,
         **PROSE_OPTIONS,
