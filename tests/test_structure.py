@@ -288,6 +288,42 @@ def test_artifacts_do_not_count_against_coverage():
         assert found.usable and found.share == 1.0 and found.artifacts > found.referenced
 
 
+# --------------------------------------------------------------------------- 3b. notes
+# A paragraph whose footnote is tagged right after its mark (as typst tags it) and painted
+# at the foot of the page.
+FOOTNOTE = (mc(0, "The date is set", 72, 700) + mc(1, "1", 162, 705) + mc(3, "and the hall is booked.", 72, 686)
+            + mc(2, "1 The abbey confirmed it.", 72, 80))
+
+
+def _footnote(t: Tagged, kind: str = "Note") -> list[Any]:
+    return [t.el("Document", t.el("P", 0, t.el("Lbl", 1), t.el(kind, 2), 3), t.el("P", 4))]
+
+
+@pytest.mark.parametrize("kind", ["Note", "FENote"])
+def test_a_footnote_tagged_at_its_mark_is_read_after_the_body(kind: str):
+    content = FOOTNOTE + mc(4, "A second paragraph.", 72, 660)
+    text, stats = extract(tagged(content, lambda t: _footnote(t, kind)))
+    assert text == "The date is set1\nand the hall is booked.\nA second paragraph.\n1 The abbey confirmed it.\n"
+    assert stats.assembly["notes"] == "1 note(s) at the foot of the page read after the body"
+
+
+def test_a_note_nested_in_paragraphs_moves_whole():
+    content = FOOTNOTE + mc(4, "A second paragraph.", 72, 660) + mc(5, "Its second line.", 72, 66)
+    data = tagged(content, lambda t: [t.el("Document", t.el("P", 0, t.el("Lbl", 1),
+                                                              t.el("Note", t.el("P", 2), t.el("P", 5)), 3),
+                                            t.el("P", 4))])
+    assert extract(data)[0].splitlines()[-2:] == ["1 The abbey confirmed it.", "Its second line."]
+
+
+def test_a_note_beside_the_text_keeps_its_place():
+    # A margin note, level with the text after it: the tree's order stands.
+    content = (mc(0, "The date is set", 72, 700) + mc(1, "1", 162, 705) + mc(2, "margin note", 400, 690)
+               + mc(3, "and the hall is booked.", 72, 686) + mc(4, "A second paragraph.", 72, 660))
+    text, stats = extract(tagged(content, _footnote))
+    assert text.splitlines()[1] == "margin note"
+    assert "notes" not in stats.assembly
+
+
 # --------------------------------------------------------------------------- 4. fallback, with its reason
 def _untagged() -> bytes:
     return make_pdf(plain("Plain", 72, 700) + plain("Text", 72, 680))

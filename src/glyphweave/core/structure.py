@@ -39,6 +39,8 @@ class StructItem:
     """The element's /ActualText, which replaces the content of ``keys``."""
     alt: str | None = None
     """A figure's /Alt (alternate description), used when the assembler is asked to."""
+    note: int | None = None
+    """Identity of the Note or FENote element around it (a footnote or endnote), or None."""
 
 
 @attrs.frozen(slots=True)

@@ -38,6 +38,7 @@ BLOCKS = frozenset({
 })
 _IN_ITEM = frozenset({"Lbl", "LBody"})
 _CELLS = frozenset({"TD", "TH"})
+_NOTES = frozenset({"Note", "FENote"})  # footnotes and endnotes (PDF 1.7 and 2.0 names)
 
 _ROLE_HOPS = 32  # role map chains longer than this are a loop
 
@@ -172,17 +173,17 @@ class _Walk:
     def _walk(self) -> None:
         budget = self.limits.structure_elements
         max_depth = self.limits.structure_depth
-        # (object, depth, page, block, row, cell, kind, parent element); children are pushed
-        # reversed so the stack pops them in the author's order.
-        stack: list[tuple[Any, int, int | None, int, int | None, int | None, str, Any]] = [
-            (self.root.get("/K"), 0, None, 0, None, None, "Document", None)]
+        # (object, depth, page, block, row, cell, kind, parent element, note); children are
+        # pushed reversed so the stack pops them in the author's order.
+        stack: list[tuple[Any, int, int | None, int, int | None, int | None, str, Any, int | None]] = [
+            (self.root.get("/K"), 0, None, 0, None, None, "Document", None, None)]
         while stack:
-            obj, depth, page, block, row, cell, kind, parent = stack.pop()
+            obj, depth, page, block, row, cell, kind, parent, note = stack.pop()
             if isinstance(obj, pikepdf.Array):
                 if not self.first_visit(obj):
                     continue
                 for kid in reversed(list(obj)):
-                    stack.append((kid, depth, page, block, row, cell, kind, parent))
+                    stack.append((kid, depth, page, block, row, cell, kind, parent, note))
                 continue
             if isinstance(obj, int) and not isinstance(obj, bool):
                 self.elements += 1  # a content reference counts against the limit too
@@ -192,7 +193,7 @@ class _Walk:
                     return
                 if page is None:
                     page = self.parent_page(parent)
-                self._content(page, (None, int(obj)), kind, block, row, cell)
+                self._content(page, (None, int(obj)), kind, block, row, cell, note)
                 continue
             if not isinstance(obj, pikepdf.Dictionary):
                 continue
@@ -207,7 +208,7 @@ class _Walk:
             if type_ == pikepdf.Name.MCR or ("/MCID" in obj and "/S" not in obj):
                 if page is None and "/Pg" not in obj:
                     page = self.parent_page(parent)
-                self._reference(obj, page, kind, block, row, cell)
+                self._reference(obj, page, kind, block, row, cell, note)
                 continue
             if depth >= max_depth:
                 self.warn(f"{LIMIT}structure tree nested deeper than {max_depth}; deeper elements skipped",
@@ -220,10 +221,10 @@ class _Walk:
                               "the second reference is skipped")
                     continue
                 self.visited.add(objgen)
-            self._element(obj, depth, page, block, row, cell, stack)
+            self._element(obj, depth, page, block, row, cell, note, stack)
 
     def _element(self, elem: pikepdf.Dictionary, depth: int, page: int | None, block: int, row: int | None,
-                 cell: int | None, stack: list[Any]) -> None:
+                 cell: int | None, note: int | None, stack: list[Any]) -> None:
         name = elem.get("/S")
         kind = self.standard(str(name)[1:]) if isinstance(name, pikepdf.Name) else "NonStruct"
         if "/Pg" in elem:
@@ -234,23 +235,25 @@ class _Walk:
             row = self.new_id()
         if kind in _CELLS:
             cell = self.new_id()
+        if kind in _NOTES:
+            note = self.new_id()
         alt = elem.get("/Alt") if kind == "Figure" else None
         if alt is not None and page is None:
             page = self.parent_page(elem)
         if alt is not None and page is not None:
             text = _text_string(alt)
             if text:
-                self.pages[page].append(StructItem((), kind, block, row, cell, alt=text))
+                self.pages[page].append(StructItem((), kind, block, row, cell, alt=text, note=note))
         actual = elem.get("/ActualText")
         if actual is not None:
             text = _text_string(actual)
             if text is not None:
-                self._replaced(elem, depth, page, kind, block, row, cell, text)
+                self._replaced(elem, depth, page, kind, block, row, cell, note, text)
                 return
-        stack.append((elem.get("/K"), depth + 1, page, block, row, cell, kind, elem))
+        stack.append((elem.get("/K"), depth + 1, page, block, row, cell, kind, elem, note))
 
     def _reference(self, mcr: pikepdf.Dictionary, page: int | None, kind: str, block: int, row: int | None,
-                   cell: int | None) -> None:
+                   cell: int | None, note: int | None) -> None:
         mcid = mcr.get("/MCID")
         if not isinstance(mcid, int):
             self.warn("a marked-content reference without an MCID; skipped")
@@ -259,17 +262,17 @@ class _Walk:
             page = self.page_index(mcr.get("/Pg"))
         stm = mcr.get("/Stm")
         owner = stm.objgen if isinstance(stm, pikepdf.Stream) and stm.objgen != (0, 0) else None
-        self._content(page, (owner, int(mcid)), kind, block, row, cell)
+        self._content(page, (owner, int(mcid)), kind, block, row, cell, note)
 
     def _content(self, page: int | None, key: ContentKey, kind: str, block: int, row: int | None,
-                 cell: int | None) -> None:
+                 cell: int | None, note: int | None) -> None:
         if page is None:
             self.warn("marked content referenced without a page (no /Pg, no /ParentTree entry); skipped")
             return
-        self.pages[page].append(StructItem((key,), kind, block, row, cell))
+        self.pages[page].append(StructItem((key,), kind, block, row, cell, note=note))
 
     def _replaced(self, elem: pikepdf.Dictionary, depth: int, page: int | None, kind: str, block: int,
-                  row: int | None, cell: int | None, text: str) -> None:
+                  row: int | None, cell: int | None, note: int | None, text: str) -> None:
         """An element whose /ActualText replaces its content: its content keys are
         collected (bounded like the main walk) and stand behind one item per page, the
         text on the first."""
@@ -313,7 +316,8 @@ class _Walk:
                     order.append(pg)
                 keys[pg].append(key)
         for n, pg in enumerate(order):
-            self.pages[pg].append(StructItem(tuple(keys[pg]), kind, block, row, cell, text=text if n == 0 else ""))
+            self.pages[pg].append(StructItem(tuple(keys[pg]), kind, block, row, cell, text=text if n == 0 else "",
+                                             note=note))
 
 
 def _number_tree(node: Any, max_depth: int) -> list[tuple[int, Any]]:

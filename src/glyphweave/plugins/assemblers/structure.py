@@ -18,6 +18,9 @@ table row and cell around it. This assembler:
   by ``artifacts``: ``keep`` (the default) puts those above the tagged content before it
   and the rest after it, as a reader sees them; ``append`` puts them all after the
   content; ``drop`` leaves them out (an index that wants no repeated headers);
+* reads a note (a Note or FENote element: a footnote) that lies wholly below the text the
+  tree reads after it after the page's body, as a reader does: producers tag a footnote
+  where its mark is, which puts it mid-sentence;
 * appends the glyphs outside every structure element in geometric order and counts them
   (``untagged`` in the page's statistics): never dropped silently.
 
@@ -29,7 +32,7 @@ A content reference met twice is played once.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import Any
 
@@ -100,6 +103,9 @@ def play_structure(options: StructureOptions, page: PageContext, indices: Sequen
     order, starts, repeated = _author_order(structure.items, by_key, options.alt)
     if repeated:
         page.note("repeated", f"{repeated} marked-content reference(s) met twice in the tree; played once")
+    order, starts, deferred = _notes_after_body(page, order, starts)
+    if deferred:
+        page.note("notes", f"{deferred} note(s) at the foot of the page read after the body")
     played = set(order)
     tail = [i for i in indices if i not in played]
     artifact_set = set(artifacts)
@@ -141,6 +147,61 @@ def _author_order(items: Sequence[StructItem], by_key: dict[Any, list[int]],
         starts.append((len(order), item))
         order.extend(sorted(glyphs))
     return order, starts, repeated
+
+
+def _notes_after_body(page: PageContext, order: list[int], starts: list[_Start]) -> tuple[list[int], list[_Start], int]:
+    """``order`` and ``starts`` with each note (the items of one Note or FENote element)
+    that lies wholly below the body text the tree reads after it moved after the page's
+    body, and how many moved.
+
+    Producers tag a footnote where its reference mark is (typst puts the Note inside the
+    paragraph, right after the mark), so the tree's order reads it mid-sentence; a reader
+    finishes the page's text and then reads the notes at its foot. A note beside or above
+    what follows it (a margin note, an endnote in its own section) keeps its place."""
+    if not any(item.note is not None for _, item in starts):
+        return order, starts, 0
+    bounds = [pos for pos, _ in starts] + [len(order)]
+    segments: list[tuple[int | None, list[int]]] = []  # (note, indices into starts), in order
+    for k, (_pos, item) in enumerate(starts):
+        if segments and segments[-1][0] == item.note:
+            segments[-1][1].append(k)
+        else:
+            segments.append((item.note, [k]))
+    geos = page.table.runs()
+    run_starts = [geo.start for geo in geos]
+    rotate = page.rotate % 360
+
+    def extent(ks: list[int]) -> tuple[float, float] | None:
+        """The lowest and highest point of the glyphs of these items, up as the page is shown."""
+        lo, hi = float("inf"), float("-inf")
+        for k in ks:
+            for g in order[bounds[k]:bounds[k + 1]]:
+                x0, y0, x1, y1 = geos[bisect_right(run_starts, g) - 1].box
+                a, b = ((y0, y1) if rotate == 0 else (-y1, -y0) if rotate == 180
+                        else (-x1, -x0) if rotate == 90 else (x0, x1))
+                lo, hi = min(lo, a), max(hi, b)
+        return (lo, hi) if lo <= hi else None
+
+    kept: list[list[int]] = []
+    moved: list[list[int]] = []
+    for n, (note, ks) in enumerate(segments):
+        if note is not None:
+            mine = extent(ks)
+            after = next((found for other_note, other in segments[n + 1:]
+                          if other_note is None and (found := extent(other)) is not None), None)
+            if mine is not None and after is not None and mine[1] < after[0]:
+                moved.append(ks)
+                continue
+        kept.append(ks)
+    if not moved:
+        return order, starts, 0
+    new_order: list[int] = []
+    new_starts: list[_Start] = []
+    for ks in [*kept, *moved]:
+        for k in ks:
+            new_starts.append((len(new_order), starts[k][1]))
+            new_order.extend(order[bounds[k]:bounds[k + 1]])
+    return new_order, new_starts, len(moved)
 
 
 def _body_text(options: StructureOptions, page: PageContext, order: list[int], starts: list[_Start]) -> str:
