@@ -21,7 +21,8 @@ def kept_text(table: GlyphTable, kept: list[int]) -> str:
 def test_registration_and_options():
     assert dedup.glyphweave_register_filters() == [DedupFilter]
     assert DedupFilter.NAME == "dedup"
-    assert DedupFilter.validate_options({}) == {"along": 0.1, "across": 0.2, "size_tolerance": 0.05}
+    assert DedupFilter.validate_options({}) == {"along": 0.1, "across": 0.2, "size_tolerance": 0.05,
+                                               "shadow": 0.35}
     with pytest.raises(ProfileError):
         DedupFilter(size_tolerance=1.0)
     with pytest.raises(ProfileError):
@@ -270,3 +271,53 @@ def test_a_stack_of_copies_keeps_the_first_and_the_sweep_gives_up_on_it():
     assert given_up == range(len(small))
     assert swept == set(range(len(small) - 3))
     assert run(small) == [0, 1, 2, 3, 4, *range(len(small) - 3, len(small))]
+
+
+# --------------------------------------------------------------------------- shadows: a string painted again
+def _poster(dx: float, dy: float, second: str = "Friday 19 September", size: float = 17.0) -> GlyphTable:
+    """A grey copy first, then the string itself ``dx``, ``dy`` away (fpdf2 and cairo draw
+    text shadows so), beyond the tight per-glyph reach along the line."""
+    t = GlyphTable()
+    add_text(t, "Friday 19 September", 112.37, 545.39, size=17.0)
+    add_text(t, second, 112.37 + dx, 545.39 + dy, size=size)
+    return t
+
+
+def test_a_shadow_copy_of_a_string_is_one_text():
+    t = _poster(-2.27, 1.70)  # 0.17 em: 0.13 em along the line, past the tight test's 0.1
+    assert kept_text(t, run(t, shadow=0.0)) == "Friday 19 SeptemberFriday 19 September"
+    assert kept_text(t, run(t)) == "Friday 19 September"
+    assert run(t) == list(range(len("Friday 19 September")))  # the first painted copy wins
+
+
+@pytest.mark.parametrize("dx, dy", [(5.0, 0.0), (0.0, -5.0), (-4.2, -4.2)])
+def test_a_shadow_in_any_direction_within_reach(dx, dy):
+    t = _poster(dx, dy)  # about 0.3 em
+    assert kept_text(t, run(t)) == "Friday 19 September"
+
+
+def test_copies_farther_than_the_reach_stay():
+    t = _poster(8.0, 0.0)  # 0.47 em: a second line of text would sit about that far only across
+    assert len(run(t)) == 2 * len("Friday 19 September")
+
+
+def test_a_copy_needs_three_glyphs_besides_spaces():
+    t = GlyphTable()
+    add_text(t, "11", 100, 500)
+    add_text(t, "11", 102.5, 500)  # a quarter em: two table cells' digits do sit so
+    assert len(run(t)) == 4
+
+
+def test_a_copy_must_keep_one_offset_and_one_size():
+    t = _poster(-2.27, 1.70, second="Friday 19 September", size=15.0)
+    assert len(run(t)) == 2 * len("Friday 19 September")
+    t = GlyphTable()
+    add_text(t, "Friday", 100, 500, size=17.0)
+    add_text(t, "Friday", 100, 504, size=17.0, advance=0.6)  # spaced otherwise: not one shifted copy
+    assert len(run(t)) == 12
+
+
+def test_a_copy_of_a_string_another_filter_removed_stays():
+    t = _poster(-2.27, 1.70)
+    n = len("Friday 19 September")
+    assert run(t, indices=range(n, 2 * n)) == list(range(n, 2 * n))

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
-from glyphweave.plugin import Filter, Option, PageContext, hookimpl
+from glyphweave.plugin import Filter, Option, PageContext, Run, RunFrame, RunGeometry, hookimpl
 from glyphweave.plugins.filters.overprint import COMPARISONS_PER_RUN
 from glyphweave.plugins.filters.overprint import suspects as overprint_suspects
 
@@ -53,15 +54,24 @@ class DedupFilter(Filter):
             default=0.05, minimum=0.0, maximum=0.99,
             doc="Largest height difference, as a fraction of the larger height.",
         ),
+        "shadow": Option(
+            default=0.35, minimum=0.0, maximum=2.0,
+            doc="A string of three glyphs or more painted again, glyph for glyph, at one offset of at most this "
+            "many heights in any direction (a drop shadow, a blurred or outlined copy) is one text (0: off).",
+        ),
     }
 
     along: float
     across: float
     size_tolerance: float
+    shadow: float
 
     def apply(self, page: PageContext, indices: Sequence[int]) -> list[int]:
         if not indices:
             return []
+        shadows = _shadows(page, indices, self.shadow, self.size_tolerance) if self.shadow > 0 else None
+        if shadows is not None:
+            indices = [i for i in indices if not shadows[i]]
         # The budget is passed from here, not left to the default: a test changes it in this
         # module, which a compiled overprint module would not see.
         suspects = overprint_suspects(page.table, self.along, self.across, self.size_tolerance, SAME_DIRECTION,
@@ -167,6 +177,94 @@ class DedupFilter(Filter):
             else:
                 bucket.append(j)
         return dropped if found else None
+
+
+SHADOW_MIN_GLYPHS = 3
+"""Glyphs other than spaces a string needs before a copy of it counts as a shadow: two
+glyphs repeat by chance (``11`` over ``11`` in a table), three at one offset do not."""
+
+SHADOW_DRIFT = 0.05
+"""How far, in heights, each glyph's offset from its original may differ from the first
+glyph's: a copy is painted through one shifted matrix, so its offsets agree to rounding."""
+
+
+def _shadows(page: PageContext, indices: Sequence[int], reach: float, tolerance: float) -> bytearray | None:
+    """The glyphs of strings that repeat an earlier string at one offset within ``reach``
+    heights (rules: filters, dedup), as a flag per glyph of the page, or None.
+
+    Strings are compared by their font and codes, hashed, so a page pays one dictionary
+    look-up per string of three glyphs or more, and only strings with the same codes are
+    measured. Both strings must be wholly among ``indices``: a copy is not dropped for an
+    original that another filter removed."""
+    table = page.table
+    runs = table.raw_runs()
+    if len(runs) < 2:
+        return None
+    geometry = table.runs()
+    frames = table.frames()
+    wanted = bytearray()  # a flag per glyph of the page, filled when a string is first measured
+    seen: dict[tuple[int, Any], list[int]] = {}
+    dropped: bytearray | None = None
+    verdicts: dict[int, bool] = {}
+
+    def comparable(k: int) -> bool:
+        """Whether run ``k`` is wholly among the indices and has enough glyphs besides spaces."""
+        verdict = verdicts.get(k)
+        if verdict is None:
+            if not wanted:
+                wanted.extend(bytes(len(table)))
+                for i in indices:
+                    wanted[i] = 1
+            geo = geometry[k]
+            verdict = verdicts[k] = wanted.count(1, geo.start, geo.end) == geo.end - geo.start and sum(
+                1 for text, by in runs[k].decoded if by is not None and text and not _is_space(text)
+            ) >= SHADOW_MIN_GLYPHS
+        return verdict
+
+    for r, run in enumerate(runs):
+        codes = run.codes
+        if len(codes) < SHADOW_MIN_GLYPHS:
+            continue
+        key = (run.font, codes if isinstance(codes, (bytes, str, tuple)) else tuple(codes))
+        earlier = seen.get(key)
+        if earlier is None:  # the usual string: one look-up, nothing measured
+            seen[key] = [r]
+            continue
+        if not comparable(r):
+            continue
+        geo = geometry[r]
+        if any(comparable(k) and _copies(runs[k], geometry[k], frames[k], run, geo, frames[r], reach, tolerance)
+               for k in earlier):
+            if dropped is None:
+                dropped = bytearray(len(table))
+            dropped[geo.start:geo.end] = b"\x01" * (geo.end - geo.start)
+            continue
+        earlier.append(r)
+    return dropped
+
+
+def _copies(first: Run, first_geo: RunGeometry, first_frame: RunFrame, later: Run, later_geo: RunGeometry,
+            later_frame: RunFrame, reach: float, tolerance: float) -> bool:
+    """Whether ``later`` paints ``first`` again (same codes known) at one offset within reach."""
+    h0, h1 = first_geo.height, later_geo.height
+    if not (0.0 < h0 < math.inf and 0.0 < h1 < math.inf) or abs(h0 - h1) > tolerance * max(h0, h1):
+        return False
+    if first_geo.dx * later_geo.dx + first_geo.dy * later_geo.dy <= SAME_DIRECTION:
+        return False
+    bx0, by0, ax0, ay0 = first_frame.bx, first_frame.by, first_frame.ax, first_frame.ay
+    bx1, by1, ax1, ay1 = later_frame.bx, later_frame.by, later_frame.ax, later_frame.ay
+    s0, s1 = first.starts, later.starts
+    dx = (bx1 + ax1 * s1[0]) - (bx0 + ax0 * s0[0])
+    dy = (by1 + ay1 * s1[0]) - (by0 + ay0 * s0[0])
+    if math.hypot(dx, dy) > reach * h0:
+        return False
+    drift = SHADOW_DRIFT * h0
+    for a, b in zip(s0, s1, strict=False):
+        ex = (bx1 + ax1 * b) - (bx0 + ax0 * a) - dx
+        ey = (by1 + ay1 * b) - (by0 + ay0 * a) - dy
+        if abs(ex) > drift or abs(ey) > drift:
+            return False
+    return True
 
 
 @hookimpl
