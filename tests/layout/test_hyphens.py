@@ -107,3 +107,19 @@ def test_the_data_file_read_directly_gives_wordfreqs_own_frequencies():
     assert _read_pack("is") is not None
     direct, by_api = _frequencies.__wrapped__("is"), _frequencies_from_api("is")
     assert direct and direct == by_api
+
+
+@pytest.mark.parametrize(("head", "tail"), [
+    ("mu", "nicipal"), ("twenty", "four"), ("carbon", "arc"), ("re", "stored"), ("pre", "computed"),
+    ("hyper", "parameters"), ("law", "breakers"), ("non", "decomposable"), ("pilatus", "aircraft"),
+    ("entail", "ment"), ("glaci", "ologist"), ("sun", "flowers"), ("con", "temporary"),
+])
+def test_the_frequent_words_first_give_the_full_lists_verdict(head, tail):
+    # The small list answers first and the large one only where rarer words could change the
+    # verdict: the verdicts are the large list's, always.
+    pytest.importorskip("wordfreq")
+    from glyphweave.layout.hyphens import _joins
+
+    english = WordList("en")
+    assert 2.5 < english.floor <= 3.5
+    assert _joins(head, "-", tail, None, english) == _joins(head, "-", tail, None, lambda w: english(w))
