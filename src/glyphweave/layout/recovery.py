@@ -4,9 +4,11 @@ geometric order, and everywhere else paint order stands (rules: assembly, readin
 Three contradictions are recognised, each on lines consecutive in paint order:
 
 * **words painted backwards**: lines on one baseline (within half a line height) whose
-  extents follow each other against the writing direction. They become one row, read
-  along the direction (a row with right-to-left script is then put in logical order as
-  a whole: Word paints the Latin words of an Arabic line apart from it);
+  extents follow each other against the writing direction, a word space apart or, for a
+  list marker painted after its item (a bullet, a symbol-font glyph, ``1.``), a list's
+  indent apart. They become one row, read along the direction, so the marker comes first
+  (a row with right-to-left script is then put in logical order as a whole: Word paints
+  the Latin words of an Arabic line apart from it);
 * **lines jumping up mid-column**: a stretch of lines of one column (each overlapping the
   stretch's extent along the direction by half its length) that are dense once sorted
   (no baseline step above :data:`DENSE_STEP` line heights) but painted out of order. The
@@ -26,6 +28,8 @@ that needs it.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -42,6 +46,11 @@ BACKWARDS_GAP = 0.8
 """Largest gap, in line heights, between two pieces of a baseline painted backwards that
 recovery joins: a word space (a quarter to half an em), not the margin between a margin
 note and the body text beside it."""
+
+MARKER_GAP = 4.0
+"""Largest gap, in line heights, between a list marker painted after its item and the item
+(a list's indent: a bullet sits one to three ems left of its text), where recovery puts the
+marker first on the item's line."""
 
 MIN_INTERLEAVED = 2
 """Lines in a row that must split at a common wide gap before interleaved columns are
@@ -157,15 +166,34 @@ def _backwards(rows: list[list[Line]], fixes: dict[str, int]) -> list[list[Line]
             prev = out[-1]
             a, b = prev[0], row[0]  # the row is sorted along the line: its first piece is the last painted
             h = max(a.height, b.height)
+            reach = MARKER_GAP if is_list_marker(b.text) else BACKWARDS_GAP
             if (len(prev) == 1 or prev[0].across == prev[-1].across) and same_direction(a, b) and (
                     abs(a.across - b.across) <= 0.5 * h and b.end <= a.start + 0.5 * h
-                    and b.end >= a.start - BACKWARDS_GAP * h):
+                    and b.end >= a.start - reach * h):
                 if len(prev) == 1:
                     fixes["backwards"] += 1
                 out[-1] = sorted([*prev, b], key=lambda ln: ln.start)
                 continue
         out.append(row)
     return out
+
+
+_ENUMERATOR = re.compile(r"\(?(?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{2,6})[.)]")
+
+
+def is_list_marker(text: str) -> bool:
+    """Whether ``text`` (a line's) is a list marker: a bullet or other symbol (one or two
+    symbol or punctuation characters: ``•``, ``■``, ``❖``, ``→``, ``–``) or an enumerator
+    (``1.``, ``a)``, ``(iv)``)."""
+    text = text.strip()
+    if not text or len(text) > 6:
+        return False
+    if len(text) <= 2 and all(unicodedata.category(ch) in _MARKER_CATEGORIES for ch in text):
+        return True
+    return _ENUMERATOR.fullmatch(text) is not None
+
+
+_MARKER_CATEGORIES = frozenset({"So", "Sm", "Po", "Pd"})
 
 
 def _jumps(rows: list[list[Line]], fixes: dict[str, int]) -> list[list[Line]]:
