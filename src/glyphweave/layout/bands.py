@@ -36,9 +36,10 @@ from collections.abc import Sequence
 from .blocks import same_direction
 from .lines import Line
 
-MAX_ROWS = 4000
-"""Rows beyond which a page's bands are left as they are: the moves cost rows x bands, and a
-page of that many rows is a table or a listing, not a page of blocks in disorder."""
+MAX_ROWS = 1500
+"""Rows beyond which a page's bands are left as they are: finding a band out of place costs a
+pass over the rows, so the whole costs up to rows x bands, and a page of that many rows is a
+table or a listing, not a page of blocks in disorder."""
 
 BAND_GAP = 0.8
 """Clear space across the page, in line heights (the smaller of the two rows' beside it),
@@ -158,7 +159,13 @@ def _contiguous(order: list[int], start: int, band: list[int], stop: int | None 
     """Where in ``order[start:stop]`` the rows of ``band`` stand one after the other (the
     index of the first), or None when they do not."""
     members = set(band)
-    places = [k for k in range(start, len(order) if stop is None else stop) if order[k] in members]
+    n = len(band)
+    stop = len(order) if stop is None else stop
+    if members.issuperset(order[start:start + n]):
+        return start  # where it belongs already (the usual case): no scan of the rest
+    if members.issuperset(order[stop - n:stop]):
+        return stop - n
+    places = [k for k in range(start, stop) if order[k] in members]
     if len(places) != len(band) or places[-1] - places[0] != len(band) - 1:
         return None
     return places[0]
