@@ -728,6 +728,7 @@ class Document:
         self._pdf = self._fonts.pdf = pdf
         pdf.get_warnings()  # what qpdf repaired opening the same file again was said the first time
         self._page_objs = None
+        self._form_defaults = None  # its /DR belongs to the opening just dropped
 
     def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
              separator: str = "\f") -> str:
