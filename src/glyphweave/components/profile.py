@@ -321,6 +321,9 @@ def _parse(source: ProfileSource) -> _Layer:
             )
         if key in ("decoders", "filters"):
             _check_stage_value(key, value, where)
+        elif key == "annotations":
+            if not isinstance(value, bool):
+                raise ProfileError(f"{where}: [profile] annotations must be true or false, got {value!r}")
         elif not isinstance(value, str) or (key in ("assembler", "extends", "name") and not value):
             raise ProfileError(f"{where}: [profile] {key} must be a non-empty string, got {value!r}")
     options = data.get("options", {})
@@ -401,8 +404,6 @@ def _resolve(
     assembler = table.get("assembler", base.assembler if base else None)
     unresolved = table.get("unresolved", base.unresolved if base else "space")
     annotations = table.get("annotations", base.annotations if base else True)
-    if not isinstance(annotations, bool):
-        raise ProfileError(f"{where}: [profile] annotations must be true or false, got {annotations!r}")
     if decoders is None:
         raise ProfileError(f'{where}: [profile] needs decoders = [...] (or extends = "<profile>")')
     if assembler is None:
