@@ -152,3 +152,28 @@ def test_pages_after_a_reopening_come_from_the_new_opening(monkeypatch: pytest.M
             assert page._obj.is_owned_by(doc._pdf)
             assert page._obj.is_owned_by(page._pdf)
         assert doc.pages[4]._obj.is_owned_by(doc._pdf) and len(doc) == 5
+
+
+def test_form_fields_read_after_a_reopening_use_the_current_opening(monkeypatch: pytest.MonkeyPatch) -> None:
+    pdf = pikepdf.new()
+    helv = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                BaseFont=pikepdf.Name("/Times-Roman")))
+    widgets = []
+    for n in range(4):
+        pdf.add_blank_page(page_size=(300, 300))
+        widget = pdf.make_indirect(pikepdf.Dictionary(
+            Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Widget, FT=pikepdf.Name.Tx, T=pikepdf.String(f"f{n}"),
+            V=pikepdf.String(f"value {n}"), DA=pikepdf.String("/TiRo 10 Tf"), Rect=[10, 10, 200, 30]))
+        pdf.pages[n].obj.Annots = pdf.make_indirect(pikepdf.Array([widget]))
+        widgets.append(widget)
+    pdf.Root.AcroForm = pikepdf.Dictionary(Fields=pikepdf.Array(widgets),
+                                           DR=pikepdf.Dictionary(Font=pikepdf.Dictionary(TiRo=helv)))
+    out = io.BytesIO()
+    pdf.save(out)
+    once = _extract(out.getvalue(), 1000, monkeypatch)
+    reopened = _extract(out.getvalue(), 1, monkeypatch)
+    assert reopened[2] == 3
+    assert reopened[:2] == once[:2]
+    assert once[0].split("\f") == [f"value {n}\n" for n in range(4)]
+    with glyphweave.open(out.getvalue()) as doc:
+        assert {g.font.base_font for g in doc.pages[0].glyphs()} == {"Times-Roman"}

@@ -43,6 +43,7 @@ from glyphweave.guard.limits import Budget, Limits
 from glyphweave.guard.report import WarningRecord
 from glyphweave.opening import OpenOptions
 from glyphweave.opening import plugin_manager as make_plugin_manager
+from glyphweave.pdf.annotations import FormDefaults
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
 from glyphweave.pdf.pagetree import walk_page_tree
@@ -267,7 +268,8 @@ class Page:
             interpreter = PageInterpreter(fonts, self.document.limits, budget, clock)
             with self.document._collector_paused(), clock.running():
                 try:
-                    self._table = interpreter.run_page(self._obj, resolve_inherited(self._obj, "/Resources"))
+                    self._table = interpreter.run_page(self._obj, resolve_inherited(self._obj, "/Resources"),
+                                                       self.document._annotation_defaults())
                 except RecursionError:
                     self._table = interpreter.table
                     interpreter.warnings.append(WarningRecord(kind="content",
@@ -432,7 +434,8 @@ class Document:
 
     def __init__(self, pdf: pikepdf.Pdf, pipeline: Pipeline, name: str = "<pdf>", *,
                  pause_gc: bool = False, limits: Limits | Mapping[str, Any] | None = None,
-                 reopen: Callable[[], pikepdf.Pdf | None] | None = None, walk_page_tree: bool = False) -> None:
+                 reopen: Callable[[], pikepdf.Pdf | None] | None = None, walk_page_tree: bool = False,
+                 annotations: bool | None = None) -> None:
         self._pdf = pdf
         self._walk_page_tree = walk_page_tree
         """List the pages by glyphweave's own walk of the tree (:mod:`glyphweave.pdf.pagetree`),
@@ -457,6 +460,10 @@ class Document:
             self.limits = read_limits({**attrs.asdict(pipeline.limits), **limits}, "limits")
         """What a page and the document may cost (the profile's ``[limits]``, or ``limits=``)."""
         self._budget = Budget(self.limits)
+        self.annotations: bool = pipeline.profile.annotations if annotations is None else annotations
+        """Whether what annotations and form fields show on screen is page text (the profile's
+        ``annotations`` unless ``annotations=`` says)."""
+        self._form_defaults: FormDefaults | None = None
         self.pause_gc = pause_gc
         """Pause Python's cyclic garbage collector while a page is extracted (see :func:`open_document`)."""
         self._pause_depth = 0
@@ -477,6 +484,15 @@ class Document:
         count = self._closed_count if self.closed else None if self._page_objs is None else len(self._page_objs)
         pages = "" if count is None else f" pages={count}"
         return f"<Document {self.name!r}{pages}{' closed' if self.closed else ''}>"
+
+    def _annotation_defaults(self) -> FormDefaults | None:
+        """What the interpreter paints annotations with (the /AcroForm's defaults, read once),
+        or None when annotations are left out."""
+        if not self.annotations:
+            return None
+        if self._form_defaults is None:
+            self._form_defaults = FormDefaults.read(self._pdf)
+        return self._form_defaults
 
     def _check_open(self) -> None:
         if self.closed:
@@ -712,6 +728,7 @@ class Document:
         self._pdf = self._fonts.pdf = pdf
         pdf.get_warnings()  # what qpdf repaired opening the same file again was said the first time
         self._page_objs = None
+        self._form_defaults = None  # its /DR belongs to the opening just dropped
 
     def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
              separator: str = "\f") -> str:
@@ -755,7 +772,8 @@ def parse_page_ranges(spec: str, count: int, *, clamp: bool = False) -> list[int
 def open_document(source: Source, *, password: str | None = None, profile: Any = "default",
                   plugin_manager: Any = None, pause_gc: bool = False,
                   limits: Limits | Mapping[str, Any] | None = None,
-                  plugins: Iterable[str | types.ModuleType] = (), block: Iterable[str] = ()) -> Document:
+                  plugins: Iterable[str | types.ModuleType] = (), block: Iterable[str] = (),
+                  annotations: bool | None = None) -> Document:
     """Open a PDF (path, bytes or binary stream) with a profile (name, TOML path or Profile).
 
     ``pause_gc=True`` switches Python's cyclic garbage collector off while each page is
@@ -768,6 +786,10 @@ def open_document(source: Source, *, password: str | None = None, profile: Any =
     or some of them (a mapping: ``{"page_content_mb": 64}``): past one, a page ends early with a
     warning instead of exhausting memory or time.
 
+    ``annotations=False`` leaves out the text annotations and form fields show on screen
+    (their appearance streams, and field values laid out where a widget has none); None keeps
+    the profile's ``annotations`` (true in the built-in profiles).
+
     ``plugins`` are modules to use as plugins without installing them, as ``glyphweave -p``
     loads them: module objects, module names or paths of ``.py`` files. ``block`` names
     installed plugins (entry-point names) not to load. ``plugin_manager`` gives a manager built
@@ -777,7 +799,7 @@ def open_document(source: Source, *, password: str | None = None, profile: Any =
     :raises PluginError: a module of ``plugins`` cannot be loaded, or an installed plugin cannot.
     """
     options = OpenOptions(password=password, profile=profile, limits=limits, plugins=plugins, block=block,
-                          pause_gc=pause_gc)
+                          pause_gc=pause_gc, annotations=annotations)
     return open_with(source, options, plugin_manager=plugin_manager)
 
 
@@ -797,7 +819,7 @@ def open_with(source: Source, options: OpenOptions, *, plugin_manager: Any = Non
     started = time.monotonic()
     pdf, name, walk, clamped, repairs = _open_pdf(source, password)
     document = Document(pdf, pipeline, name, pause_gc=options.pause_gc, limits=options.limits, reopen=reopen,
-                        walk_page_tree=walk)
+                        walk_page_tree=walk, annotations=options.annotations)
     document._file_warnings.update(dict.fromkeys(
         WarningRecord(kind="file", message=f"file: {note}", source="file") for note in clamped))
     document._take_library_warnings(repairs)

@@ -51,6 +51,9 @@ def add_open_options(parser: argparse.ArgumentParser, *, profile_help: str = "pr
     secret.add_argument("--password-file", metavar="FILE",
                         help="read the password from the first line of FILE (not visible in the process list)")
     parser.add_argument("--profile", default="default", help=f"{profile_help} (default: default)")
+    parser.add_argument("--no-annotations", dest="annotations", action="store_false", default=None,
+                        help="leave out the text of annotations and form fields (their appearances and "
+                             "values); default: the profile's, which includes it")
     parser.add_argument("--max-page-mb", type=positive_number("MB"), metavar="MB",
                         help="decoded content allowed per page, forms included (default: the profile's, 64)")
     parser.add_argument("--max-records-mb", type=positive_number("MB"), metavar="MB",
@@ -95,7 +98,8 @@ def open_options(args: argparse.Namespace) -> OpenOptions:
     limits: dict[str, Any] = {limit: getattr(args, name) for name, limit in LIMIT_OPTIONS
                               if getattr(args, name, None) is not None}
     return OpenOptions(password=password, profile=getattr(args, "profile", "default"), limits=limits or None,
-                       plugins=tuple(args.plugin), block=tuple(args.block), pause_gc=True, skip_broken=True)
+                       annotations=getattr(args, "annotations", None), plugins=tuple(args.plugin),
+                       block=tuple(args.block), pause_gc=True, skip_broken=True)
 
 
 def page_spec(text: str) -> tuple[PageRange, ...]:

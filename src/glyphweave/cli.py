@@ -444,6 +444,7 @@ def _print_profile(profile: Any, resolved: Any) -> None:
     print(f"  filters:   {' -> '.join(profile.filters) or '(none)'}")
     print(f"  assembler: {profile.assembler}")
     print(f"  unresolved glyphs show as: {profile.unresolved}")
+    print(f"  annotation and form field text: {'included' if profile.annotations else 'left out'}")
     plan = resolved.to_dict()
     stages = [*plan["decoders"], *plan["filters"], plan["assembler"]]
     options = [(stage["name"], key, value) for stage in stages for key, value in stage["options"].items()]

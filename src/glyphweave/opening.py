@@ -75,6 +75,9 @@ class OpenOptions:
     names (``"mypkg.plugin"``), or paths of ``.py`` files; kept as names."""
     block: tuple[str, ...] = attrs.field(default=(), converter=_names)
     """Entry-point names not to load (``--block``; a blocked plugin is never imported)."""
+    annotations: bool | None = None
+    """Whether the text annotations and form fields show on screen is page text (the
+    profile's ``annotations``, true by default, when None; ``--no-annotations`` gives False)."""
     pause_gc: bool = False
     """Switch the cyclic garbage collector off while each page is extracted: faster, and safe
     only where no other thread of the process relies on the collector (see :func:`glyphweave.open`)."""

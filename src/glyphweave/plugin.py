@@ -25,20 +25,22 @@ from glyphweave.components.markers import hookimpl
 from glyphweave.core.decoding import has_private_use, is_private_use, is_weak
 from glyphweave.core.errors import ComponentError, GlyphweaveError, PluginError, ProfileError
 from glyphweave.core.fontinfo import CodeToText, FontInfo, strip_subset_prefix
-from glyphweave.core.glyph import FontRef, Glyph
+from glyphweave.core.glyph import AnnotationRef, FontRef, Glyph
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.runs import Run, RunFrame, RunGeometry, run_frame, run_page_size
 from glyphweave.core.stages import Assembled, Assembler, Component, Decoder, Filter, Option, PageContext
 from glyphweave.guard.clock import TimeLimitReached
 from glyphweave.tables.encodings import glyph_name_to_unicode
 
-API_VERSION = (1, 0)
+API_VERSION = (1, 1)
 """The version of this contract, (major, minor): a minor step adds names, options or hooks
 and keeps every plugin written for an earlier minor version working; a major step removes
-or changes something a plugin may use. ``docs/plugins.rst``, "Versions of the contract"."""
+or changes something a plugin may use. ``docs/plugins.rst``, "Versions of the contract".
+1.1 added the ``annotation`` of runs, glyph records and columns (:class:`AnnotationRef`)."""
 
 __all__ = [
     "API_VERSION",
+    "AnnotationRef",
     "Assembled",
     "Assembler",
     "CodeToText",

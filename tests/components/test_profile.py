@@ -550,6 +550,7 @@ def test_profile_to_dict(catalog, write):
         "source": str(path),
         "extends": "default",
         "unresolved": "space",
+        "annotations": True,
         "decoders": list(BUILTIN_DECODERS),
         "filters": ["visible-box", "dedup"],
         "assembler": "auto",
@@ -557,6 +558,15 @@ def test_profile_to_dict(catalog, write):
         "limits": {},
     }
     json.dumps(data)
+
+
+def test_annotations_are_a_profile_key_inherited_and_checked(catalog, write):
+    base = write('[profile]\nextends = "default"\nannotations = false\n', name="base.toml")
+    child = write('[profile]\nextends = "base.toml"\n')
+    assert load_profile(base, catalog).annotations is False
+    assert load_profile(child, catalog).annotations is False
+    with pytest.raises(ProfileError, match="annotations must be true or false"):
+        load_profile(write('[profile]\nextends = "default"\nannotations = "no"\n'), catalog)
 
 
 def test_profile_from_toml(catalog):

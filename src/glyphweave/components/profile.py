@@ -7,6 +7,7 @@ A profile is a small TOML document::
     description = "..."
     extends = "default"           # optional: start from another built-in or registered profile
     unresolved = "space"          # "space" | "replacement" (U+FFFD) | "drop"
+    annotations = true            # what annotations and form fields show on screen is text
     decoders = ["tounicode", "encoding", "standard-fallback"]
     filters = ["visible-box", "dedup"]
     assembler = "reading"
@@ -60,7 +61,7 @@ __all__ = ["UNRESOLVED_POLICIES", "Profile", "ResolvedPipeline", "available_prof
 
 
 _TOP_KEYS = ("profile", "options", "limits")
-_PROFILE_KEYS = ("name", "description", "extends", "unresolved", "decoders", "filters", "assembler")
+_PROFILE_KEYS = ("name", "description", "extends", "unresolved", "annotations", "decoders", "filters", "assembler")
 
 
 def _freeze_options(value: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Mapping[str, Any]]:
@@ -99,6 +100,8 @@ class Profile:
     filters: tuple[str, ...] = attrs.field(default=(), converter=_names_tuple, validator=_check_unique)
     assembler: str
     unresolved: str = "space"
+    annotations: bool = True
+    """Whether the text annotations and form fields show on screen is the page's text."""
     options: Mapping[str, Mapping[str, Any]] = attrs.field(
         factory=dict, converter=_freeze_options, hash=False
     )
@@ -117,6 +120,8 @@ class Profile:
             raise ProfileError(f"{self.source}: profile {self.name!r} selects no decoder")
         if not self.assembler:
             raise ProfileError(f"{self.source}: profile {self.name!r} selects no assembler")
+        if not isinstance(self.annotations, bool):
+            raise ProfileError(f"{self.source}: annotations must be True or False, got {self.annotations!r}")
         if self.unresolved not in UNRESOLVED_POLICIES:
             raise ProfileError(
                 f"{self.source}: unresolved must be one of {', '.join(map(repr, UNRESOLVED_POLICIES))}, "
@@ -176,6 +181,7 @@ class Profile:
             "source": self.source,
             "extends": self.extends,
             "unresolved": self.unresolved,
+            "annotations": self.annotations,
             "decoders": list(self.decoders),
             "filters": list(self.filters),
             "assembler": self.assembler,
@@ -315,6 +321,9 @@ def _parse(source: ProfileSource) -> _Layer:
             )
         if key in ("decoders", "filters"):
             _check_stage_value(key, value, where)
+        elif key == "annotations":
+            if not isinstance(value, bool):
+                raise ProfileError(f"{where}: [profile] annotations must be true or false, got {value!r}")
         elif not isinstance(value, str) or (key in ("assembler", "extends", "name") and not value):
             raise ProfileError(f"{where}: [profile] {key} must be a non-empty string, got {value!r}")
     options = data.get("options", {})
@@ -394,6 +403,7 @@ def _resolve(
     filters = _stage_list(table, "filters", base.filters if base else None, where) or []
     assembler = table.get("assembler", base.assembler if base else None)
     unresolved = table.get("unresolved", base.unresolved if base else "space")
+    annotations = table.get("annotations", base.annotations if base else True)
     if decoders is None:
         raise ProfileError(f'{where}: [profile] needs decoders = [...] (or extends = "<profile>")')
     if assembler is None:
@@ -410,6 +420,7 @@ def _resolve(
         filters=tuple(filters),
         assembler=assembler,
         unresolved=_check_policy(unresolved, where),
+        annotations=annotations,
         options=_merge_options(layer.options, base, chosen, catalog, where, folder=folder),
         limits={**(base.limits if base else {}), **layer.limits},
         source=where,

@@ -33,6 +33,22 @@ class FontRef:
 
 
 @attrs.frozen(kw_only=True)
+class AnnotationRef:
+    """Which annotation painted a glyph (glyphs of the page's own content have none):
+    its ``/Subtype`` (``Widget``, ``FreeText``, ``Stamp``, ...) and, for a form field's
+    widget, the field's fully qualified name (``a.b.c``; "" for other annotations).
+    ``value`` is True when the glyphs were laid out from the field's value, because the
+    widget had no usable appearance, rather than painted from its appearance stream."""
+
+    subtype: str
+    field: str = ""
+    value: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"subtype": self.subtype, "field": self.field, "value": self.value}
+
+
+@attrs.frozen(kw_only=True)
 class Glyph:
     """One painted glyph, in paint order.
 
@@ -63,6 +79,9 @@ class Glyph:
     paint_order: int = 0
     render_mode: int = 0
     decoded_by: str | None = None
+    annotation: AnnotationRef | None = None
+    """The annotation whose appearance (or field value) painted the glyph; None for the
+    page's own content."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping (bytes as hex)."""
@@ -87,4 +106,5 @@ class Glyph:
             "paint_order": self.paint_order,
             "render_mode": self.render_mode,
             "decoded_by": self.decoded_by,
+            "annotation": None if self.annotation is None else self.annotation.to_dict(),
         }

@@ -31,7 +31,9 @@ MediaBox's origin at the bottom left, y up.
   the scale of the text matrix and CTM across the baseline, so text at ``1 Tf`` drawn 24
   times larger by its matrix has page size 24), ``wmode`` (0 horizontal, 1 vertical),
   ``render`` (the ``Tr`` mode: 3 is invisible), ``tag`` and ``actual_text`` (of the marked
-  content), ``token`` (the index of the operator in its content stream).
+  content), ``token`` (the index of the operator in its content stream), ``annotation``
+  (the :class:`~glyphweave.core.glyph.AnnotationRef` of the annotation that painted the
+  glyph, None for the page's own content).
 
 Geometry conventions (all in page user space):
 
@@ -124,6 +126,7 @@ class GlyphTable:
         actual_text: str | None,
         token: int,
         extent: tuple[float, float, float] | None = None,
+        annotation: Any = None,
     ) -> None:
         """Record one shown string.
 
@@ -139,7 +142,7 @@ class GlyphTable:
         self.append(Run(
             font=font, size=size, matrix=matrix, rise=rise, wmode=wmode, codes=codes, cids=cids, decoded=decoded,
             starts=starts, advances=advances, pens=pens, lo=lo, hi=hi, render=render, mcid=mcid, tag=tag,
-            actual_text=actual_text, token=token, extent=extent,
+            actual_text=actual_text, token=token, extent=extent, annotation=annotation,
         ))
 
     def append(self, run: Run) -> None:
@@ -332,6 +335,7 @@ class GlyphTable:
             paint_order=i,
             render_mode=c["render"][i],
             decoded_by=c["decoded_by"][i],
+            annotation=c["annotation"][i],
         )
 
     def glyphs(self, indices: Sequence[int] | None = None) -> list[Glyph]:
@@ -342,7 +346,8 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     "text": ("text", "decoded_by"),
     "geometry": ("ox", "oy", "ex", "ey", "px", "py", "dx", "dy", "lox", "loy", "hix", "hiy", "height"),
     "marks": ("mcid",),
-    "meta": ("code", "cid", "font", "size", "page_size", "wmode", "render", "tag", "actual_text", "token"),
+    "meta": ("code", "cid", "font", "size", "page_size", "wmode", "render", "tag", "actual_text", "token",
+             "annotation"),
 }
 _COLUMN_GROUP = {name: group for group, names in _GROUPS.items() for name in names}
 
@@ -416,7 +421,7 @@ def _expand_marks(runs: list[Run]) -> dict[str, list[Any]]:
 
 def _expand_meta(runs: list[Run]) -> dict[str, list[Any]]:
     cols: dict[str, list[Any]] = {name: [] for name in _GROUPS["meta"]}
-    code, cid, font, size, page_size, wmode, render, tag, actual_text, token = (
+    code, cid, font, size, page_size, wmode, render, tag, actual_text, token, annotation = (
         cols[name] for name in _GROUPS["meta"])
     for run in runs:
         codes, cids = run.codes, run.cids
@@ -431,6 +436,7 @@ def _expand_meta(runs: list[Run]) -> dict[str, list[Any]]:
         tag.extend([run.tag] * n)
         actual_text.extend([run.actual_text] * n)
         token.extend([run.token] * n)
+        annotation.extend([run.annotation] * n)
     return cols
 
 

@@ -51,6 +51,9 @@ class Run(NamedTuple):
     extent: tuple[float, float, float] | None = None
     """Optional (lowest, highest offset any glyph covers, smallest step between
     consecutive starts), when the interpreter knows them without extra work."""
+    annotation: Any = None
+    """The :class:`~glyphweave.core.glyph.AnnotationRef` of the annotation that painted the
+    run, None for the page's own content (every glyph of a run shares it)."""
 
 
 _new = tuple.__new__

@@ -25,7 +25,7 @@ import attrs
 import pikepdf
 
 from glyphweave.core.decoding import is_weak
-from glyphweave.core.glyph import FontRef
+from glyphweave.core.glyph import AnnotationRef, FontRef
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.runs import Run
 from glyphweave.guard.clock import PageClock
@@ -41,6 +41,7 @@ from glyphweave.guard.limits import (
     Limits,
 )
 from glyphweave.guard.report import WarningRecord
+from glyphweave.pdf.annotations import Appearance, FieldText, FormDefaults, page_annotations
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
 from glyphweave.pdf.streams import ReadStopped, read_bounded
@@ -67,6 +68,8 @@ _MEASURED_LONGEST = 48
 repeat, and would cost memory for nothing."""
 ACTUAL_TEXT = "actualtext"
 """``decoded_by`` of glyphs whose text comes from an /ActualText span."""
+FIELD_VALUE = "field-value"
+"""``decoded_by`` of glyphs laid out from a form field's value (no appearance painted them)."""
 
 
 OPERAND_ERRORS = (ValueError, TypeError, IndexError, KeyError, AttributeError, ArithmeticError)
@@ -224,6 +227,9 @@ class PageInterpreter:
         self._font_index: dict[tuple[str, Any], int] = {}
         self._active_forms: list[Any] = []
         self._handler_tables: tuple[dict[bytes, Handler], dict[Fused, Handler]] | None = None
+        self.annotation: AnnotationRef | None = None
+        """The annotation being painted (every run recorded meanwhile carries it), None for
+        the page's own content."""
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -254,9 +260,11 @@ class PageInterpreter:
         self.mc_floor = 0
 
     # -- entry points ---------------------------------------------------------------------
-    def run_page(self, page_obj: Any, resources: Any) -> GlyphTable:
+    def run_page(self, page_obj: Any, resources: Any, annotations: FormDefaults | None = None) -> GlyphTable:
         """Interpret a page into :attr:`table`. A limit reached ends the page early with a
-        warning (see :class:`~glyphweave.guard.limits.Limits`), keeping what was found."""
+        warning (see :class:`~glyphweave.guard.limits.Limits`), keeping what was found.
+        With ``annotations`` (the document's form defaults), what the page's annotations show
+        is painted after its content, as a viewer paints it."""
         self._deadline = self.clock.deadline()
         self._glyphs = len(self.table)
         self._fresh = self._forms = 0
@@ -268,7 +276,10 @@ class PageInterpreter:
         self._first_run = len(self.table.raw_runs())
         first_glyph = self._glyphs
         try:
-            self._run(data, self._resources(resources))
+            page_res = self._resources(resources)
+            self._run(data, page_res)
+            if annotations is not None:
+                self._paint_annotations(page_obj, annotations, page_res)
         except _OutOfTime:
             self.clock.cut(f"content cut short after {self._glyphs - first_glyph:,} glyphs")
         except LimitReached as reached:  # the glyph or the record limit: the page ends here
@@ -704,9 +715,10 @@ class PageInterpreter:
             ctm = self.ctm
             matrix = self.tm if ctm is IDENTITY else multiply(self.tm, ctm)
             token = -1 if self.in_form else self.token
+            annotation = self.annotation
             runs.append(_make_run((
                 font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens, lo, hi,
-                render, mcid, tag, actual_text, token, extent,
+                render, mcid, tag, actual_text, token, extent, annotation,
             )))
             # The limits are checked every few thousand glyphs, not every string: one add and
             # one comparison per shown string.
@@ -855,19 +867,24 @@ class PageInterpreter:
             res.xobjects[name] = xobj if xobj is not None else False
         if not isinstance(xobj, pikepdf.Stream) or xobj.get("/Subtype") != pikepdf.Name.Form:
             return
+        self._paint_form(xobj, f"form XObject /{name}", res)
+
+    def _paint_form(self, xobj: pikepdf.Stream, what: str, res: _Resources) -> None:
+        """Paint a form XObject at the current CTM (× its /Matrix), with its own resources or
+        else ``res``; a form that paints itself, or nests past ``form_depth``, is skipped."""
         key = object_key(xobj)
         if key in self._active_forms:
-            self._warn(f"form XObject /{name} paints itself (cycle); skipped")
+            self._warn(f"{what} paints itself (cycle); skipped")
             return
         if len(self._active_forms) >= self.limits.form_depth:
-            self._warn(f"{LIMIT}form XObjects nested deeper than {self.limits.form_depth}; /{name} skipped",
+            self._warn(f"{LIMIT}form XObjects nested deeper than {self.limits.form_depth}; {what} skipped",
                        "form_depth")
             return
         if self._deadline is not None and time.monotonic() > self._deadline:
             raise _OutOfTime
         self._forms += 1
         self._check_records(self._glyphs)
-        data = self._read_stream(xobj, f"form XObject /{name}")
+        data = self._read_stream(xobj, what)
         if data is None:
             return
         matrix = _matrix(list(xobj.get("/Matrix", []))) or IDENTITY
@@ -888,6 +905,52 @@ class PageInterpreter:
             self.tm, self.tlm, depth, mc_depth, self.in_form, self.gs_floor, self.mc_floor = saved_text
             del self.gstack[depth:]
             del self.mc_stack[mc_depth:]
+
+    # -- annotations ----------------------------------------------------------------------
+    def _paint_annotations(self, page_obj: Any, defaults: FormDefaults, page_res: _Resources) -> None:
+        """Paint what the page's annotations show on screen over its content (see
+        :mod:`glyphweave.pdf.annotations`): appearance streams as forms, field values as runs.
+        Each painting counts against the page's limits as the content's forms and strings do."""
+        self._reset_state()
+        fallback = self._resources(defaults.resources) if defaults.resources is not None else page_res
+        try:
+            for count, item in enumerate(page_annotations(page_obj, defaults, self._warn), 1):
+                if not count & 255 and self._deadline is not None and time.monotonic() > self._deadline:
+                    raise _OutOfTime
+                self.annotation = item.ref
+                self._reset_state()
+                if isinstance(item, Appearance):
+                    self.ctm = item.matrix
+                    self._paint_form(item.stream, f"{item.label} appearance", fallback)
+                else:
+                    self._field_text(item)
+        except (pikepdf.PdfError, ValueError, TypeError, RecursionError) as exc:
+            self._warn(f"annotations unreadable: {exc}; the rest skipped")
+        finally:
+            self.annotation = None
+
+    def _field_text(self, item: FieldText) -> None:
+        """A field value's lines as runs, decoded by construction (``decoded_by`` is
+        ``field-value``): the text is the value itself, never re-encoded through a font."""
+        idx = self.table.font_index(FontRef(resource=item.font, base_font=item.base_font, subtype="Type1"))
+        size, lo, hi = item.size, item.descent, item.ascent
+        for line in item.lines:
+            text = line.text
+            codes: tuple[Any, ...] = (tuple(map(ord, text)) if max(text) <= "\xff"
+                                      else tuple(c.encode("utf-16-be") for c in text))
+            advances = line.advances
+            positions = tuple(accumulate(advances, initial=0.0))
+            starts, pens = positions[:-1], positions[1:]
+            self._runs.append(Run(
+                font=idx, size=size, matrix=(1.0, 0.0, 0.0, 1.0, line.x, line.y), rise=0.0, wmode=0,
+                codes=codes, cids=None, decoded=tuple((c, FIELD_VALUE) for c in text), starts=starts,
+                advances=advances, pens=pens, lo=lo, hi=hi, render=0, mcid=None, tag=None, actual_text=None,
+                token=-1, extent=None, annotation=item.ref))
+            self._fresh += 1
+            glyphs = self._glyphs + len(codes)
+            self._glyphs = glyphs
+            if glyphs > self._next_check:
+                self._check_limits(glyphs)
 
 
 def _composite_codes(state: FontState, strings: list[Any], adjustments: list[tuple[int, float]] | None,
