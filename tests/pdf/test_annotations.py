@@ -297,3 +297,23 @@ def test_the_shared_form_shows_its_values_and_no_checkbox_text():
     assert "section" in fields and all(g.annotation.value for g in glyphs if g.annotation is not None)
     assert "Court B" in text and "✔" not in text and "4" not in "".join(
         g.text for g in glyphs if g.annotation is not None and g.annotation.field == "agree")
+
+
+def test_field_values_are_read_beside_their_labels_not_after_the_page():
+    # Labels in the content, one per line; the values are annotations, painted after the whole
+    # page: each joins the line of its label, and a value with no label line of its own keeps
+    # its place among the lines.
+    labels = [("Name", 250), ("Club", 220), ("Phone", 190), ("Notes", 130)]
+    content = b"".join(b"BT /F1 12 Tf 20 %d Td (%s) Tj ET\n" % (y, name.encode()) for name, y in labels)
+
+    def build(pdf, font):
+        values = [("name", "Alice Jones", 246), ("club", "Northside", 216), ("phone", "0161 555", 186),
+                  ("extra", "Bring nets", 156)]
+        return [_widget(pdf, FT=Name.Tx, T=String(t), V=String(v), DA=String("/Helv 12 Tf 0 g"),
+                        Rect=Array([100, y, 280, y + 20])) for t, v, y in values]
+
+    data = _pdf(build, content=content, acroform={"/NeedAppearances": True})
+    text, _glyphs, _warnings = _read(data)
+    assert text.splitlines() == ["Name Alice Jones", "Club Northside", "Phone 0161 555", "Bring nets", "Notes"]
+    with open_document(data, profile="reading") as doc:
+        assert doc.pages[0].text().splitlines()[:2] == ["Name Alice Jones", "Club Northside"]

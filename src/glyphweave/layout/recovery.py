@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
 from .bands import read_bands
@@ -67,12 +67,23 @@ class Recovery(NamedTuple):
     reordered."""
 
 
-def recover(lines: Sequence[Line], *, gap: float, min_width: float, min_lines: int) -> Recovery:
-    """The rows of ``lines`` (in paint order) with contradicted regions reordered."""
+def recover(lines: Sequence[Line], *, gap: float, min_width: float, min_lines: int,
+            late: Collection[int] = ()) -> Recovery:
+    """The rows of ``lines`` (in paint order) with contradicted regions reordered.
+
+    ``late`` holds the ids of lines painted after the page's content whose paint order
+    says nothing of where they are read (annotations, which viewers paint over the page:
+    form field values, notes): they are placed by position (:func:`_place`)."""
     fixes = {"backwards": 0, "jumps": 0, "interleaved": 0}
+    placed = [line for line in lines if id(line) in late] if late else []
+    if placed:
+        lines = [line for line in lines if id(line) not in late]
     rows = _interleaved(list(lines), gap, min_width, min_lines, fixes)
     rows = _backwards(rows, fixes)
     rows = _jumps(rows, fixes)
+    if placed:
+        rows = _place(rows, placed)
+        fixes["placed"] = len(placed)
     rows, fixes["bands"] = read_bands(rows)
     return Recovery(rows, {k: v for k, v in fixes.items() if v})
 
@@ -146,6 +157,38 @@ def _fits(line: Line, first: Line, gutter: tuple[float, float], gap: float) -> b
         return False
     pieces = line.split(gap)
     return any(min(q.start, g1) > max(p.end, g0) for p, q in zip(pieces, pieces[1:], strict=False))
+
+
+MAX_PLACED = 4000
+"""Late lines beyond which they keep their paint order (placing one is a pass over the rows)."""
+
+
+def _place(rows: list[list[Line]], placed: list[Line]) -> list[list[Line]]:
+    """``rows`` with each of ``placed`` put where it sits: into the row whose baseline it
+    shares (a field's value beside its label), else as a row of its own after the last row
+    above it that it lies under (after the last row above it, when none)."""
+    if len(placed) > MAX_PLACED:
+        return [*rows, *([line] for line in placed)]
+    rows = [list(row) for row in rows]
+    for line in sorted(placed, key=lambda ln: -ln.across):
+        shared = None
+        after = above = -1
+        for r, row in enumerate(rows):
+            head = row[0]
+            if not same_direction(head, line):
+                continue
+            if any(abs(piece.across - line.across) <= 0.5 * max(piece.height, line.height) for piece in row):
+                shared = r
+                break
+            if head.across > line.across:
+                above = r
+                if min(row[-1].end, line.end) > max(head.start, line.start):
+                    after = r
+        if shared is not None:
+            rows[shared] = sorted([*rows[shared], line], key=lambda ln: ln.start)
+        else:
+            rows.insert((after if after >= 0 else above) + 1, [line])
+    return rows
 
 
 def join_backwards(lines: Sequence[Line]) -> list[list[Line]]:

@@ -6,6 +6,7 @@ as a page reads in paint order. One statement of each, so the assemblers cannot 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Any
 
@@ -137,11 +138,28 @@ def ordered_rows(component: GeometryOptions, geometry: PageGeometry, lines: Sequ
     return read_bands(geometric_rows(lines, gutters=gutters, **order_thresholds(component, geometry)))[0]
 
 
+def _annotation_lines(page: PageContext, lines: Sequence[Line]) -> set[int]:
+    """The ids of ``lines`` painted by annotations alone (form field values, notes): the
+    interpreter paints annotations after the page's content, so their paint order says
+    nothing of where they are read. Empty, after one look at the last run, on a page
+    without annotations."""
+    runs = page.table.raw_runs()
+    if not runs or runs[-1].annotation is None:
+        return set()
+    starts = [geo.start for geo in page.table.runs()]
+    late: set[int] = set()
+    for line in lines:
+        if all(runs[bisect_right(starts, g) - 1].annotation is not None for g in line.glyphs):
+            late.add(id(line))
+    return late
+
+
 def recovered_text(component: GeometryOptions, page: PageContext, geometry: PageGeometry) -> str:
     """The page in paint order with order recovery: the regions paint order gets badly
     wrong read geometrically (noted as ``order`` in the page's statistics)."""
     page.check_time()  # the lines and their recovery cost more than the cheapest text
-    recovered = recover(geometry.lines, **order_thresholds(component, geometry))
+    lines = geometry.lines
+    recovered = recover(lines, **order_thresholds(component, geometry), late=_annotation_lines(page, lines))
     if recovered.fixes:
         page.note("order", "recovered: " + ", ".join(f"{kind} {n}" for kind, n in sorted(recovered.fixes.items())))
         return geometry.text_of_rows(recovered.rows)
