@@ -82,6 +82,11 @@ class Glyph:
     annotation: AnnotationRef | None = None
     """The annotation whose appearance (or field value) painted the glyph; None for the
     page's own content."""
+    fill_color: tuple[float, float, float] | None = None
+    """The fill colour it was painted in, RGB from 0 to 1 (None: not convertible, see
+    ``Run.fill``)."""
+    stroke_color: tuple[float, float, float] | None = None
+    """The stroke colour, likewise (render modes 1, 2, 5 and 6 outline the glyph with it)."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping (bytes as hex)."""
@@ -107,4 +112,6 @@ class Glyph:
             "render_mode": self.render_mode,
             "decoded_by": self.decoded_by,
             "annotation": None if self.annotation is None else self.annotation.to_dict(),
+            "fill_color": None if self.fill_color is None else list(self.fill_color),
+            "stroke_color": None if self.stroke_color is None else list(self.stroke_color),
         }

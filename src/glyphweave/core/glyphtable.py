@@ -33,7 +33,8 @@ MediaBox's origin at the bottom left, y up.
   ``render`` (the ``Tr`` mode: 3 is invisible), ``tag`` and ``actual_text`` (of the marked
   content), ``token`` (the index of the operator in its content stream), ``annotation``
   (the :class:`~glyphweave.core.glyph.AnnotationRef` of the annotation that painted the
-  glyph, None for the page's own content).
+  glyph, None for the page's own content), ``fill`` and ``stroke`` (the colours it was
+  painted in, RGB from 0 to 1, None where the colour space has no plain conversion).
 
 Geometry conventions (all in page user space):
 
@@ -127,6 +128,8 @@ class GlyphTable:
         token: int,
         extent: tuple[float, float, float] | None = None,
         annotation: Any = None,
+        fill: tuple[float, float, float] | None = None,
+        stroke: tuple[float, float, float] | None = None,
     ) -> None:
         """Record one shown string.
 
@@ -142,7 +145,7 @@ class GlyphTable:
         self.append(Run(
             font=font, size=size, matrix=matrix, rise=rise, wmode=wmode, codes=codes, cids=cids, decoded=decoded,
             starts=starts, advances=advances, pens=pens, lo=lo, hi=hi, render=render, mcid=mcid, tag=tag,
-            actual_text=actual_text, token=token, extent=extent, annotation=annotation,
+            actual_text=actual_text, token=token, extent=extent, annotation=annotation, fill=fill, stroke=stroke,
         ))
 
     def append(self, run: Run) -> None:
@@ -336,6 +339,8 @@ class GlyphTable:
             render_mode=c["render"][i],
             decoded_by=c["decoded_by"][i],
             annotation=c["annotation"][i],
+            fill_color=c["fill"][i],
+            stroke_color=c["stroke"][i],
         )
 
     def glyphs(self, indices: Sequence[int] | None = None) -> list[Glyph]:
@@ -347,7 +352,7 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     "geometry": ("ox", "oy", "ex", "ey", "px", "py", "dx", "dy", "lox", "loy", "hix", "hiy", "height"),
     "marks": ("mcid",),
     "meta": ("code", "cid", "font", "size", "page_size", "wmode", "render", "tag", "actual_text", "token",
-             "annotation"),
+             "annotation", "fill", "stroke"),
 }
 _COLUMN_GROUP = {name: group for group, names in _GROUPS.items() for name in names}
 
@@ -421,7 +426,7 @@ def _expand_marks(runs: list[Run]) -> dict[str, list[Any]]:
 
 def _expand_meta(runs: list[Run]) -> dict[str, list[Any]]:
     cols: dict[str, list[Any]] = {name: [] for name in _GROUPS["meta"]}
-    code, cid, font, size, page_size, wmode, render, tag, actual_text, token, annotation = (
+    code, cid, font, size, page_size, wmode, render, tag, actual_text, token, annotation, fill, stroke = (
         cols[name] for name in _GROUPS["meta"])
     for run in runs:
         codes, cids = run.codes, run.cids
@@ -437,6 +442,8 @@ def _expand_meta(runs: list[Run]) -> dict[str, list[Any]]:
         actual_text.extend([run.actual_text] * n)
         token.extend([run.token] * n)
         annotation.extend([run.annotation] * n)
+        fill.extend([run.fill] * n)
+        stroke.extend([run.stroke] * n)
     return cols
 
 

@@ -54,6 +54,12 @@ class Run(NamedTuple):
     annotation: Any = None
     """The :class:`~glyphweave.core.glyph.AnnotationRef` of the annotation that painted the
     run, None for the page's own content (every glyph of a run shares it)."""
+    fill: tuple[float, float, float] | None = None
+    """The fill colour the run was painted in, as RGB from 0 to 1 whatever the colour space
+    (None: a space with no plain conversion, such as a pattern or a separation, or not
+    recorded). It colours the glyphs of render modes 0, 2, 4 and 6."""
+    stroke: tuple[float, float, float] | None = None
+    """The stroke colour, likewise: it outlines the glyphs of render modes 1, 2, 5 and 6."""
 
 
 _new = tuple.__new__

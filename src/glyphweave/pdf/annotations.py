@@ -22,6 +22,7 @@ import attrs
 import pikepdf
 
 from glyphweave.core.glyph import AnnotationRef
+from glyphweave.pdf.colours import BLACK, to_rgb
 from glyphweave.tables.encodings import glyph_name_to_unicode
 from glyphweave.tables.std14 import canonical_std14_name, std14_metrics
 
@@ -56,6 +57,8 @@ FIELD_TEXT_MAX = 10_000
 PARENT_DEPTH = 64
 """Field tree levels walked at most (a /Parent chain may loop or be made deep on purpose)."""
 FALLBACK_FONT = "Helvetica"
+_DA_COLOUR = re.compile(rb"((?:[-+]?(?:\d+\.?\d*|\.\d+)\s+){1,4})(g|rg|k)\b")
+"""A fill colour operator of a /DA with its operands."""
 _DA_FONT = re.compile(rb"/([^\s/\[\]()<>{}%]*)\s+([-+]?(?:\d+\.?\d*|\.\d+))\s+Tf\b")
 
 
@@ -93,6 +96,8 @@ class FieldText(NamedTuple):
     descent: float
     """At ``size``, in points."""
     lines: tuple[FieldLine, ...]
+    fill: tuple[float, float, float] | None = BLACK
+    """The /DA's fill colour (its last ``g``, ``rg`` or ``k``), black when it sets none."""
 
 
 @attrs.frozen
@@ -401,4 +406,13 @@ def _layout(field: _Field, text: str, rect: tuple[float, float, float, float], d
     if not laid:
         return None
     return FieldText(ref=ref, font=font, base_font=base, size=size, ascent=ascent / 1000.0 * size,
-                     descent=descent / 1000.0 * size, lines=tuple(laid))
+                     descent=descent / 1000.0 * size, lines=tuple(laid), fill=_da_fill(field.da or defaults.da))
+
+
+def _da_fill(da: bytes) -> tuple[float, float, float] | None:
+    """The fill colour a /DA sets (its last ``g``, ``rg`` or ``k``), black when none."""
+    found = _DA_COLOUR.findall(da)
+    if not found:
+        return BLACK
+    numbers, operator = found[-1]
+    return to_rgb(numbers.split(), {b"g": 1, b"rg": 3, b"k": 4}[operator])

@@ -42,6 +42,7 @@ from glyphweave.guard.limits import (
 )
 from glyphweave.guard.report import WarningRecord
 from glyphweave.pdf.annotations import Appearance, FieldText, FormDefaults, page_annotations
+from glyphweave.pdf.colours import BLACK, COMPONENTS, RGB, components, to_rgb
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
 from glyphweave.pdf.streams import ReadStopped, read_bounded
@@ -245,6 +246,14 @@ class PageInterpreter:
         self.ts = 0.0
         self.tm: Matrix = IDENTITY
         self.tlm: Matrix = IDENTITY
+        self.fill: RGB | list[Any] | None = BLACK
+        """The fill colour as RGB, or, until a string is shown in it, the operator's
+        operands behind their space's component count (``[n, *operands]``): drawings set
+        colours far more often than text is shown in them, so they are converted on use."""
+        self.stroke: RGB | list[Any] | None = BLACK
+        self.fill_n = 1
+        """Components of the fill colour space (1, 3 or 4; 0: one with no plain conversion)."""
+        self.stroke_n = 1
         self.gstack: list[tuple[Any, ...]] = []
         # (tag, MCID, ActualText, ActualText span id): innermost last; MCID and
         # ActualText are inherited from enclosing sequences.
@@ -421,6 +430,10 @@ class PageInterpreter:
             b"Td": self._op_Td, b"TD": self._op_TD, b"Tm": self._op_Tm, b"T*": self._op_Tstar,
             b"Tj": self._op_Tj, b"TJ": self._op_TJ, b"'": self._op_quote, b'"': self._op_dquote,
             b"Do": self._op_Do,
+            b"g": self._op_g, b"rg": self._op_rg, b"k": self._op_k,
+            b"G": self._op_G, b"RG": self._op_RG, b"K": self._op_K,
+            b"cs": self._op_cs, b"CS": self._op_CS,
+            b"sc": self._op_sc, b"scn": self._op_sc, b"SC": self._op_SC, b"SCN": self._op_SC,
             b"BDC": self._op_BDC, b"BMC": self._op_BMC, b"EMC": self._op_EMC,
         }
         # The three items pdfTeX and dvipdfmx write for nearly every string have handlers
@@ -457,11 +470,11 @@ class PageInterpreter:
     # -- graphics state -------------------------------------------------------------------
     def _snapshot(self) -> tuple[Any, ...]:
         return (self.ctm, self.font, self.font_idx, self.fs, self.tc, self.tw, self.th,
-                self.tl, self.tr, self.ts)
+                self.tl, self.tr, self.ts, self.fill, self.stroke, self.fill_n, self.stroke_n)
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         (self.ctm, self.font, self.font_idx, self.fs, self.tc, self.tw, self.th,
-         self.tl, self.tr, self.ts) = snap
+         self.tl, self.tr, self.ts, self.fill, self.stroke, self.fill_n, self.stroke_n) = snap
 
     def _check_limits(self, glyphs: int) -> None:
         """Past the glyph limit, the record limit or the time limit, end the page; else
@@ -511,6 +524,52 @@ class PageInterpreter:
         if not self._overflow[which]:
             self._warn(f"{LIMIT}{operator} nested deeper than {self.limits.nesting}; deeper levels ignored", "nesting")
         self._overflow[which] += 1
+
+    # -- colour (what the glyph table records of it: pdf/colours.py) --------------------------
+    def _op_g(self, args: list[Any], res: _Resources) -> None:
+        self.fill_n, self.fill = 1, [1, *args]
+
+    def _op_rg(self, args: list[Any], res: _Resources) -> None:
+        self.fill_n, self.fill = 3, [3, *args]
+
+    def _op_k(self, args: list[Any], res: _Resources) -> None:
+        self.fill_n, self.fill = 4, [4, *args]
+
+    def _op_G(self, args: list[Any], res: _Resources) -> None:
+        self.stroke_n, self.stroke = 1, [1, *args]
+
+    def _op_RG(self, args: list[Any], res: _Resources) -> None:
+        self.stroke_n, self.stroke = 3, [3, *args]
+
+    def _op_K(self, args: list[Any], res: _Resources) -> None:
+        self.stroke_n, self.stroke = 4, [4, *args]
+
+    def _op_cs(self, args: list[Any], res: _Resources) -> None:
+        # A new space starts at its initial colour: black in the spaces converted here.
+        self.fill_n = self._space(args, res)
+        self.fill = BLACK if self.fill_n else None
+
+    def _op_CS(self, args: list[Any], res: _Resources) -> None:
+        self.stroke_n = self._space(args, res)
+        self.stroke = BLACK if self.stroke_n else None
+
+    def _op_sc(self, args: list[Any], res: _Resources) -> None:
+        self.fill = [self.fill_n, *args]
+
+    def _op_SC(self, args: list[Any], res: _Resources) -> None:
+        self.stroke = [self.stroke_n, *args]
+
+    def _space(self, args: list[Any], res: _Resources) -> int:
+        """Components of the colour space ``cs``/``CS`` names (a device space, or one in the
+        resources' /ColorSpace), 0 when it has no plain conversion."""
+        name = args[0] if args else None
+        if not isinstance(name, str):
+            return 0
+        key = name.lstrip("/")
+        n = COMPONENTS.get("/" + key)
+        if n is not None:
+            return n
+        return components(res.lookup("/ColorSpace", key))
 
     def _op_cm(self, args: list[Any], res: _Resources) -> None:
         m = _matrix(args)
@@ -715,10 +774,14 @@ class PageInterpreter:
             ctm = self.ctm
             matrix = self.tm if ctm is IDENTITY else multiply(self.tm, ctm)
             token = -1 if self.in_form else self.token
-            annotation = self.annotation
+            annotation, fill, stroke = self.annotation, self.fill, self.stroke
+            if type(fill) is list:
+                fill = self.fill = to_rgb(fill[1:], fill[0])
+            if type(stroke) is list:
+                stroke = self.stroke = to_rgb(stroke[1:], stroke[0])
             runs.append(_make_run((
                 font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens, lo, hi,
-                render, mcid, tag, actual_text, token, extent, annotation,
+                render, mcid, tag, actual_text, token, extent, annotation, fill, stroke,
             )))
             # The limits are checked every few thousand glyphs, not every string: one add and
             # one comparison per shown string.
@@ -945,7 +1008,7 @@ class PageInterpreter:
                 font=idx, size=size, matrix=(1.0, 0.0, 0.0, 1.0, line.x, line.y), rise=0.0, wmode=0,
                 codes=codes, cids=None, decoded=tuple((c, FIELD_VALUE) for c in text), starts=starts,
                 advances=advances, pens=pens, lo=lo, hi=hi, render=0, mcid=None, tag=None, actual_text=None,
-                token=-1, extent=None, annotation=item.ref))
+                token=-1, extent=None, annotation=item.ref, fill=item.fill, stroke=None))
             self._fresh += 1
             glyphs = self._glyphs + len(codes)
             self._glyphs = glyphs

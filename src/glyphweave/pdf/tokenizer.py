@@ -155,12 +155,13 @@ _BLOCK = re.compile(
     re.DOTALL,
 )
 
-# Operators with only numeric operands (or none) that cannot change where or what text is
-# painted. Longest alternatives first.
-_IGNORED = rb"re|rg|RG|ri|sc|SC|scn|SCN|f\*|B\*|b\*|W\*|[mlcvyhSsfFBbnWgGkKwjJMi]"
+# Operators with only numeric operands (or none) that cannot change where, what or in which
+# colour text is painted (the colour operators are read: the glyph table records colours).
+# Longest alternatives first.
+_IGNORED = rb"re|ri|f\*|B\*|b\*|W\*|[mlcvyhSsfFBbnWwjJMi]"
 _IGNORED_OPS = frozenset(
-    [b"re", b"rg", b"RG", b"ri", b"sc", b"SC", b"scn", b"SCN", b"f*", b"B*", b"b*", b"W*"]
-    + [bytes((c,)) for c in b"mlcvyhSsfFBbnWgGkKwjJMi"]
+    [b"re", b"ri", b"f*", b"B*", b"b*", b"W*"]
+    + [bytes((c,)) for c in b"mlcvyhSsfFBbnWwjJMi"]
 )
 # After an operator that cannot affect text: the rest of a drawing (more such operators
 # with numeric operands, comments, and q ... Q blocks holding only those and cm, which Q
