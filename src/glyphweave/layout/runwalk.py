@@ -11,7 +11,10 @@ can decide anything. For an upright run taken whole:
   adjustments at C speed). Only adjustments near or above the word-gap threshold are put
   to the rules, with the numbers the reference walk would give them;
 * a new line needs a jump back of ``back_jump`` box heights, which the run's smallest
-  step and widest advance rule out.
+  step and widest advance rule out;
+* a word space measured backwards (a glyph wholly behind the one before it, as
+  right-to-left text painted in reading order has) needs a step back, which a run whose
+  origins never move back rules out.
 
 Everything else (between runs, partially selected runs, runs not upright, runs where a
 jump back is possible) is put to :meth:`Rules.decide` glyph by glyph, with the glyphs'
@@ -151,6 +154,8 @@ def _spaces_in_run(out: _Output, run: Run, geo: RunGeometry, bx: float, a: float
         slack = _SLACK * (abs(bx) + abs(box[0]) + box[2] - box[0])
     if not (step - widest > h * back_floor + slack and -_INF < starts[-1] + pens[-1] < _INF):
         return False
+    if step < 0.0:
+        return False  # a glyph may stand wholly behind the one before it: a gap measured backwards
     tail = starts[1:]
     head = pens[:-1]
     if tail == head:
