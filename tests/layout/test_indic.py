@@ -95,3 +95,33 @@ def test_xetex_devanagari_reads_as_typed():
                  "\u0926\u093f\u0928",  # दिन
                  "\u0915\u094d\u092f\u093e\u0930\u093f\u092f\u093e\u0901"):  # क्यारियाँ
         assert word in out
+
+
+# -- marks painted on their own ---------------------------------------------------------------------
+
+KA, R_SIGN = "\u0915", "\u0943"  # क, the vowel sign vocalic R drawn below it
+MARKED = truetype(mapping={0x41: KA, 0x42: R_SIGN, 0x43: PA, 32: " "},
+                  widths=[250.0] + [500.0] * 33 + [0.0] + [500.0] * 60)  # code 0x42 has no advance
+
+
+def test_a_mark_painted_inside_its_base_does_not_end_the_word():
+    # as fpdf2 paints कृपा: the mark on its own, placed inside its base, then the next letter
+    # where the base ends (the mark's own end is 3 before it: a word gap of 0.3 box heights)
+    content = b"\n".join([text_at("A", 72, 700, size=10, font="FD"), text_at("B", 74, 700, size=10, font="FD"),
+                          text_at("C", 77, 700, size=10, font="FD")])
+    assert extract_text(make_pdf(content, fonts={"FD": MARKED}), separator="") == KA + R_SIGN + PA + "\n"
+
+
+def test_both_walks_measure_from_the_base_inside_one_string():
+    from glyphweave.layout.glyphwalk import walk_glyphs
+    from glyphweave.layout.rules import Rules
+    from glyphweave.layout.runwalk import walk_runs
+    from glyphweave.testing.pdfs import open_pdf
+
+    content = b"BT /FD 10 Tf 72 700 Td [(A) 300 (B) -300 (C) -400 (A)] TJ ET"  # a word gap before the last
+    with open_pdf(make_pdf(content, fonts={"FD": MARKED})) as doc:
+        table = doc.pages[0].context().table
+        rules = Rules(0.15, 0.5, 3.0)
+        fast = walk_runs(table, range(len(table)), " ", rules)
+        assert fast is not None
+        assert fast.text() == walk_glyphs(table, range(len(table)), " ", rules).text() == f"{KA}{R_SIGN}{PA} {KA}\n"

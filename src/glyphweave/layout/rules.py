@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import math
+import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import partial
@@ -76,19 +77,29 @@ def is_cjk(ch: str) -> bool:
     return k >= 0 and cp <= _CJK_RANGES[k][1]
 
 
-_KINDS: dict[str, tuple[bool, bool, bool]] = {}
-"""Cache: glyph text -> (is whitespace, first char is CJK, last char is CJK)."""
+_KINDS: dict[str, tuple[bool, bool, bool, bool]] = {}
+"""Cache: glyph text -> (is whitespace, first char is CJK, last char is CJK, is a
+nonspacing mark)."""
 
 
-def _kind(text: str) -> tuple[bool, bool, bool]:
+def _kind(text: str) -> tuple[bool, bool, bool, bool]:
     """The cached kind of ``text`` (a plain dictionary and a lookup, not a dictionary
     subclass with ``__missing__``: the compiled build cannot run one)."""
     kind = _KINDS.get(text)
     if kind is None:
-        kind = (text.isspace(), bool(text) and is_cjk(text[0]), bool(text) and is_cjk(text[-1]))
+        kind = (text.isspace(), bool(text) and is_cjk(text[0]), bool(text) and is_cjk(text[-1]),
+                bool(text) and unicodedata.category(text[0]) in ("Mn", "Me"))
         if len(_KINDS) < 100_000:
             _KINDS[text] = kind
     return kind
+
+
+def sits_on_base(text: str, advance: float) -> bool:
+    """Whether a glyph with ``text`` and own ``advance`` is a mark drawn on the glyph before
+    it: a nonspacing mark (a vowel sign below, a haraka, an accent) painted on its own with
+    no advance. Where the word goes on is measured from its base's end, not from the mark,
+    which fpdf2 places inside its base (``कृ`` then ``पया`` read as two words)."""
+    return advance == 0.0 and _kind(text)[3]
 
 
 def may_space(before: str, text: str) -> bool:
