@@ -80,6 +80,16 @@ def test_a_hebrew_word_painted_backwards_in_one_string_has_its_word_gap():
         assert fast.text() == walk_glyphs(table, indices, " ", rules).text() == "\u05d0\u05d1 \u05d2\u05d3\n"
 
 
+def test_a_latin_word_touching_an_arabic_one_is_still_a_word_of_its_own():
+    # As Word lays out a Latin word in an Arabic line: painted in typed order, the space
+    # between the two words moved to the far side of the Latin run, the letters touching.
+    snippets = [show("ABCD", 132.5, "FA"), show("abc", 117.5, "FL"), show(" ", 115, "FA"), show("GFE", 100, "FA")]
+    assert text(*snippets) == f"{RASIF} abc {BAT}\n"
+    # a number touching an Arabic letter is typed attached (و18)
+    snippets = [show("ABCD", 127.5, "FA"), show("18", 117.5, "FL"), show(" ", 115, "FA"), show("GFE", 100, "FA")]
+    assert text(*snippets) == f"{RASIF}18 {BAT}\n"
+
+
 # -- numbers -------------------------------------------------------------------------------------
 
 def test_a_number_set_as_one_string_keeps_its_order_inside_arabic():
@@ -116,19 +126,26 @@ def glyph(x: float, *, advance: float = 5.0, h: float = 10.0) -> Side:
     return Side(x, 0.0, x + advance, 0.0, x + advance, 0.0, 1.0, 0.0, h)
 
 
-def decide(prev: Side, cur: Side, before: str = "a", after: str = "b"):
+ALEF, BET = "\u05d0", "\u05d1"
+
+
+def decide(prev: Side, cur: Side, before: str = ALEF, after: str = BET):
     return Rules(0.15, 0.5, 3.0).decide(prev, cur, before, after)
 
 
 def test_a_glyph_placed_behind_the_previous_one_is_measured_backwards():
-    # from the current glyph's end to the previous glyph's start; the limit is 1.5
+    # Hebrew painted in reading order: from the current glyph's end to the previous glyph's
+    # start; the limit is 1.5
     assert decide(glyph(0), glyph(-5)) is JOIN  # touching
     assert decide(glyph(0), glyph(-6)) is JOIN  # 1 apart: within a word
     decision = decide(glyph(0), glyph(-7))
     assert decision.verdict is Verdict.SPACE and math.isclose(decision.gap, 0.2)
+    assert decide(glyph(0), glyph(-7), ALEF, "7").verdict is Verdict.SPACE  # a number behind a word
     assert decide(glyph(0), glyph(-3)) is JOIN  # overlapping: a mark, a kerned pair
-    assert decide(glyph(0), glyph(-7), " ", "b") is JOIN  # next to a space glyph
-    assert decide(glyph(0), glyph(-9), "a", " ").verdict is Verdict.JOIN  # (a wide gap, noted)
+    assert decide(glyph(0), glyph(-7), " ", BET) is JOIN  # next to a space glyph
+    assert decide(glyph(0), glyph(-9), ALEF, " ").verdict is Verdict.JOIN  # (a wide gap, noted)
+    # Latin text stepping back is a repaint, not reading order
+    assert decide(glyph(0), glyph(-7), "a", "b") is JOIN
 
 
 def test_where_scripts_meet_the_smaller_box_judges_the_gap():

@@ -111,10 +111,9 @@ def test_script_step_stays_on_the_line():
 
 
 def test_jump_back_along_the_baseline_breaks_the_line():
-    # 29 back from the glyph end: on the line, 19 behind it (a word gap measured backwards)
-    assert decide(glyph(0, 0), glyph(-24, 0)).verdict is Verdict.SPACE
+    assert decide(glyph(0, 0), glyph(-24, 0)) is JOIN  # 29 back from the glyph end
     assert decide(glyph(0, 0), glyph(-26, 0)) is NEWLINE  # 31 back
-    assert decide(glyph(0, 0), glyph(-26, 0), rules=Rules(0.15, 0.5, 4.0)).verdict is Verdict.SPACE
+    assert decide(glyph(0, 0), glyph(-26, 0), rules=Rules(0.15, 0.5, 4.0)) is JOIN
 
 
 def test_turn_of_the_writing_direction_breaks_the_line():

@@ -267,11 +267,13 @@ class Rules:
         return JOIN
 
     def _backwards(self, prev: Side, cur: Side, before: str, text: str, hh: float) -> Decision:
-        """A glyph placed behind the one painted before it, on its line (right-to-left text
-        painted in reading order, glyph by glyph or word by word): the gap is measured the
-        other way, from where the current glyph ends to where the previous one starts, and
-        is a word space by the same limit. A glyph that overlaps the previous one (a mark,
-        a kerned pair) is joined."""
+        """A glyph placed behind the one painted before it, on its line, where one of the
+        two is right-to-left script (painted in reading order, glyph by glyph or word by
+        word): the gap is measured the other way, from where the current glyph ends to
+        where the previous one starts, and is a word space by the same limit. A glyph that
+        overlaps the previous one (a mark, a kerned pair) is joined, and so is a step back
+        in other text, where it is a repaint (a word painted again on its spot) rather than
+        reading order."""
         pux = prev.ux
         puy = prev.uy
         x = cur.ox
@@ -281,7 +283,7 @@ class Rules:
         own = (cur.ex - x) * pux + (cur.ey - y) * puy  # c1 - c0
         prev_own = (prev.ex - prev.ox) * pux + (prev.ey - prev.oy) * puy  # p1 - p0
         gap = back - (own if own > 0.0 else 0.0) + (prev_own if prev_own < 0.0 else 0.0)
-        if gap > self.word_gap * hh:
+        if gap > self.word_gap * hh and (has_rtl(text[:1]) or has_rtl(before[-1:])):
             if may_space(before, text):
                 return _decision((_SPACE, gap / hh, gap))
             if gap >= WIDE_GAP * hh:

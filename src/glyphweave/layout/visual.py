@@ -70,7 +70,9 @@ def visual_units(builder: LineGeometry, lines: Sequence[Line], rules: Rules) -> 
             geo = builder.geo[r]
             _box, ox, oy, ex, ey = builder.glyph_box(g)
             a, b = ox * ux + oy * uy, ex * ux + ey * uy
-            side = Side(ox, oy, ex, ey, ex, ey, geo.dx, geo.dy, geo.height)
+            # a font without ascent or descent gives no box: the line's, else the advance's
+            height = geo.height if geo.height > 0.0 else line.height if line.height > 0.0 else 1.5 * abs(b - a) or 1.0
+            side = Side(ox, oy, ex, ey, ex, ey, geo.dx, geo.dy, height)
             spaced = pos > 0 and len(bare) < len(piece)
             placed.append(_Placed(bare, g, n, pos, spaced, r, side, min(a, b), max(a, b)))
     placed.sort(key=lambda p: (p.a0 + p.a1) / 2)
@@ -96,6 +98,8 @@ def _spaced(left: _Placed, right: _Placed, rules: Rules) -> bool:
         return (right if right.pos > left.pos else left).spaced
     if not left.text or not right.text:
         return False
+    if _direction(left.text) * _direction(right.text) < 0:
+        return True  # letters of both directions, painted apart: two words (see _direction)
     lside, rside = left.side, right.side
     # The pair as the rules see a left-to-right step: from the left glyph's end (its far
     # side along the line, whichever way it was drawn) to the right glyph's start.
@@ -106,6 +110,20 @@ def _spaced(left: _Placed, right: _Placed, rules: Rules) -> bool:
     verdict = rules.decide(lside, rside, left.text, right.text).verdict
     # Pieces of one row the rules would break (a baseline a little off) are still apart.
     return verdict is Verdict.SPACE or (verdict is Verdict.NEWLINE and left.line != right.line)
+
+
+def _direction(text: str) -> int:
+    """1 for a glyph whose text starts with a left-to-right letter, -1 with a right-to-left
+    one, 0 otherwise (digits, punctuation, marks).
+
+    Two neighbours on the page with letters of both directions that were not painted one
+    after the other are two words even where they touch: Word lays out ``R و Python`` in an
+    Arabic line with the space between ``و`` and ``Python`` moved to the far side of the
+    Latin run, and the two letters touch. A digit or a full stop touching an Arabic letter
+    does not count (cairo's ``و18``, Typst's ``.`` after a number, both typed attached).
+    """
+    cls = unicodedata.bidirectional(text[0])
+    return 1 if cls == "L" else -1 if cls in ("R", "AL") else 0
 
 
 # Bidi classes of what a number is made of: digits, and the separators UAX #9 lets stand
