@@ -51,8 +51,8 @@ def test_registration():
     assert reading.glyphweave_register_assemblers() == [ReadingAssembler]
     assert ReadingAssembler.NAME == "reading"
     assert ReadingAssembler.validate_options({}) == {
-        "word_gap": 0.15, "line_gap": 0.5, "back_jump": 3.0, "ligatures": False, "math_letters": False,
-        "recover": True, "gap": 3.0, "min_width": 12.0, "min_lines": 2, "dehyphenate": "auto", "language": "en"}
+        "word_gap": 0.15, "line_gap": 0.5, "back_jump": 3.0, "ligatures": False, "number_strings": True,
+        "math_letters": False, "recover": True, "gap": 3.0, "min_width": 12.0, "min_lines": 2, "dehyphenate": "auto", "language": "en"}
 
 
 def test_empty_page():

@@ -20,6 +20,9 @@ modules:
 * :mod:`.order`: geometric reading order (columns, rows, full-width blocks, directions);
 * :mod:`.recovery`: order recovery, where paint order contradicts the geometry badly;
 * :mod:`.scripts`: Latin ligatures, Arabic presentation forms, visual to logical order;
+* :mod:`.indic`: Indic vowel signs drawn before their consonant put after it, as typed;
+* :mod:`.visual`: a line's glyphs in visual order with the word spaces between neighbours on
+  the page, what the visual-to-logical order reads;
 * :mod:`.mathletters`: mathematical letters folded to plain letters and digits;
 * :mod:`.hyphens`: dehyphenation of a page's lines (soft hyphens, words split at line ends);
 * :mod:`.page`: :class:`~.page.PageGeometry`, the per-page object that holds them;

@@ -16,7 +16,7 @@ from typing import Any
 
 from glyphweave.core.glyphtable import GlyphTable
 
-from .rules import WIDE_GAP, Rules, Side, Verdict
+from .rules import WIDE_GAP, Rules, Side, Verdict, sits_on_base
 from .walk import Walk
 
 
@@ -59,7 +59,8 @@ def walk_glyphs(table: GlyphTable, indices: Sequence[int], placeholder: str, rul
             pieces.append(t)
             last = t or last
         line_glyphs += 1
-        prev = side
+        if decision.verdict is Verdict.NEWLINE or not sits_on_base(t, abs(side.ex - side.ox) + abs(side.ey - side.oy)):
+            prev = side  # a mark on its base leaves the base the glyph the next is measured from
     _settle(pieces, spaces, line_glyphs - 1, rules)
     return Walk(list(indices), pieces, breaks, wide, widths)
 

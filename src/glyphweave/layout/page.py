@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING
 
 from .blocks import Block, build_blocks
 from .glyphwalk import walk_glyphs
+from .indic import has_prebase_matra, typed_syllables
 from .lines import Line, LineGeometry, build_lines
 from .rules import Rules, finish_text
 from .runwalk import walk_runs
 from .scripts import expand_ligatures, has_rtl, logical_order
+from .visual import visual_units
 from .walk import Walk
 
 if TYPE_CHECKING:
@@ -28,16 +30,17 @@ if TYPE_CHECKING:
 
 
 def page_geometry(page: PageContext, indices: Sequence[int], *, word_gap: float = 0.15, line_gap: float = 0.5,
-                  back_jump: float = 3.0, ligatures: bool = False) -> PageGeometry:
+                  back_jump: float = 3.0, ligatures: bool = False, number_strings: bool = True) -> PageGeometry:
     """The page geometry (lines, words, blocks: :class:`PageGeometry`) of the glyphs
     ``indices`` of ``page`` under the word-gap and line-break rules with these options (in
-    box heights; rules: assembly), Latin ligatures kept when ``ligatures``.
+    box heights; rules: assembly), Latin ligatures kept when ``ligatures``, a number painted
+    as one string inside right-to-left text kept whole when ``number_strings``.
 
     Computed on first use and kept on the page (:meth:`PageContext.memo
     <glyphweave.core.stages.PageContext.memo>`): every assembler asking for the same glyphs
     and options on this page gets the same object, so nothing is computed twice.
     """
-    rules = Rules(word_gap, line_gap, back_jump)
+    rules = Rules(word_gap, line_gap, back_jump, number_strings)
     return page.memo(("glyphweave.layout.page_geometry", tuple(indices), rules, ligatures),
                      lambda: PageGeometry(page, indices, rules, ligatures=ligatures))
 
@@ -154,34 +157,36 @@ class PageGeometry:
         """The page in paint order, lines as the rules cut them, text normalized
         (:meth:`line_text`): the ``reading`` assembler's output without order recovery."""
         raw = self.walk.text()
-        if not has_rtl(raw):
+        if not has_rtl(raw) and not has_prebase_matra(raw):
             return raw if self.ligatures else expand_ligatures(raw)
         return self.text_of(self.lines)
 
     def line_text(self, line: Line) -> str:
         """The text of ``line`` as a reader types it: Latin ligatures expanded (unless kept),
-        right-to-left script put in logical order with base letters (rules: assembly)."""
+        right-to-left script put in logical order with base letters, Indic vowel signs drawn
+        before their consonant put after it (rules: assembly)."""
         text = line.text
+        if has_prebase_matra(text):
+            text = self.typed_text(line)
         if has_rtl(text):
             text = logical_order(self.visual_units(line))
         return text if self.ligatures else expand_ligatures(text)
 
+    def typed_text(self, line: Line) -> str:
+        """The text of ``line`` with its pre-base vowel signs after their clusters
+        (:func:`~.indic.typed_syllables`), judged from where the glyphs lie along it."""
+        builder = self.builder
+        centres = []
+        for g in line.glyphs:
+            _box, ox, oy, ex, ey = builder.glyph_box(g)
+            centres.append((ox + ex) / 2 * line.ux + (oy + ey) / 2 * line.uy)
+        return "".join(typed_syllables(line.pieces, centres))
+
     def visual_units(self, line: Line) -> list[str]:
         """The glyph texts of ``line`` in visual order (along its direction), a word space
-        as a unit of its own."""
-        builder = self.builder
-        placed = []
-        for g, piece in zip(line.glyphs, line.pieces, strict=True):
-            _box, ox, oy, ex, ey = builder.glyph_box(g)
-            placed.append(((ox + ex) / 2 * line.ux + (oy + ey) / 2 * line.uy, piece))
-        placed.sort(key=lambda item: item[0])
-        units: list[str] = []
-        for _at, piece in placed:
-            bare = piece.lstrip(" ")
-            if bare != piece and units and units[-1] != " ":
-                units.append(" ")
-            units.append(bare)
-        return units
+        as a unit of its own, decided between neighbours on the page
+        (:func:`~.visual.visual_units`)."""
+        return visual_units(self.builder, [line], self.rules)
 
     def text_of_rows(self, rows: Sequence[Sequence[Line]]) -> str:
         """The text of ``rows`` one per line, the pieces of a row joined by a space,
@@ -198,12 +203,7 @@ class PageGeometry:
             return self.line_text(row[0])
         if not any(has_rtl(line.text) for line in row):
             return " ".join(self.line_text(line) for line in row)
-        units: list[str] = []
-        for line in sorted(row, key=lambda ln: ln.start):
-            if units and units[-1] != " ":
-                units.append(" ")
-            units.extend(self.visual_units(line))
-        text = logical_order(units)
+        text = logical_order(visual_units(self.builder, row, self.rules))
         return text if self.ligatures else expand_ligatures(text)
 
     def text_of(self, lines: Sequence[Line | None]) -> str:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import enum
 import math
+import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
+
+from .scripts import has_rtl
 
 # Directions whose cosine is below this are a different writing direction: a new line.
 # (Text set along a curve turns a few degrees per glyph and stays on its line.)
@@ -74,19 +77,29 @@ def is_cjk(ch: str) -> bool:
     return k >= 0 and cp <= _CJK_RANGES[k][1]
 
 
-_KINDS: dict[str, tuple[bool, bool, bool]] = {}
-"""Cache: glyph text -> (is whitespace, first char is CJK, last char is CJK)."""
+_KINDS: dict[str, tuple[bool, bool, bool, bool]] = {}
+"""Cache: glyph text -> (is whitespace, first char is CJK, last char is CJK, is a
+nonspacing mark)."""
 
 
-def _kind(text: str) -> tuple[bool, bool, bool]:
+def _kind(text: str) -> tuple[bool, bool, bool, bool]:
     """The cached kind of ``text`` (a plain dictionary and a lookup, not a dictionary
     subclass with ``__missing__``: the compiled build cannot run one)."""
     kind = _KINDS.get(text)
     if kind is None:
-        kind = (text.isspace(), bool(text) and is_cjk(text[0]), bool(text) and is_cjk(text[-1]))
+        kind = (text.isspace(), bool(text) and is_cjk(text[0]), bool(text) and is_cjk(text[-1]),
+                bool(text) and unicodedata.category(text[0]) in ("Mn", "Me"))
         if len(_KINDS) < 100_000:
             _KINDS[text] = kind
     return kind
+
+
+def sits_on_base(text: str, advance: float) -> bool:
+    """Whether a glyph with ``text`` and own ``advance`` is a mark drawn on the glyph before
+    it: a nonspacing mark (a vowel sign below, a haraka, an accent) painted on its own with
+    no advance. Where the word goes on is measured from its base's end, not from the mark,
+    which fpdf2 places inside its base (``कृ`` then ``पया`` read as two words)."""
+    return advance == 0.0 and _kind(text)[3]
 
 
 def may_space(before: str, text: str) -> bool:
@@ -188,6 +201,10 @@ class Rules:
     """A move across the writing direction larger than this is a new line."""
     back_jump: float
     """A jump backwards along the writing direction larger than this is a new line."""
+    number_strings: bool = True
+    """Inside right-to-left text, a number painted as one string left to right keeps the
+    order painted (:func:`~.visual.visual_units`); False: the bidi algorithm alone orders
+    its digits and separators."""
 
     def in_range(self) -> bool:
         """Options finite and not negative: what the run walk's estimates assume."""
@@ -230,7 +247,14 @@ class Rules:
         gap = (x - pex) * pux + (y - pey) * puy
         limit = self.word_gap * hh
         if not gap > limit:
-            return NEWLINE if gap < -self.back_jump * hh else JOIN
+            if gap < 0.0:
+                if gap < -self.back_jump * hh:
+                    return NEWLINE
+                return self._backwards(prev, cur, before, text, hh)
+            if gap > self.word_gap * (h if h < phh else phh) and _direction_boundary(before, text):
+                limit = self.word_gap * (h if h < phh else phh)
+            else:
+                return JOIN
         width = gap
         track = (prev.px - pex) * pux + (prev.py - pey) * puy
         if track > 0:
@@ -240,6 +264,30 @@ class Rules:
                 return _decision((_SPACE, gap / hh, width))
             if gap >= WIDE_GAP * hh:
                 return _decision((_JOIN, gap / hh, width))  # a wide gap after whitespace: noted
+        return JOIN
+
+    def _backwards(self, prev: Side, cur: Side, before: str, text: str, hh: float) -> Decision:
+        """A glyph placed behind the one painted before it, on its line, where one of the
+        two is right-to-left script (painted in reading order, glyph by glyph or word by
+        word): the gap is measured the other way, from where the current glyph ends to
+        where the previous one starts, and is a word space by the same limit. A glyph that
+        overlaps the previous one (a mark, a kerned pair) is joined, and so is a step back
+        in other text, where it is a repaint (a word painted again on its spot) rather than
+        reading order."""
+        pux = prev.ux
+        puy = prev.uy
+        x = cur.ox
+        y = cur.oy
+        # along the previous glyph's direction: its start p0 and end p1, the current c0, c1
+        back = (prev.ox - x) * pux + (prev.oy - y) * puy  # p0 - c0
+        own = (cur.ex - x) * pux + (cur.ey - y) * puy  # c1 - c0
+        prev_own = (prev.ex - prev.ox) * pux + (prev.ey - prev.oy) * puy  # p1 - p0
+        gap = back - (own if own > 0.0 else 0.0) + (prev_own if prev_own < 0.0 else 0.0)
+        if gap > self.word_gap * hh and (has_rtl(text[:1]) or has_rtl(before[-1:])):
+            if may_space(before, text):
+                return _decision((_SPACE, gap / hh, gap))
+            if gap >= WIDE_GAP * hh:
+                return _decision((_JOIN, gap / hh, gap))  # a wide gap after whitespace: noted
         return JOIN
 
     def settle_limit(self, gaps: list[float], pairs: int) -> float | None:
@@ -262,6 +310,18 @@ class Rules:
         if typical > _MAX_LETTER_SPACING:
             return None
         return typical + self.word_gap
+
+
+def _direction_boundary(before: str, text: str) -> bool:
+    """Whether right-to-left script stands on exactly one side of the pair (a Hebrew or
+    Arabic word in a Latin line, or a number in a right-to-left one).
+
+    There the gap is judged against the smaller glyph's box height: fonts made for Arabic
+    reserve height for stacked marks (Amiri's box is 1.76 em, Noto Sans's 1.36), so the
+    larger box overstates the word gap at the same type size, and XeTeX's ordinary word
+    space between ``word`` and an Arabic word fell under the limit.
+    """
+    return bool(before) and bool(text) and has_rtl(before[-1]) != has_rtl(text[0])
 
 
 def _stacked(before: str, text: str, along: float, across: float, hh: float) -> bool:

@@ -11,7 +11,10 @@ can decide anything. For an upright run taken whole:
   adjustments at C speed). Only adjustments near or above the word-gap threshold are put
   to the rules, with the numbers the reference walk would give them;
 * a new line needs a jump back of ``back_jump`` box heights, which the run's smallest
-  step and widest advance rule out.
+  step and widest advance rule out;
+* a word space measured backwards (a glyph wholly behind the one before it, as
+  right-to-left text painted in reading order has) needs a step back, which a run whose
+  origins never move back rules out.
 
 Everything else (between runs, partially selected runs, runs not upright, runs where a
 jump back is possible) is put to :meth:`Rules.decide` glyph by glyph, with the glyphs'
@@ -28,7 +31,7 @@ from operator import gt, itemgetter
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.runs import Run, RunFrame, RunGeometry
 
-from .rules import JOIN, WIDE_GAP, Decision, Rules, Side, Verdict, may_space
+from .rules import JOIN, WIDE_GAP, Decision, Rules, Side, Verdict, may_space, sits_on_base
 from .walk import Walk
 
 # The run walk compares gaps estimated in text space with the thresholds, and computes
@@ -106,15 +109,20 @@ def _walk(out: _Output, picks: Iterable[_Pick], rules: Rules) -> None:
             cur.place(bx + ax * s, by, bx + ax * (s + advances[k0]), by, bx + ax * pens[k0], by, ux, uy, h)
         else:
             _place(cur, (bx, by, ax, ay, ux, uy, h), s, advances[k0], pens[k0])
+        on_base = False  # a mark drawn on the glyph before: the next is measured from that glyph
         if started:
+            on_base = sits_on_base(texts[g], advances[k0])
             decision = decide(prev, cur, texts[g - 1] or _back(texts, g - 2), texts[g])
             if decision is not JOIN:
                 out.put(g, decision)
+                on_base = on_base and decision.verdict is not _NEWLINE
         started = True
-        prev, cur = cur, prev
+        if not on_base:
+            prev, cur = cur, prev
         if len(starts) == 1:
             out.cur = g + 1
-        elif upright and sel is None and _spaces_in_run(out, run, geo, bx, ax, h, back_floor, word_floor):
+        elif (upright and sel is None and not on_base and not _marks_on_base(texts, geo.start, advances)
+              and _spaces_in_run(out, run, geo, bx, ax, h, back_floor, word_floor)):
             # The run's last glyph is the one taken before the next run: on an upright
             # baseline it differs from the first only in its x coordinates.
             s = starts[-1]
@@ -151,6 +159,8 @@ def _spaces_in_run(out: _Output, run: Run, geo: RunGeometry, bx: float, a: float
         slack = _SLACK * (abs(bx) + abs(box[0]) + box[2] - box[0])
     if not (step - widest > h * back_floor + slack and -_INF < starts[-1] + pens[-1] < _INF):
         return False
+    if step < 0.0:
+        return False  # a glyph may stand wholly behind the one before it: a gap measured backwards
     tail = starts[1:]
     head = pens[:-1]
     if tail == head:
@@ -189,8 +199,9 @@ _Axes = tuple[float, float, float, float, float, float, float]
 def _glyph_by_glyph(out: _Output, decide: Callable[[Side, Side, str, str], Decision], run: Run, start: int,
                     ks: Sequence[int], prev: Side, spare: Side, axes: _Axes) -> tuple[Side, Side]:
     """Decide the glyphs ``ks`` of ``run`` (positions in it, increasing; ``ks[0]``, the
-    first taken, is decided and has the side ``prev``) one at a time, as the reference
-    walk does. Returns the two sides, the last glyph's first."""
+    first taken, is decided, and ``prev`` is the side the next glyph is measured from: its
+    own, or its base's when it is a mark) one at a time, as the reference walk does.
+    Returns the two sides, the one the next glyph is measured from first."""
     starts, advances, pens = run.starts, run.advances, run.pens
     texts = out.texts
     cur = spare
@@ -199,12 +210,24 @@ def _glyph_by_glyph(out: _Output, decide: Callable[[Side, Side, str, str], Decis
         g = start + k
         out.skip_to(g)
         _place(cur, axes, starts[k], advances[k], pens[k])
+        on_base = sits_on_base(texts[g], advances[k])
         decision = decide(prev, cur, texts[g - 1] or _back(texts, g - 2), texts[g])
         if decision is not JOIN:
             out.put(g, decision)
+            on_base = on_base and decision.verdict is not _NEWLINE
         out.cur = g + 1
-        prev, cur = cur, prev
+        if not on_base:  # a mark on its base: the next glyph is measured from the base
+            prev, cur = cur, prev
     return prev, cur
+
+
+def _marks_on_base(texts: list[str], start: int, advances: Sequence[float]) -> bool:
+    """Whether the run (its first glyph at ``start``) holds a mark painted on its base with
+    no advance (:func:`~.rules.sits_on_base`): gaps after it are measured from the base,
+    which only the glyph-by-glyph walk follows. One C-speed test on most runs."""
+    if 0.0 not in advances:
+        return False
+    return any(sits_on_base(texts[start + k], 0.0) for k, a in enumerate(advances) if a == 0.0)
 
 
 def _place(side: Side, axes: _Axes, s: float, advance: float, pen: float) -> None:

@@ -41,6 +41,12 @@ RULE_OPTIONS = {
         default=False,
         doc="Keep the Latin ligature forms U+FB00-FB06 (\"ﬁ\") instead of expanding them to their letters.",
     ),
+    "number_strings": Option(
+        default=True,
+        doc="Inside right-to-left text, keep a number painted as one string left to right (digits with "
+        "- + / . , : between them, as XeTeX sets 800-2468) in the order painted; false: order it by the "
+        "Unicode bidi algorithm alone, which reads that string after Arabic letters as 2468-800.",
+    ),
     "math_letters": Option(
         default=False,
         doc="Keep the mathematical letters and digits U+1D400-1D7FF (\"𝑥\") instead of folding them to the "
@@ -93,6 +99,7 @@ class RuleOptions:
     line_gap: float
     back_jump: float
     ligatures: bool
+    number_strings: bool
     math_letters: bool
 
 
@@ -119,7 +126,8 @@ def finished(component: RuleOptions, text: str) -> str:
 def rules_geometry(component: RuleOptions, page: PageContext, indices: Sequence[int]) -> PageGeometry:
     """The page geometry of ``indices`` under ``component``'s reading-rule options."""
     return page_geometry(page, indices, word_gap=component.word_gap, line_gap=component.line_gap,
-                         back_jump=component.back_jump, ligatures=component.ligatures)
+                         back_jump=component.back_jump, ligatures=component.ligatures,
+                         number_strings=component.number_strings)
 
 
 def order_thresholds(component: GeometryOptions, geometry: PageGeometry) -> dict[str, Any]:
