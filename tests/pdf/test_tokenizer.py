@@ -387,9 +387,10 @@ def test_long_runs_of_graphics_operators():
 
 def test_drawings_are_skipped_but_counted():
     data = b"q 1 0 0 1 5 5 cm 0 0 m 1.5 -2 l S Q % a comment, its words no operators\n 0 g 3 w 0 0 10 10 re f BT (x) Tj ET"
-    assert ops(data) == [(b"BT", []), (b"Tj", [bytearray(b"x")]), (b"ET", [])]
+    # The colour operator is read (glyphs record their colour); the path around it is not.
+    assert ops(data) == [(b"g", [b"0"]), (b"BT", []), (b"Tj", [bytearray(b"x")]), (b"ET", [])]
     # Every operator counts towards the index, skipped ones included.
-    assert [index for _, _, index in operations(data)] == [11, 12, 13]
+    assert [index for _, _, index in operations(data)] == [7, 11, 12, 13]
 
 
 def test_malformed_numbers_reach_the_operator():
