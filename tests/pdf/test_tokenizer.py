@@ -493,7 +493,7 @@ def test_fused_items_are_the_plain_operations_merged(data: bytes):
 def test_fused_items_for_pdftex_and_dvipdfmx_lines():
     data = b"BT /F1 9 Tf 10 20 Td [(a)-3(b)]TJ 5 0 Td (x)Tj /F2 8 Tf 1 1 Td 0 g ET"
     names = [op for op, _, _ in operations(data, fuse=True)]
-    assert names == [b"BT", FUSIONS[b"Tf", b"Td", b"TJ"], FUSIONS[b"Td", b"Tj"], FUSIONS[b"Tf", b"Td"], b"ET"]
+    assert names == [b"BT", FUSIONS[b"Tf", b"Td", b"TJ"], FUSIONS[b"Td", b"Tj"], FUSIONS[b"Tf", b"Td"], b"g", b"ET"]
     assert all(isinstance(name, Fused) for name in names[1:4])
 
 
