@@ -523,3 +523,11 @@ def test_untagged_document_reads_no_tree_more_than_once(monkeypatch: pytest.Monk
     with glyphweave.open(make_pdf(plain("A"), extra_pages=[Page(plain("B")), Page(plain("C"))])) as doc:
         assert doc.text() == "A\n\fB\n\fC\n\f"
     assert len(calls) == 1
+
+
+def test_a_formula_inside_a_sentence_stays_in_its_line():
+    # typst tags each inline formula as a Formula inside the paragraph: an illustration
+    # element, inline by default (its placement), so no line ends around it.
+    content = mc(0, "For a coin with", 72, 700) + mc(1, "p = 0.6,", 168, 700) + mc(2, "four tosses", 222, 700)
+    data = tagged(content, lambda t: [t.el("Document", t.el("P", 0, t.el("Formula", 1), 2))])
+    assert extract(data)[0] == "For a coin with p = 0.6, four tosses\n"

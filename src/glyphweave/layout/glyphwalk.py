@@ -16,7 +16,7 @@ from typing import Any
 
 from glyphweave.core.glyphtable import GlyphTable
 
-from .rules import WIDE_GAP, Rules, Side, Verdict, sits_on_base
+from .rules import WIDE_GAP, Rules, Side, Verdict, operator_space, sits_on_base
 from .walk import Walk
 
 
@@ -46,7 +46,8 @@ def walk_glyphs(table: GlyphTable, indices: Sequence[int], placeholder: str, rul
             pieces.append("\n" + t)
             last = t or "\n"
         elif decision.verdict is Verdict.SPACE:
-            spaces.append((g, decision.gap))
+            if not operator_space(last, t):
+                spaces.append((g, decision.gap))  # math's spaces around operators always stand
             pieces.append(" " + t)
             last = t or " "
             if decision.gap >= WIDE_GAP:

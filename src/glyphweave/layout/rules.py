@@ -110,6 +110,21 @@ def may_space(before: str, text: str) -> bool:
     return not (kb[0] or kt[0] or (kb[2] and kt[1]))
 
 
+NARY = frozenset("\u2140\u220f\u2210\u2211\u222b\u222c\u222d\u222e\u222f\u2230\u22c0\u22c1\u22c2\u22c3\u2a00\u2a01\u2a02")
+"""Large (n-ary) operators: ``∑``, ``∏``, ``∫``, ``⋃``, ... Math sets a thin space between
+one and its operand (``∑ x`` in typst and TeX), which a reader does not type (``∑xi``):
+short of a wide gap, no word space follows one."""
+
+
+def operator_space(before: str, text: str) -> bool:
+    """Whether a word space between ``before`` and ``text`` stands beside a mathematical
+    operator (``=``, ``±``, ``−``, ``≤``: Unicode's math symbols): math sets such spaces
+    around relations and binary operators, and they are never letter spacing, so a line
+    of mathematics is not taken for a letter-spaced one (:meth:`Rules.settle_limit`)."""
+    return (bool(before) and unicodedata.category(before[-1]) == "Sm") or (
+        bool(text) and unicodedata.category(text[0]) == "Sm")
+
+
 class Side:
     """One glyph as the rules see it, in page user space: the previous glyph's whole side
     and the current glyph's origin, direction and box height decide what goes between.
@@ -260,7 +275,7 @@ class Rules:
         if track > 0:
             gap -= track  # Tc, known exactly: letter spacing is no word gap
         if gap > limit:
-            if may_space(before, text):
+            if may_space(before, text) and (before[-1:] not in NARY or gap >= WIDE_GAP * hh):
                 return _decision((_SPACE, gap / hh, width))
             if gap >= WIDE_GAP * hh:
                 return _decision((_JOIN, gap / hh, width))  # a wide gap after whitespace: noted
@@ -297,7 +312,8 @@ class Rules:
 
         When most gaps of the line are that wide, the line is letter-spaced by
         positioning (no Tc): its typical gap is the letter spacing, and only gaps wider
-        than it by ``word_gap`` are word breaks.
+        than it by ``word_gap`` are word breaks. The walks leave out of ``gaps`` the spaces
+        beside a math operator (:func:`operator_space`), which always stand.
         """
         nc = len(gaps)
         if nc < 2:

@@ -31,7 +31,7 @@ from operator import gt, itemgetter
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.runs import Run, RunFrame, RunGeometry
 
-from .rules import JOIN, WIDE_GAP, Decision, Rules, Side, Verdict, may_space, sits_on_base
+from .rules import JOIN, WIDE_GAP, Decision, Rules, Side, Verdict, may_space, operator_space, sits_on_base
 from .walk import Walk
 
 # The run walk compares gaps estimated in text space with the thresholds, and computes
@@ -359,8 +359,10 @@ class _Output:
         """Write ``decision`` in front of glyph ``g``."""
         verdict = decision.verdict
         if verdict is _SPACE:
-            self.texts[g] = " " + self.texts[g]
-            self.spaces.append((g, decision.gap))
+            texts = self.texts
+            if not operator_space(texts[g - 1] if g else "", texts[g]):
+                self.spaces.append((g, decision.gap))  # math's spaces around operators always stand
+            texts[g] = " " + texts[g]
             if decision.gap >= WIDE_GAP:
                 self.wide.append(g)
                 self.widths.append(decision.width)

@@ -30,11 +30,14 @@ from glyphweave.guard.report import WarningRecord
 from .interpreter import _text_string
 
 # Standard structure types (§14.8.4) that are blocks: where one ends, a line ends. Lbl and
-# LBody belong to their list item's block, so a bullet and its text share a line.
+# LBody belong to their list item's block, so a bullet and its text share a line. A Formula
+# is an illustration element, inline unless its layout says otherwise (§14.8.5.4.2, Placement
+# defaults to Inline): typst tags every `$...$` inside a sentence so, and a displayed formula
+# sits on lines of its own, which the reading rules break anyway.
 BLOCKS = frozenset({
     "Document", "DocumentFragment", "Part", "Art", "Sect", "Div", "BlockQuote", "Caption", "TOC", "TOCI",
     "Index", "P", "H", "H1", "H2", "H3", "H4", "H5", "H6", "Title", "L", "LI", "Table", "THead", "TBody",
-    "TFoot", "TR", "TH", "TD", "Figure", "Formula", "Form", "Aside", "FENote", "Note",
+    "TFoot", "TR", "TH", "TD", "Figure", "Form", "Aside", "FENote", "Note",
 })
 _IN_ITEM = frozenset({"Lbl", "LBody"})
 _CELLS = frozenset({"TD", "TH"})
