@@ -1,4 +1,6 @@
-"""Shared test set-up: makes the synthetic-PDF helpers (``tests/pdfs.py``) importable as ``pdfs``."""
+"""Shared test set-up: makes the synthetic-PDF helpers (``tests/pdfs.py``) importable as ``pdfs``,
+and keeps the word-list cache (``glyphweave.layout.wordcache``) in a temporary folder of the
+session, never in the user's own cache."""
 
 from __future__ import annotations
 
@@ -10,7 +12,18 @@ if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
 
 
+import os  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
 import pytest  # noqa: E402
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not os.environ.get("GLYPHWEAVE_CACHE_DIR"):
+        folder = tempfile.mkdtemp(prefix="glyphweave-cache-")
+        os.environ["GLYPHWEAVE_CACHE_DIR"] = folder  # child processes inherit it
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 @pytest.fixture

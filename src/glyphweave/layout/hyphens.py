@@ -35,6 +35,9 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
+
+from .wordcache import PackedList, cached_list, zipf
 
 SOFT_HYPHEN = "\u00ad"
 HYPHENS = "-\u2010"
@@ -68,6 +71,7 @@ _INNER = re.compile(r"[^\W\d_]([-\u2010])(?=[^\W\d_])")
 
 Frequency = Callable[[str], float]
 """A word's Zipf frequency (0.0: unknown), the word lower-cased."""
+
 
 
 def dehyphenate(text: str, mode: str = "auto", frequency: Frequency | None = None) -> str:
@@ -273,23 +277,37 @@ class WordList:
 
 
 @lru_cache(maxsize=8)
-def _frequencies(language: str, size: str = "large") -> dict[str, float] | None:
+def _frequencies(language: str, size: str = "large") -> dict[str, float] | PackedList | None:
     """Zipf frequencies of ``language`` from wordfreq's ``size`` list ("large", falling back
     to "small" where a language has no large one), or None.
 
     Read from wordfreq's data file itself where it can be: importing wordfreq costs half a
     second (its tokenizers pull in regex, langcodes and ftfy), reading the file a tenth of
     that, and a process extracting one paper would pay the difference on its first split word.
+    The large list comes from the cache of :mod:`.wordcache` where it is there (a few
+    milliseconds instead of a quarter of a second), and is put there when it is not.
     """
     if not language:
         return None
-    pack = _read_pack(language, size)
+    path = _pack_path(language, size)
+    if path is None:
+        return _frequencies_from_api(language, size)
+    name = f"wordfreq-{path.name.split('.')[0]}"
+    if path.name.startswith("large_"):
+        cached = cached_list(name, path)
+        if cached is not None:
+            return cached
+    pack = _read_pack_file(path)
     if pack is None:
         return _frequencies_from_api(language, size)
+    if path.name.startswith("large_"):
+        packed = cached_list(name, path, pack)
+        if packed is not None:
+            return packed
     table: dict[str, float] = {}
     for index, bucket in enumerate(pack):
         if bucket:  # bucket i holds the words of frequency 10 ** (-i / 100), as wordfreq computes it
-            table.update(dict.fromkeys(bucket, math.log10(10 ** (-index / 100)) + 9.0))
+            table.update(dict.fromkeys(bucket, zipf(index)))
     return table
 
 
@@ -297,17 +315,13 @@ def _frequencies(language: str, size: str = "large") -> dict[str, float] | None:
 def _floor(language: str) -> float:
     """The lowest Zipf value of ``language``'s small list (0.0 without one)."""
     table = _frequencies(language, "small")
-    return min(table.values(), default=0.0) if table is not None else 0.0
+    return min(table.values(), default=0.0) if isinstance(table, dict) else 0.0
 
 
-def _read_pack(language: str, size: str = "large") -> list[list[str]] | None:
-    """wordfreq's ``size`` word list of ``language`` (a large list falls back to the small
-    one), as stored:
-    a gzipped msgpack list whose first item is a ``{"format": "cB", "version": 1}`` header and
-    whose item ``i + 1`` holds the words of -i centibels. None when it cannot be read so."""
-    import gzip
+def _pack_path(language: str, size: str = "large") -> Path | None:
+    """wordfreq's data file of ``language``'s ``size`` list (a large list falls back to the
+    small one), found without importing wordfreq; None when there is none."""
     import importlib.util
-    from pathlib import Path
 
     spec = importlib.util.find_spec("wordfreq")  # finds the package without running it
     if spec is None or not spec.submodule_search_locations:
@@ -315,20 +329,35 @@ def _read_pack(language: str, size: str = "large") -> list[list[str]] | None:
     data = Path(next(iter(spec.submodule_search_locations))) / "data"
     for name in (size, "small") if size == "large" else (size,):
         path = data / f"{name}_{language}.msgpack.gz"
-        if not path.is_file():
-            continue
-        try:
-            import msgpack
-
-            with gzip.open(path, "rb") as file:
-                pack = msgpack.load(file, raw=False)
-        except Exception:  # another layout or format: wordfreq's own reader answers
-            return None
-        header = pack[0] if isinstance(pack, list) and pack else None
-        if not isinstance(header, dict) or header.get("format") != "cB" or header.get("version") != 1:
-            return None
-        return pack[1:]
+        if path.is_file():
+            return path
     return None
+
+
+def _read_pack(language: str, size: str = "large") -> list[list[str]] | None:
+    """wordfreq's ``size`` word list of ``language`` as stored (see :func:`_read_pack_file`),
+    or None."""
+    path = _pack_path(language, size)
+    return None if path is None else _read_pack_file(path)
+
+
+def _read_pack_file(path: Path) -> list[list[str]] | None:
+    """A wordfreq data file's buckets: a gzipped msgpack list whose first item is a
+    ``{"format": "cB", "version": 1}`` header and whose item ``i + 1`` holds the words of -i
+    centibels. None when it cannot be read so."""
+    import gzip
+
+    try:
+        import msgpack
+
+        with gzip.open(path, "rb") as file:
+            pack = msgpack.load(file, raw=False)
+    except Exception:  # another layout or format: wordfreq's own reader answers
+        return None
+    header = pack[0] if isinstance(pack, list) and pack else None
+    if not isinstance(header, dict) or header.get("format") != "cB" or header.get("version") != 1:
+        return None
+    return pack[1:]
 
 
 def _frequencies_from_api(language: str, size: str = "large") -> dict[str, float] | None:

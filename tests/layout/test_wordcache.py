@@ -1,0 +1,92 @@
+"""The word-list cache (glyphweave.layout.wordcache): the packed list answers as the
+in-memory table does, is written once and read back, and a cache that cannot be written or
+read is no error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from glyphweave.layout import wordcache
+from glyphweave.layout.wordcache import cached_list, zipf
+
+BUCKETS = [["the"], [], ["house", "maison"], ["häuser", "日本"], ["rare", "house"]]
+
+
+def table(buckets: list[list[str]]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for index, bucket in enumerate(buckets):
+        out.update(dict.fromkeys(bucket, zipf(index)))
+    return out
+
+
+@pytest.fixture
+def source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "large_xx.msgpack.gz"
+    path.write_bytes(b"stands for wordfreq's data file: its size and time name the cache")
+    return path
+
+
+def test_the_packed_list_answers_as_the_table(source: Path):
+    packed = cached_list("test-xx", source, BUCKETS)
+    expected = table(BUCKETS)
+    for word in ["the", "house", "maison", "häuser", "日本", "rare", "absent", "", "hous", "housez"]:
+        assert packed.get(word) == expected.get(word, 0.0), word
+    assert packed.get("house") == zipf(4)  # met again in a later bucket: the last one counts, as in the table
+
+
+def test_written_once_and_read_back(source: Path):
+    cached_list("test-xx", source, BUCKETS)
+    files = list((source.parent / "cache").iterdir())
+    assert len(files) == 1 and files[0].suffix == ".gwwf"
+    again = cached_list("test-xx", source)  # no buckets: read from the cache alone
+    assert again is not None and again.get("maison") == zipf(2)
+
+
+@pytest.mark.parametrize("damage", [b"", b"GWWF\x01", b"not a cache at all", None])
+def test_a_damaged_cache_is_built_again(source: Path, damage: bytes | None):
+    cached_list("test-xx", source, BUCKETS)
+    [path] = (source.parent / "cache").iterdir()
+    path.write_bytes(path.read_bytes()[:-3] if damage is None else damage)
+    assert cached_list("test-xx", source) is None
+    rebuilt = cached_list("test-xx", source, BUCKETS)
+    assert rebuilt is not None and rebuilt.get("rare") == zipf(4)
+    assert cached_list("test-xx", source) is not None  # written again, whole
+
+
+def test_a_cache_that_cannot_be_written_is_no_error(source: Path, monkeypatch: pytest.MonkeyPatch):
+    blocker = source.parent / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(blocker / "cache"))
+    packed = cached_list("test-xx", source, BUCKETS)
+    assert packed is not None and packed.get("the") == zipf(0)
+    assert not (blocker / "cache").exists()
+
+
+def test_the_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    monkeypatch.delenv("GLYPHWEAVE_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert wordcache.cache_dir() == tmp_path / "glyphweave"
+
+
+def test_the_english_list_comes_from_the_cache_with_the_same_answers(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch):
+    pytest.importorskip("wordfreq")
+    from glyphweave.layout import hyphens
+
+    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(tmp_path))
+    hyphens._frequencies.cache_clear()
+    try:
+        built = hyphens._frequencies("en")
+        assert list(tmp_path.glob("wordfreq-large_en-*.gwwf"))
+        hyphens._frequencies.cache_clear()
+        read = hyphens._frequencies("en")
+        pack = hyphens._read_pack("en")
+        assert pack is not None
+        expected = table(pack)
+        for word in ["because", "municipal", "twentyfour", "glaciologist", "nicipal", "carbon", "arc"]:
+            assert built.get(word, 0.0) == read.get(word, 0.0) == expected.get(word, 0.0), word
+    finally:
+        hyphens._frequencies.cache_clear()
