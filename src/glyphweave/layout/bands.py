@@ -52,6 +52,16 @@ class _Row:
 
     def __init__(self, index: int, row: list[Line], ux: float, uy: float) -> None:
         self.index = index
+        self.height = max(line.height for line in row) if len(row) > 1 else row[0].height
+        if ux == 1.0 and uy == 0.0:  # upright text, the usual page: the boxes' own bounds
+            boxes = [line.box for line in row] if len(row) > 1 else None
+            if boxes is None:
+                x0, y0, x1, y1 = row[0].box
+                self.start, self.bottom, self.end, self.top = x0, y0, x1, y1
+            else:
+                self.start, self.bottom = min(b[0] for b in boxes), min(b[1] for b in boxes)
+                self.end, self.top = max(b[2] for b in boxes), max(b[3] for b in boxes)
+            return
         nx, ny = -uy, ux
         tops: list[float] = []
         bottoms: list[float] = []
@@ -67,7 +77,6 @@ class _Row:
             ends.append(max(along))
         self.top, self.bottom = max(tops), min(bottoms)
         self.start, self.end = min(starts), max(ends)
-        self.height = max(line.height for line in row)
 
 
 def read_bands(rows: Sequence[list[Line]]) -> tuple[list[list[Line]], int]:
