@@ -430,10 +430,11 @@ class PageInterpreter:
             b"Td": self._op_Td, b"TD": self._op_TD, b"Tm": self._op_Tm, b"T*": self._op_Tstar,
             b"Tj": self._op_Tj, b"TJ": self._op_TJ, b"'": self._op_quote, b'"': self._op_dquote,
             b"Do": self._op_Do,
-            b"g": self._op_g, b"rg": self._op_rg, b"k": self._op_k,
-            b"G": self._op_G, b"RG": self._op_RG, b"K": self._op_K,
+            b"g": self._colour(False, 1), b"rg": self._colour(False, 3), b"k": self._colour(False, 4),
+            b"G": self._colour(True, 1), b"RG": self._colour(True, 3), b"K": self._colour(True, 4),
+            b"sc": self._colour(False, None), b"scn": self._colour(False, None),
+            b"SC": self._colour(True, None), b"SCN": self._colour(True, None),
             b"cs": self._op_cs, b"CS": self._op_CS,
-            b"sc": self._op_sc, b"scn": self._op_sc, b"SC": self._op_SC, b"SCN": self._op_SC,
             b"BDC": self._op_BDC, b"BMC": self._op_BMC, b"EMC": self._op_EMC,
         }
         # The three items pdfTeX and dvipdfmx write for nearly every string have handlers
@@ -526,23 +527,23 @@ class PageInterpreter:
         self._overflow[which] += 1
 
     # -- colour (what the glyph table records of it: pdf/colours.py) --------------------------
-    def _op_g(self, args: list[Any], res: _Resources) -> None:
-        self.fill_n, self.fill = 1, [1, *args]
+    def _colour(self, stroke: bool, n: int | None) -> Handler:
+        """The handler of a colour operator: ``g``, ``rg``, ``k`` (and their stroke forms)
+        set a device colour of ``n`` components, ``sc``/``scn`` (``n`` None) one in the
+        current space. The operands are kept as they are, behind their component count,
+        and converted only when text is shown in them (see :attr:`fill`)."""
 
-    def _op_rg(self, args: list[Any], res: _Resources) -> None:
-        self.fill_n, self.fill = 3, [3, *args]
+        def handler(args: list[Any], res: _Resources) -> None:
+            if stroke:
+                if n is not None:
+                    self.stroke_n = n
+                self.stroke = [self.stroke_n, *args]
+            else:
+                if n is not None:
+                    self.fill_n = n
+                self.fill = [self.fill_n, *args]
 
-    def _op_k(self, args: list[Any], res: _Resources) -> None:
-        self.fill_n, self.fill = 4, [4, *args]
-
-    def _op_G(self, args: list[Any], res: _Resources) -> None:
-        self.stroke_n, self.stroke = 1, [1, *args]
-
-    def _op_RG(self, args: list[Any], res: _Resources) -> None:
-        self.stroke_n, self.stroke = 3, [3, *args]
-
-    def _op_K(self, args: list[Any], res: _Resources) -> None:
-        self.stroke_n, self.stroke = 4, [4, *args]
+        return handler
 
     def _op_cs(self, args: list[Any], res: _Resources) -> None:
         # A new space starts at its initial colour: black in the spaces converted here.
@@ -552,12 +553,6 @@ class PageInterpreter:
     def _op_CS(self, args: list[Any], res: _Resources) -> None:
         self.stroke_n = self._space(args, res)
         self.stroke = BLACK if self.stroke_n else None
-
-    def _op_sc(self, args: list[Any], res: _Resources) -> None:
-        self.fill = [self.fill_n, *args]
-
-    def _op_SC(self, args: list[Any], res: _Resources) -> None:
-        self.stroke = [self.stroke_n, *args]
 
     def _space(self, args: list[Any], res: _Resources) -> int:
         """Components of the colour space ``cs``/``CS`` names (a device space, or one in the

@@ -6,7 +6,6 @@ as a page reads in paint order. One statement of each, so the assemblers cannot 
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Any
 
@@ -152,14 +151,11 @@ def _annotation_lines(page: PageContext, lines: Sequence[Line]) -> set[int]:
     nothing of where they are read. Empty, after one look at the last run, on a page
     without annotations."""
     runs = page.table.raw_runs()
-    if not runs or runs[-1].annotation is None:
+    if not lines or not runs or runs[-1].annotation is None:
         return set()
-    starts = [geo.start for geo in page.table.runs()]
-    late: set[int] = set()
-    for line in lines:
-        if all(runs[bisect_right(starts, g) - 1].annotation is not None for g in line.glyphs):
-            late.add(id(line))
-    return late
+    runs_of = lines[0].geometry  # the lines' own index of runs, shared by the page's lines
+    return {id(line) for line in lines
+            if all(runs_of.runs[runs_of.run_of(g)].annotation is not None for g in line.glyphs)}
 
 
 def recovered_text(component: GeometryOptions, page: PageContext, geometry: PageGeometry) -> str:
