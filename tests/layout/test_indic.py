@@ -125,3 +125,41 @@ def test_both_walks_measure_from_the_base_inside_one_string():
         fast = walk_runs(table, range(len(table)), " ", rules)
         assert fast is not None
         assert fast.text() == walk_glyphs(table, range(len(table)), " ", rules).text() == f"{KA}{R_SIGN}{PA} {KA}\n"
+
+
+# -- clusters mapped whole to their first glyph, vowels drawn in two parts --------------------------
+
+RA, YA = "\u0930", "\u092f"
+
+
+def test_a_cluster_mapped_whole_to_its_sign_is_read_once():
+    # as fpdf2 maps दिन: the sign's glyph to the whole cluster दि, the consonant's to द again;
+    # and त्रिय: the sign's glyph to त्रि, the conjunct's to nothing
+    mapping = {0x41: DA + SIGN_I, 0x42: DA, 0x43: NA, 0x44: TA + VIRAMA + RA + SIGN_I, 0x46: YA, 32: " "}
+    font = truetype(mapping=mapping, widths=[250.0] + [500.0] * 94, missing_width=500.0)
+    content = text_at("ABC D\x01F", 72, 700, size=10, font="FD")  # 0x01: no mapping, no standard name
+    out = extract_text(make_pdf(content, fonts={"FD": font}), separator="")
+    assert out == f"{DA}{SIGN_I}{NA} {TA}{VIRAMA}{RA}{SIGN_I}{YA}\n"
+
+
+def test_covered_glyphs_keep_their_place_and_lose_their_text():
+    from glyphweave.core.clusters import covered_by_clusters
+
+    decoded = [(DA + SIGN_I, "tounicode"), (DA, "tounicode"), (NA, "tounicode")]
+    assert covered_by_clusters(decoded) == ((DA + SIGN_I, "tounicode"), ("", "tounicode"), (NA, "tounicode"))
+    conjunct = [(TA + VIRAMA + RA + SIGN_I, "tounicode"), ("", None), (YA, "tounicode")]
+    assert covered_by_clusters(conjunct)[1] == ("", "tounicode")
+    # a glyph that is not the rest of the cluster ends it; a sign mapped alone covers nothing
+    assert covered_by_clusters([(DA + SIGN_I, "x"), (NA, "x"), (DA, "x")]) == ((DA + SIGN_I, "x"), (NA, "x"), (DA, "x"))
+    assert covered_by_clusters([(SIGN_I, "x"), ("", None)]) == ((SIGN_I, "x"), ("", None))
+
+
+def test_vowels_drawn_in_two_parts_are_one_character():
+    from glyphweave.layout.indic import has_drawn_order, joined_vowels
+
+    aa, e, o = "\u093e", "\u0947", "\u094b"
+    assert joined_vowels("\u092b\u0942\u0932" + aa + e + "\u0902") == "\u092b\u0942\u0932" + o + "\u0902"  # फूलों
+    assert joined_vowels(PA + e + aa) == PA + o  # the mark glyph first
+    assert joined_vowels("\u0905" + aa) == "\u0906"  # अ + ा is आ
+    assert joined_vowels("plain " + PA + aa) == "plain " + PA + aa
+    assert has_drawn_order(PA + aa + e) and not has_drawn_order(PA + aa) and not has_drawn_order("ascii")

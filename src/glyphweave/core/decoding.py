@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from glyphweave.core.clusters import is_cluster_text
 from glyphweave.core.fontinfo import FontInfo
 from glyphweave.core.stages import Decoder
 from glyphweave.guard.report import WarningRecord
@@ -48,15 +49,20 @@ def is_weak(text: str) -> bool:
 class DecodeTable(dict):  # type: ignore[type-arg]
     """code → (text, decoder name or None), filled on first use by the decoder chain."""
 
-    __slots__ = ("_resolve",)
+    __slots__ = ("_resolve", "clusters")
 
     def __init__(self, resolve: Callable[[Any], tuple[str, str | None]]) -> None:
         super().__init__()
         self._resolve = resolve
+        self.clusters = False
+        """Whether some code decoded so far maps to a cluster's text (see
+        :mod:`~glyphweave.core.clusters`): then each string's glyphs are checked for it."""
 
     def __missing__(self, code: Any) -> tuple[str, str | None]:
         value = self._resolve(code)
         self[code] = value
+        if not self.clusters and type(value) is tuple and is_cluster_text(value[0]):  # (fonts.py keeps CIDs here too)
+            self.clusters = True
         return value
 
 

@@ -24,6 +24,14 @@ compose as typed (``ে`` + ``া`` after the consonant is ``ো`` under NFC). T
 Sinhala also draw signs on the left, but their clusters form differently (a visible virama
 ends one); they are left as drawn. The reph (``र्`` drawn on top of the next consonant) is
 not moved.
+
+:func:`joined_vowels` then writes the vowels some fonts draw in two parts as the one
+character a reader types. Devanagari's ``ो`` is ``ा`` with ``े``'s mark above it, and a
+font may draw it so, each part its own glyph mapped to its own character: ``फूलाें``
+where the word is ``फूलों``. Unicode has no canonical decomposition for these (NFC leaves
+``ाे`` alone), and no typed text has two vowel signs in a row, so the pairs are joined in
+either order: ``ा`` + ``ॅ ॆ े ै`` are ``ॉ ॊ ो ौ``, and ``अ`` + ``ा`` is ``आ`` (Unicode's
+table of Devanagari sequences not to use).
 """
 
 from __future__ import annotations
@@ -31,12 +39,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["PREBASE_MATRAS", "has_prebase_matra", "typed_syllables"]
+from glyphweave.core.clusters import PREBASE_MATRAS
 
-PREBASE_MATRAS = frozenset("\u093f\u094e\u09bf\u09c7\u09c8\u0a3f\u0abf\u0b47")
-"""The vowel signs drawn before their consonant cluster that :func:`typed_syllables` moves."""
+__all__ = ["PREBASE_MATRAS", "has_drawn_order", "has_prebase_matra", "joined_vowels", "typed_syllables"]
 
 _PREBASE = re.compile("[" + "".join(sorted(PREBASE_MATRAS)) + "]")
+
+_AA = "\u093e"
+_TWO_PARTS = {
+    _AA + "\u0945": "\u0949", _AA + "\u0946": "\u094a", _AA + "\u0947": "\u094b", _AA + "\u0948": "\u094c",
+    "\u0905" + _AA: "\u0906",
+}
+"""Devanagari vowels drawn in two parts, by their parts in typed order, and the vowel."""
+_TWO_PARTS.update({pair[1] + pair[0]: vowel for pair, vowel in list(_TWO_PARTS.items()) if pair[0] == _AA})
+_PARTS = re.compile("|".join(sorted(_TWO_PARTS)))
+_DRAWN = re.compile(_PREBASE.pattern + "|" + _PARTS.pattern)
 
 # Consonants of each script (its block is the code point >> 7), and its nukta and virama.
 _CONSONANTS = (
@@ -53,6 +70,20 @@ _VIRAMAS = frozenset("\u094d\u09cd\u0a4d\u0acd\u0b4d")
 def has_prebase_matra(text: str) -> bool:
     """Whether ``text`` holds a vowel sign :func:`typed_syllables` may move (cheap on ASCII)."""
     return not text.isascii() and _PREBASE.search(text) is not None
+
+
+def has_drawn_order(text: str) -> bool:
+    """Whether ``text`` holds what :func:`typed_syllables` or :func:`joined_vowels` changes
+    (cheap on ASCII)."""
+    return not text.isascii() and _DRAWN.search(text) is not None
+
+
+def joined_vowels(text: str) -> str:
+    """``text`` with every Devanagari vowel drawn in two parts written as its one character
+    (module docstring)."""
+    if text.isascii() or _PARTS.search(text) is None:
+        return text
+    return _PARTS.sub(lambda m: _TWO_PARTS[m.group()], text)
 
 
 def _consonant(char: str, block: int) -> bool:

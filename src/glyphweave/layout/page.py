@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from .blocks import Block, build_blocks
 from .glyphwalk import walk_glyphs
-from .indic import has_prebase_matra, typed_syllables
+from .indic import has_drawn_order, joined_vowels, typed_syllables
 from .lines import Line, LineGeometry, build_lines
 from .rules import Rules, finish_text
 from .runwalk import walk_runs
@@ -157,7 +157,7 @@ class PageGeometry:
         """The page in paint order, lines as the rules cut them, text normalized
         (:meth:`line_text`): the ``reading`` assembler's output without order recovery."""
         raw = self.walk.text()
-        if not has_rtl(raw) and not has_prebase_matra(raw):
+        if not has_rtl(raw) and not has_drawn_order(raw):
             return raw if self.ligatures else expand_ligatures(raw)
         return self.text_of(self.lines)
 
@@ -166,7 +166,7 @@ class PageGeometry:
         right-to-left script put in logical order with base letters, Indic vowel signs drawn
         before their consonant put after it (rules: assembly)."""
         text = line.text
-        if has_prebase_matra(text):
+        if has_drawn_order(text):
             text = self.typed_text(line)
         if has_rtl(text):
             text = logical_order(self.visual_units(line))
@@ -174,13 +174,14 @@ class PageGeometry:
 
     def typed_text(self, line: Line) -> str:
         """The text of ``line`` with its pre-base vowel signs after their clusters
-        (:func:`~.indic.typed_syllables`), judged from where the glyphs lie along it."""
+        (:func:`~.indic.typed_syllables`), judged from where the glyphs lie along it, and
+        its vowels drawn in two parts joined (:func:`~.indic.joined_vowels`)."""
         builder = self.builder
         centres = []
         for g in line.glyphs:
             _box, ox, oy, ex, ey = builder.glyph_box(g)
             centres.append((ox + ex) / 2 * line.ux + (oy + ey) / 2 * line.uy)
-        return "".join(typed_syllables(line.pieces, centres))
+        return joined_vowels("".join(typed_syllables(line.pieces, centres)))
 
     def visual_units(self, line: Line) -> list[str]:
         """The glyph texts of ``line`` in visual order (along its direction), a word space

@@ -280,13 +280,14 @@ def page_annotations(page_obj: Any, defaults: FormDefaults, warn: Warn) -> Itera
         if not isinstance(annot, pikepdf.Dictionary):
             continue
         subtype = _name(annot.get("/Subtype"))
+        painted = subtype in PAINTED_SUBTYPES
+        if not painted and subtype in STANDARD_SUBTYPES:
+            continue  # links above all, a book's hundreds of them: the flags are not read
         try:
             flags = int(annot.get("/F", 0))
         except (TypeError, ValueError):
             flags = 0
-        if flags & (HIDDEN | NO_VIEW):
-            continue
-        if subtype not in PAINTED_SUBTYPES and (subtype in STANDARD_SUBTYPES or flags & INVISIBLE):
+        if flags & (HIDDEN | NO_VIEW) or not painted and flags & INVISIBLE:
             continue
         rect = _rect(annot.get("/Rect"))
         if rect is None:

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 import attrs
 import pikepdf
 
+from glyphweave.core.clusters import covered_by_clusters
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyph import AnnotationRef, FontRef
 from glyphweave.core.glyphtable import GlyphTable
@@ -845,7 +846,10 @@ class PageInterpreter:
             pens = positions[1:] if not shifts else _unshifted(positions[1:], shifts)
             if wmode == 0:
                 extent = _extent(pen, moves, advances, starts, pens)
-            decoded = tuple(map(state.decode.__getitem__, codes))  # type: ignore[union-attr,index]
+            table: Any = state.decode
+            decoded = tuple(map(table.__getitem__, codes))
+            if table.clusters:  # a font whose producer maps clusters (core/clusters.py)
+                decoded = covered_by_clusters(decoded)
         lo, hi = state.descent * fs, state.ascent * fs
         return _make_measured((codes, cids, advances, starts, pens, extent, end, decoded, lo, hi))
 
