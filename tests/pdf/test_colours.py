@@ -42,6 +42,15 @@ def test_stroke_colour_and_the_graphics_state_stack():
     assert _colours(content) == [("A", (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)), ("B", (1.0, 1.0, 1.0), (0.0, 0.0, 1.0))]
 
 
+def test_colours_of_a_drawing_in_a_saved_state_end_with_it():
+    # a figure colouring each path in its own q ... Q (stepped over whole), and one at the top level
+    figure = b"q 1 0 0 rg 0 0 10 10 re f Q q 0 0 1 RG 0.5 g 5 5 m 20 20 l S Q "
+    assert _colours(b"0 1 0 rg " + figure + _show("A")) == [("A", (0.0, 1.0, 0.0), (0.0, 0.0, 0.0))]
+    assert _colours(figure + b"0 0 1 rg 0 0 5 5 re f " + _show("B")) == [("B", (0.0, 0.0, 1.0), (0.0, 0.0, 0.0))]
+    # the same colours met again are the same record, converted once per page
+    assert _colours(b"0.5 g " + _show("C") + b"0 g 0.5 g " + _show("D"))[1][1] == (0.5, 0.5, 0.5)
+
+
 def test_spaces_without_a_plain_conversion_say_none():
     # A pattern, and operands that do not fit the space (a bad sc), give None, not a guess.
     assert _colours(b"/Pattern cs /P1 scn " + _show("A"))[0][1] is None

@@ -63,6 +63,9 @@ log = logging.getLogger(__name__)
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _NO_MARK: tuple[None, None, None, int, None] = (None, None, None, 0, None)
+_COLOURS_KEPT = 1024
+"""Distinct colours a page remembers converted (a drawing of a million colours is converted
+string by string past it)."""
 _MEASURED_LIMIT = 8192
 """Operands a document remembers measured (FontLoader.measured) before it starts afresh."""
 _MEASURED_LONGEST = 48
@@ -232,6 +235,9 @@ class PageInterpreter:
         self.annotation: AnnotationRef | None = None
         """The annotation being painted (every run recorded meanwhile carries it), None for
         the page's own content."""
+        self._rgb: dict[tuple[Any, ...], RGB | None] = {}
+        """Colours converted on this page, by their ``[n, *operands]``: a page sets the same
+        few again and again (``0 g`` before every string, in many a producer's output)."""
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -288,7 +294,7 @@ class PageInterpreter:
         try:
             page_res = self._resources(resources)
             self._run(data, page_res)
-            if annotations is not None:
+            if annotations is not None and "/Annots" in page_obj:
                 self._paint_annotations(page_obj, annotations, page_res)
         except _OutOfTime:
             self.clock.cut(f"content cut short after {self._glyphs - first_glyph:,} glyphs")
@@ -546,6 +552,20 @@ class PageInterpreter:
 
         return handler
 
+    def _converted(self, colour: list[Any]) -> RGB | None:
+        """The RGB of a colour kept as ``[n, *operands]`` (see :attr:`fill`)."""
+        key = tuple(colour)
+        try:
+            return self._rgb[key]
+        except KeyError:
+            pass
+        except TypeError:  # an operand that cannot be a key (never a number or a name)
+            return to_rgb(colour[1:], colour[0])
+        rgb = to_rgb(colour[1:], colour[0])
+        if len(self._rgb) < _COLOURS_KEPT:
+            self._rgb[key] = rgb
+        return rgb
+
     def _op_cs(self, args: list[Any], res: _Resources) -> None:
         # A new space starts at its initial colour: black in the spaces converted here.
         self.fill_n = self._space(args, res)
@@ -772,9 +792,9 @@ class PageInterpreter:
             token = -1 if self.in_form else self.token
             annotation, fill, stroke = self.annotation, self.fill, self.stroke
             if type(fill) is list:
-                fill = self.fill = to_rgb(fill[1:], fill[0])
+                fill = self.fill = self._converted(fill)
             if type(stroke) is list:
-                stroke = self.stroke = to_rgb(stroke[1:], stroke[0])
+                stroke = self.stroke = self._converted(stroke)
             runs.append(_make_run((
                 font, size, matrix, rise, wmode, codes, cids, decoded, starts, advances, pens, lo, hi,
                 render, mcid, tag, actual_text, token, extent, annotation, fill, stroke,

@@ -164,18 +164,21 @@ _IGNORED_OPS = frozenset(
     + [bytes((c,)) for c in b"mlcvyhSsfFBbnWwjJMi"]
 )
 # After an operator that cannot affect text: the rest of a drawing (more such operators
-# with numeric operands, comments, and q ... Q blocks holding only those and cm, which Q
-# undoes), skipped in one match, so a figure costs a few steps rather than one per
+# with numeric operands, comments, and q ... Q blocks holding only those, cm and colours,
+# which Q undoes), skipped in one match, so a figure costs a few steps rather than one per
 # operator. Operands are not parsed, only stepped over: any run of digits, signs, dots and
 # white-space (what the operands of these operators are made of) before the operator.
 # Every step ends at a letter or '%', so there is one way to split any input.
 _IGNORED_RE = rb"(?:" + _IGNORED + rb")" + TOKEN_END
+# Inside a q ... Q block of drawing, a colour set with numbers is undone by the Q too: a
+# figure that colours each of its paths in its own saved state is still stepped over whole.
+_IN_BLOCK_RE = rb"(?:" + _IGNORED + rb"|cm|scn|SCN|sc|SC|rg|RG|[gGkK])" + TOKEN_END
 _NUMBERISH = rb"[0-9.+\-" + WHITESPACE + rb"]*"
 # (Each repeat is capped, lexer.REPEAT_MAX: a longer drawing is stepped over by the next
 # match, a longer q ... Q block is read operator by operator.)
 _DRAWING = re.compile(
     rb"(?:" + _NUMBERISH + rb"(?:" + _IGNORED_RE + rb"|%[^\r\n]*"
-    + rb"|q" + WS_CHAR + rb"(?:" + _NUMBERISH + rb"(?:" + _IGNORED_RE + rb"|cm" + TOKEN_END + rb"))" + GROUP_REPEAT
+    + rb"|q" + WS_CHAR + rb"(?:" + _NUMBERISH + _IN_BLOCK_RE + rb")" + GROUP_REPEAT
     + _NUMBERISH + rb"Q" + TOKEN_END + rb"))" + GROUP_REPEAT
 )
 _OPWORD_OR_COMMENT = re.compile(rb"%[^\r\n]*|([A-Za-z][A-Za-z*]*)")
