@@ -361,6 +361,46 @@ def test_a_table_of_short_cells_is_read_row_by_row():
     assert texts(rows) == [" | ".join(row) for row in cells]
 
 
+SLIDE_BOXES = [["Stations", "Twelve docks", "Two moved"], ["Bikes", "Sixty in use", "Tyres wear"],
+               ["App", "Most rides", "Needs a map"]]
+
+
+@pytest.mark.parametrize("painted", [(1, 2, 0), (2, 1, 0), (1, 0, 2)])
+def test_text_boxes_painted_out_of_order_are_read_left_to_right(painted: tuple[int, int, int]):
+    # a slide's three short lists side by side, each painted whole, in the order they were placed
+    t = GlyphTable()
+    for box in painted:
+        for k, text in enumerate(SLIDE_BOXES[box]):
+            add_text(t, text, 72 + 160 * box, 700 - k * LEADING)
+    _, g = geometry(t)
+    rows = geometric_rows(g.lines, boxes=True, **order_options(g))
+    assert texts(rows) == [text for box in SLIDE_BOXES for text in box]
+    # a region order recovery reorders is read without looking for boxes
+    assert texts(geometric_rows(g.lines, **order_options(g)))[0] == "Stations | Bikes | App"
+
+
+def test_two_parts_painted_right_first_are_a_form_read_across():
+    # labels and values, the values painted first: as two boxes they would read all labels first
+    t = GlyphTable()
+    pairs = [("Notice", "17 May 2021"), ("Adoption", "19 July 2021"), ("In force", "23 Sept 2021")]
+    for k, (_label, value) in enumerate(pairs):
+        add_text(t, value, 300, 700 - k * LEADING)
+    for k, (label, _value) in enumerate(pairs):
+        add_text(t, label, 72, 700 - k * LEADING)
+    _, g = geometry(t)
+    assert texts(geometric_rows(g.lines, boxes=True, **order_options(g))) == [" | ".join(p) for p in pairs]
+
+
+def test_short_boxes_painted_in_order_are_a_table_to_the_geometric_order():
+    # painted left to right, nothing tells them from a table painted a column at a time
+    t = GlyphTable()
+    for box in range(3):
+        for k, text in enumerate(SLIDE_BOXES[box]):
+            add_text(t, text, 72 + 160 * box, 700 - k * LEADING)
+    _, g = geometry(t)
+    assert texts(geometric_rows(g.lines, boxes=True, **order_options(g)))[0] == "Stations | Bikes | App"
+
+
 def test_rotated_text_follows_the_main_text_and_never_joins_its_rows():
     t = GlyphTable()
     paragraph(t, ["The main text of the page", "goes on for three lines", "and ends here."], 72, 700)

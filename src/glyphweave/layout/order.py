@@ -10,7 +10,11 @@ direction are ordered by a recursive cut:
    columns, a centred page number), at most a quarter of the pieces.
 2. A gutter counts only between two real columns: each side has ``min_lines`` pieces or
    more, their median length is ``min_width`` or more (text, not the narrow cells of a
-   table, whose rows must be read across), and the two sides sit side by side.
+   table, whose rows must be read across), and the two sides sit side by side. Narrow
+   pieces still make columns, where a whole page is ordered, when they are text boxes:
+   the gutters cut them into three parts or more, each painted in one stretch, not left to
+   right (a slide's short lists side by side, painted in the order they were placed). A
+   producer paints a table row by row, or a column at a time from the left.
 3. With a gutter, the pieces are cut into bands at the spanning pieces (which keep their
    place between the bands), and each band into the columns left and right of the gutter;
    each part is ordered the same way, the columns in reading direction.
@@ -30,10 +34,16 @@ The result is a list of rows; a row is a list of pieces read along the line.
 from __future__ import annotations
 
 import statistics
+from bisect import bisect_right
+from collections import Counter
 from collections.abc import Sequence
 
 from .blocks import same_direction
 from .lines import Line
+
+BOXES_MIN = 3
+"""Text boxes side by side (:func:`_boxes`) are told from a table's columns only when there
+are this many."""
 
 MAX_DEPTH = 64
 """Recursion depth of the cut beyond which a region is read as rows (a page of nested
@@ -88,11 +98,13 @@ def direction_groups(lines: Sequence[Line]) -> list[list[Line]]:
 
 
 def geometric_rows(lines: Sequence[Line], *, gap: float, min_width: float, min_lines: int,
-                   gutters: list[tuple[float, float]] | None = None) -> list[list[Line]]:
+                   gutters: list[tuple[float, float]] | None = None, boxes: bool = False) -> list[list[Line]]:
     """The pieces of ``lines`` (in paint order) in geometric reading order, as rows (see
     the module docstring). ``gap`` and ``min_width`` are in user space units. The gutters
     found between columns (intervals along the main direction) are appended to
-    ``gutters`` when given: none means the page was read as rows."""
+    ``gutters`` when given: none means the page was read as rows. ``boxes``: text boxes
+    painted out of order are read as columns (a whole page's order; a region that order
+    recovery reorders is read without)."""
     groups = direction_groups(lines)
     if not groups:
         return []
@@ -101,7 +113,8 @@ def geometric_rows(lines: Sequence[Line], *, gap: float, min_width: float, min_l
     pieces = [piece for line in main for piece in line.split(gap)] if gap > 0 else list(main)
     items = [_Item(piece, ux, uy) for piece in pieces]
     rows = [[item.line for item in row] for row in _order(items, gap, min_width, min_lines, 0,
-                                                          [] if gutters is None else gutters)]
+                                                          [] if gutters is None else gutters,
+                                                          False if boxes else None)]
     if len(groups) == 1:
         return rows
     return _attach_others(lines, main, rows)
@@ -131,11 +144,15 @@ def _attach_others(lines: Sequence[Line], main: list[Line], rows: list[list[Line
 
 
 def _order(items: list[_Item], gap: float, min_width: float, min_lines: int, depth: int,
-           found: list[tuple[float, float]]) -> list[list[_Item]]:
+           found: list[tuple[float, float]], boxes: bool | None = None) -> list[list[_Item]]:
+    """``items`` as rows in reading order (module docstring). ``boxes``: True when these
+    items are among text boxes painted out of reading order (:func:`_boxes`), so narrow
+    sides painted one after the other are boxes too; False when such boxes may be looked
+    for; None when they are not (narrow sides are never columns)."""
     if len(items) <= 1:
         return [items] if items else []
     if depth < MAX_DEPTH:
-        gutter = _gutter(items, gap, min_width, min_lines)
+        gutter, boxes = _gutter(items, gap, min_width, min_lines, boxes)
         if gutter is not None:
             found.append(gutter)
             g0, g1 = gutter
@@ -145,25 +162,27 @@ def _order(items: list[_Item], gap: float, min_width: float, min_lines: int, dep
                 band: list[_Item] = []
                 for it in sorted(items, key=lambda it: -(it.c0 + it.c1)):
                     if it.s0 < g1 and it.s1 > g0:
-                        out.extend(_order(band, gap, min_width, min_lines, depth + 1, found))
+                        out.extend(_order(band, gap, min_width, min_lines, depth + 1, found, boxes))
                         band = []
                         out.append([it])
                     else:
                         band.append(it)
-                out.extend(_order(band, gap, min_width, min_lines, depth + 1, found))
+                out.extend(_order(band, gap, min_width, min_lines, depth + 1, found, boxes))
                 return out
             left = [it for it in items if it.s1 <= g0]
             right = [it for it in items if it.s0 >= g1]
-            return (_order(left, gap, min_width, min_lines, depth + 1, found)
-                    + _order(right, gap, min_width, min_lines, depth + 1, found))
+            return (_order(left, gap, min_width, min_lines, depth + 1, found, boxes)
+                    + _order(right, gap, min_width, min_lines, depth + 1, found, boxes))
     return _rows(items)
 
 
-def _gutter(items: list[_Item], gap: float, min_width: float, min_lines: int) -> tuple[float, float] | None:
-    """The best gutter of ``items`` (the interval along the direction), or None."""
+def _gutter(items: list[_Item], gap: float, min_width: float, min_lines: int,
+            boxes: bool | None = None) -> tuple[tuple[float, float] | None, bool | None]:
+    """The best gutter of ``items`` (the interval along the direction), or None; and
+    ``boxes``, or whether the gutters tried showed text boxes (:func:`_boxes`)."""
     n = len(items)
     if n < 2 * min_lines or gap <= 0:
-        return None
+        return None, boxes
     allowed = int(n * SPANNING_SHARE)
     events = sorted([(it.s0, 1) for it in items] + [(it.s1, -1) for it in items])
     # segments between consecutive event positions, with the number of pieces over them
@@ -192,25 +211,71 @@ def _gutter(items: list[_Item], gap: float, min_width: float, min_lines: int) ->
                 if g1 - g0 >= gap:
                     candidates.append((g0 - g1, g0, g1))
                 run = []
-        for _w, g0, g1 in sorted(candidates)[:MAX_GUTTERS]:
-            if _columns(items, g0, g1, min_width, min_lines):
-                return g0, g1
-    return None
+        tried = [(g0, g1) for _w, g0, g1 in sorted(candidates)[:MAX_GUTTERS]]
+        if_boxes = None
+        for g0, g1 in tried:
+            verdict = _columns(items, g0, g1, min_width, min_lines, boxes)
+            if verdict == _YES:
+                return (g0, g1), boxes
+            if verdict == _IF_BOXES and if_boxes is None:
+                if_boxes = (g0, g1)
+        if if_boxes is not None and boxes is False and _boxes(items, tried, min_lines):
+            return if_boxes, True
+    return None, boxes
 
 
-def _columns(items: list[_Item], g0: float, g1: float, min_width: float, min_lines: int) -> bool:
-    """Whether the gutter g0..g1 separates two columns of text (see the module docstring)."""
+_NO, _YES, _IF_BOXES = 0, 1, 2
+"""What :func:`_columns` says of a gutter: no columns, columns, or columns if the page's
+narrow parts are text boxes (:func:`_boxes`)."""
+
+
+def _columns(items: list[_Item], g0: float, g1: float, min_width: float, min_lines: int,
+             boxes: bool | None = None) -> int:
+    """Whether the gutter g0..g1 separates two columns of text, or of text boxes (see the
+    module docstring and :func:`_order`): one of :data:`_NO`, :data:`_YES`, :data:`_IF_BOXES`."""
     left = [it for it in items if it.s1 <= g0]
     right = [it for it in items if it.s0 >= g1]
     if len(left) < min_lines or len(right) < min_lines:
-        return False
-    for side in (left, right):
-        if statistics.median(it.s1 - it.s0 for it in side) < min_width:
-            return False
+        return _NO
     ltop, lbot = max(it.c1 for it in left), min(it.c0 for it in left)
     rtop, rbot = max(it.c1 for it in right), min(it.c0 for it in right)
     overlap = min(ltop, rtop) - max(lbot, rbot)
-    return overlap > 0.5 * min(ltop - lbot, rtop - rbot)
+    if not overlap > 0.5 * min(ltop - lbot, rtop - rbot):
+        return _NO
+    if all(statistics.median(it.s1 - it.s0 for it in side) >= min_width for side in (left, right)):
+        return _YES
+    if not _painted_apart(left, right):
+        return _NO
+    return _YES if boxes else _IF_BOXES
+
+
+def _boxes(items: list[_Item], gutters: list[tuple[float, float]], min_lines: int) -> bool:
+    """Whether ``gutters`` cut ``items`` into text boxes painted out of reading order: at
+    least :data:`BOXES_MIN` parts of ``min_lines`` pieces or more, each painted in one
+    stretch, the parts not left to right. Presentation software paints a slide's boxes
+    whole, in the order they were placed (three short lists side by side, the left one
+    placed last); a table's producer paints it row by row, or a column at a time from the
+    left. Two parts are not enough: a form's labels and values, painted values first, look
+    the same as two boxes, and read across they are right."""
+    starts = sorted(g1 for _g0, g1 in gutters)
+    labelled = []
+    for it in items:
+        if any(it.s0 < g1 and it.s1 > g0 for g0, g1 in gutters):
+            continue  # a piece across a gutter (a title) belongs to no part
+        labelled.append((it.line.glyphs[0], bisect_right(starts, it.s0)))
+    labelled.sort()
+    parts = [part for k, (_first, part) in enumerate(labelled) if k == 0 or labelled[k - 1][1] != part]
+    if len(parts) < BOXES_MIN or len(parts) != len(set(parts)) or parts == sorted(parts):
+        return False
+    sizes = Counter(part for _first, part in labelled)
+    return all(size >= min_lines for size in sizes.values())
+
+
+def _painted_apart(left: list[_Item], right: list[_Item]) -> bool:
+    """Whether each side of a gutter was painted in one stretch, one before the other."""
+    lefts = [it.line.glyphs[0] for it in left]
+    rights = [it.line.glyphs[0] for it in right]
+    return max(lefts) < min(rights) or max(rights) < min(lefts)
 
 
 def _rows(items: list[_Item]) -> list[list[_Item]]:

@@ -141,8 +141,13 @@ def ordered_rows(component: GeometryOptions, geometry: PageGeometry, lines: Sequ
                  gutters: list[tuple[float, float]] | None = None) -> list[list[Line]]:
     """``lines`` in geometric order under ``component``'s thresholds (the gutters found
     are appended to ``gutters`` when given), the page's bands top to bottom: the order reads
-    the columns, and a page-wide line below them (a footer) must not stay among them."""
-    return read_bands(geometric_rows(lines, gutters=gutters, **order_thresholds(component, geometry)))[0]
+    the columns, and a page-wide line below them (a footer) must not stay among them. (Rows
+    read with no gutter are in bands already: bands are looked for only after columns.)"""
+    found: list[tuple[float, float]] = []
+    rows = geometric_rows(lines, gutters=found, boxes=True, **order_thresholds(component, geometry))
+    if gutters is not None:
+        gutters.extend(found)
+    return read_bands(rows)[0] if found else rows
 
 
 def _annotation_lines(page: PageContext, lines: Sequence[Line]) -> set[int]:
