@@ -324,6 +324,50 @@ def test_a_note_beside_the_text_keeps_its_place():
     assert "notes" not in stats.assembly
 
 
+# --------------------------------------------------------------------------- 3c. floats
+# Two columns of two four-line paragraphs each; a pull quote tagged after the first paragraph
+# (where its source put it) and set at the foot of the page, across both columns.
+def _paragraph(first_mcid: int, x: float, y: float) -> bytes:
+    return b"".join(mc(first_mcid + k, f"Line {k + 1} of a paragraph.", x, y - 14 * k) for k in range(4))
+
+
+COLUMNS = _paragraph(0, 72, 700) + _paragraph(4, 72, 640) + _paragraph(8, 320, 700) + _paragraph(12, 320, 640)
+QUOTE = mc(16, "A pull quote set across both of the columns", 100, 100)
+
+
+def _columns_tree(t: Tagged, quote_after: int | None = 0) -> list[Any]:
+    paragraphs = [t.el("P", *range(first, first + 4)) for first in (0, 4, 8, 12)]
+    if quote_after is not None:
+        paragraphs.insert(quote_after + 1, t.el("P", 16))
+    return [t.el("Document", *paragraphs)]
+
+
+def test_a_float_at_the_foot_across_the_columns_is_read_after_them(tmp_path):
+    data = tagged(COLUMNS + QUOTE, _columns_tree)
+    text, stats = extract(data)
+    assert text.splitlines()[-1] == "A pull quote set across both of the columns"
+    assert stats.assembly["floats"] == "1 float(s) at the foot of the page read after the body"
+    kept, _ = extract(data, profile=profile(tmp_path, "[options.auto]\nfloats = false\n"))
+    assert kept.splitlines()[4] == "A pull quote set across both of the columns"
+
+
+def test_the_foot_of_one_column_keeps_its_place():
+    # the left column runs lower than the right one: its last lines are below all that follows
+    # them, but beside none of it
+    content = COLUMNS + mc(16, "Left three.", 72, 100)
+    text, stats = extract(tagged(content, lambda t: _columns_tree(t, quote_after=1)))
+    assert text.splitlines()[8] == "Left three."
+    assert "floats" not in stats.assembly
+
+
+def test_a_float_where_the_column_does_not_go_on_keeps_its_place():
+    # what the tree reads after the quote is not right below what it reads before it (the
+    # right column's top): the page's last lines, then a figure's labels, not a float
+    text, stats = extract(tagged(COLUMNS + QUOTE, lambda t: _columns_tree(t, quote_after=1)))
+    assert text.splitlines()[8] == "A pull quote set across both of the columns"
+    assert "floats" not in stats.assembly
+
+
 # --------------------------------------------------------------------------- 4. fallback, with its reason
 def _untagged() -> bytes:
     return make_pdf(plain("Plain", 72, 700) + plain("Text", 72, 680))

@@ -54,6 +54,7 @@ _TWO_PARTS = {
 _TWO_PARTS.update({pair[1] + pair[0]: vowel for pair, vowel in list(_TWO_PARTS.items()) if pair[0] == _AA})
 _PARTS = re.compile("|".join(sorted(_TWO_PARTS)))
 _DRAWN = re.compile(_PREBASE.pattern + "|" + _PARTS.pattern)
+_SCRIPTS = re.compile("[\u0900-\u0b7f]")  # Devanagari to Oriya
 
 # Consonants of each script (its block is the code point >> 7), and its nukta and virama.
 _CONSONANTS = (
@@ -74,8 +75,8 @@ def has_prebase_matra(text: str) -> bool:
 
 def has_drawn_order(text: str) -> bool:
     """Whether ``text`` holds what :func:`typed_syllables` or :func:`joined_vowels` changes
-    (cheap on ASCII)."""
-    return not text.isascii() and _DRAWN.search(text) is not None
+    (cheap on ASCII, and on text with no letter of these scripts: one character class)."""
+    return not text.isascii() and _SCRIPTS.search(text) is not None and _DRAWN.search(text) is not None
 
 
 def joined_vowels(text: str) -> str:

@@ -21,6 +21,9 @@ table row and cell around it. This assembler:
 * reads a note (a Note or FENote element: a footnote) that lies wholly below the text the
   tree reads after it after the page's body, as a reader does: producers tag a footnote
   where its mark is, which puts it mid-sentence;
+* reads a float where it sits (``floats``, on by default): blocks the tree reads mid-body
+  that lie wholly below everything it reads after them, across two of those blocks side by
+  side (a pull quote set at the page's foot, below the columns), come after the body;
 * appends the glyphs outside every structure element in geometric order and counts them
   (``untagged`` in the page's statistics): never dropped silently.
 
@@ -57,6 +60,11 @@ STRUCTURE_OPTIONS = {
         default=False,
         doc="Add a figure's /Alt description as a line of its own.",
     ),
+    "floats": Option(
+        default=True,
+        doc="Read a float where it sits: blocks the tree reads mid-body that lie below all the text it reads "
+        "after them, across two of its columns (a pull quote set at the page's foot), come after the body.",
+    ),
 }
 
 
@@ -67,6 +75,7 @@ class StructureOptions(GeometryOptions):
     coverage: float
     artifacts: str
     alt: bool
+    floats: bool
 
 
 class StructureAssembler(Assembler, StructureOptions):
@@ -103,6 +112,10 @@ def play_structure(options: StructureOptions, page: PageContext, indices: Sequen
     order, starts, repeated = _author_order(structure.items, by_key, options.alt)
     if repeated:
         page.note("repeated", f"{repeated} marked-content reference(s) met twice in the tree; played once")
+    if options.floats:
+        order, starts, floated = _floats_after_body(page, order, starts)
+        if floated:
+            page.note("floats", f"{floated} float(s) at the foot of the page read after the body")
     order, starts, deferred = _notes_after_body(page, order, starts)
     if deferred:
         page.note("notes", f"{deferred} note(s) at the foot of the page read after the body")
@@ -202,6 +215,123 @@ def _notes_after_body(page: PageContext, order: list[int], starts: list[_Start])
             new_starts.append((len(new_order), starts[k][1]))
             new_order.extend(order[bounds[k]:bounds[k + 1]])
     return new_order, new_starts, len(moved)
+
+
+FLOAT_BLOCKS = 4
+"""A float is at most this many blocks in a row (a quote and its attribution, a box's
+heading and lines)."""
+FLOAT_LINES = 3
+"""... and this many lines: a pull quote or a caption, not a paragraph left below a figure."""
+
+_Box = tuple[float, float, float, float, int]
+"""A block's box (x0, y0, x1, y1) and how many lines it has."""
+
+
+def _floats_after_body(page: PageContext, order: list[int],
+                       starts: list[_Start]) -> tuple[list[int], list[_Start], int]:
+    """``order`` and ``starts`` with each float moved after the page's body, and how many
+    moved. A float is a run of blocks (up to :data:`FLOAT_BLOCKS` and :data:`FLOAT_LINES`,
+    notes aside) that lies
+    wholly below every block the tree reads after it and spans two of them side by side
+    (paragraphs of the body: longer than a float, not table cells, not notes):
+    typst and LaTeX tag a float where its source is (a pull quote after the paragraph that
+    mentions it), and the page sets it at its foot, across the columns, where a reader meets
+    it after them, and the column it interrupted goes on right below the block before it.
+    A block at the foot of one column is not one: the column beside it, read after it, comes
+    as low or spans nothing of it; nor are a page's last lines below a figure whose labels,
+    side by side, the tree reads after them."""
+    if len(starts) < 3:
+        return order, starts, 0
+    bounds = [pos for pos, _ in starts] + [len(order)]
+    blocks: list[list[int]] = []  # indices into starts, one list per block, in order
+    for k, (_pos, item) in enumerate(starts):
+        if blocks and starts[blocks[-1][-1]][1].block == item.block:
+            blocks[-1].append(k)
+        else:
+            blocks.append([k])
+    boxes = _block_boxes(page, order, bounds, blocks)
+    notes = [all(starts[k][1].note is not None for k in ks) for ks in blocks]
+    cells = [all(starts[k][1].cell is not None for k in ks) for ks in blocks]
+    n = len(blocks)
+    lowest = [float("inf")] * (n + 1)  # lowest[i]: the lowest bottom of the blocks from i on, notes aside
+    for i in range(n - 1, -1, -1):
+        box = boxes[i]
+        lowest[i] = min(lowest[i + 1], box[1]) if box is not None and not notes[i] else lowest[i + 1]
+    floated: list[int] = []  # blocks moved
+    i = 0
+    while i < n:
+        for j in range(i, min(i + FLOAT_BLOCKS, n)):
+            run = [box for box in boxes[i:j + 1] if box is not None]
+            if not run or sum(box[4] for box in run) > FLOAT_LINES:
+                break
+            if any(notes[i:j + 1]) or not max(box[3] for box in run) < lowest[j + 1]:
+                continue
+            x0, x1 = min(box[0] for box in run), max(box[2] for box in run)
+            beside = [box for box, note, cell in zip(boxes[j + 1:], notes[j + 1:], cells[j + 1:], strict=True)
+                      if box is not None and box[4] > FLOAT_LINES and not note and not cell
+                      and box[0] < x1 and box[2] > x0]
+            if (beside and min(box[2] for box in beside) < max(box[0] for box in beside)
+                    and _flow_goes_on(boxes, notes, i, j)):
+                floated.extend(range(i, j + 1))
+                i = j
+                break
+        i += 1
+    if not floated:
+        return order, starts, 0
+    moved = set(floated)
+    new_order: list[int] = []
+    new_starts: list[_Start] = []
+    for b in [*(b for b in range(n) if b not in moved), *floated]:
+        for k in blocks[b]:
+            new_starts.append((len(new_order), starts[k][1]))
+            new_order.extend(order[bounds[k]:bounds[k + 1]])
+    runs = sum(1 for k, b in enumerate(floated) if k == 0 or floated[k - 1] != b - 1)
+    return new_order, new_starts, runs
+
+
+def _flow_goes_on(boxes: list[_Box | None], notes: list[bool], i: int, j: int) -> bool:
+    """Whether the block the tree reads after blocks ``i..j`` continues the one it reads
+    before them: in its column, right below it (within two of its lines). The float
+    interrupted a column of text; a page's last lines, followed in the tree by a figure's
+    labels set elsewhere, are not a float."""
+    before = next((box for box in reversed(boxes[:i]) if box is not None), None)
+    after = next((box for box, note in zip(boxes[j + 1:], notes[j + 1:], strict=True)
+                  if box is not None and not note), None)
+    if before is None or after is None or not (after[0] < before[2] and after[2] > before[0]):
+        return False
+    pitch = (before[3] - before[1]) / max(1, before[4])
+    return 0.0 <= before[1] - after[3] <= 2.0 * pitch
+
+
+def _block_boxes(page: PageContext, order: list[int], bounds: list[int], blocks: list[list[int]]) -> list[_Box | None]:
+    """Each block's box (x0, y0, x1, y1) as the page is shown (its /Rotate applied), from
+    the boxes of the runs its glyphs are in, and its lines (the runs' distinct baselines, to
+    the point); None for a block with no glyph."""
+    geos = page.table.runs()
+    run_starts = [geo.start for geo in geos]
+    rotate = page.rotate % 360
+    out: list[_Box | None] = []
+    for ks in blocks:
+        x_lo, y_lo, x_hi, y_hi = float("inf"), float("inf"), float("-inf"), float("-inf")
+        last_run = -1
+        baselines: set[int] = set()
+        for k in ks:
+            for g in order[bounds[k]:bounds[k + 1]]:
+                r = bisect_right(run_starts, g) - 1
+                if r == last_run:
+                    continue
+                last_run = r
+                x0, y0, x1, y1 = geos[r].box
+                if rotate == 90:
+                    x0, y0, x1, y1 = y0, -x1, y1, -x0
+                elif rotate == 180:
+                    x0, y0, x1, y1 = -x1, -y1, -x0, -y0
+                elif rotate == 270:
+                    x0, y0, x1, y1 = -y1, x0, -y0, x1
+                x_lo, y_lo, x_hi, y_hi = min(x_lo, x0), min(y_lo, y0), max(x_hi, x1), max(y_hi, y1)
+                baselines.add(round(y0))
+        out.append((x_lo, y_lo, x_hi, y_hi, len(baselines)) if x_lo <= x_hi else None)
+    return out
 
 
 def _body_text(options: StructureOptions, page: PageContext, order: list[int], starts: list[_Start]) -> str:
