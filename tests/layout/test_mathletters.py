@@ -19,3 +19,12 @@ def test_other_characters_stay():
 
 def test_unassigned_code_point_stays():
     assert fold_math_letters("\U0001d455") == "\U0001d455"
+
+
+def test_a_negation_drawn_before_its_relation_is_the_negated_relation():
+    from glyphweave.layout.mathletters import composed_negations
+
+    assert composed_negations("sin(2)π \u0338 = 0") == "sin(2)π \u2260 0"  # TeX's \not= : ≠
+    assert composed_negations("a \u0338\u2208 B, x \u0338< y") == "a \u2209 B, x \u226e y"  # ∉, ≮
+    assert composed_negations("\u0338 q") == "\u0338 q"  # nothing composes with q: kept as drawn
+    assert composed_negations("plain") == "plain"

@@ -8,6 +8,13 @@ Greek letters and digits fold to their plain characters (their Unicode compatibi
 decomposition, as NFKC gives it); U+210E PLANCK CONSTANT ``ℎ`` folds too, because it is the
 math italic ``h`` (the block leaves that code point unassigned and points to it). The other
 letterlike symbols (``ℝ``, ``ℕ``, ``ℓ``) are symbols a reader types as such and stay.
+
+:func:`composed_negations` writes a negated relation as its character: TeX's ``\not=`` draws
+U+0338 COMBINING LONG SOLIDUS OVERLAY first, then the ``=`` it strikes through, at the same
+place, so the text holds the overlay before its base (and, the two glyphs being painted one
+after the other, often a space between), where a reader types ``≠``. An overlay before a
+character it composes with under NFC (``= < > ≤ ≥ ∈ ⊂ ≡ ∼ ≈ ∣``...) becomes the composed
+character; any other overlay stays.
 """
 
 from __future__ import annotations
@@ -17,6 +24,8 @@ import unicodedata
 from functools import lru_cache
 
 _MATH = re.compile("[\U0001d400-\U0001d7ff\u210e]")
+_OVERLAY = "\u0338"
+_NEGATED = re.compile(_OVERLAY + " ?(.)")
 
 
 def fold_math_letters(text: str) -> str:
@@ -37,3 +46,16 @@ def _fold(char: str) -> str:
     """The plain character of one math letter (itself when it has none: an unassigned code point)."""
     folded = unicodedata.normalize("NFKC", char)
     return folded if folded and folded != char else char
+
+
+def composed_negations(text: str) -> str:
+    """``text`` with each long solidus overlay drawn before the relation it negates written
+    as the negated relation (module docstring). Text without one comes back unchanged."""
+    if _OVERLAY not in text:
+        return text
+    return _NEGATED.sub(_negated, text)
+
+
+def _negated(match: re.Match[str]) -> str:
+    composed = unicodedata.normalize("NFC", match.group(1) + _OVERLAY)
+    return composed if len(composed) == 1 else match.group()

@@ -21,6 +21,7 @@ from glyphweave.layout import (
     recover,
 )
 from glyphweave.layout.hyphens import MODES
+from glyphweave.layout.mathletters import composed_negations
 from glyphweave.plugin import Option, PageContext
 
 RULE_OPTIONS = {
@@ -118,6 +119,7 @@ def finished(component: RuleOptions, text: str) -> str:
     without them, such as the layout grid, only loses its soft hyphens)."""
     if not component.math_letters:
         text = fold_math_letters(text)
+    text = composed_negations(text)
     mode = getattr(component, "dehyphenate", "off")
     return dehyphenate(text, mode, WordList(getattr(component, "language", "")) if mode == "auto" else None)
 

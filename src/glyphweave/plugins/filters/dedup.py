@@ -9,6 +9,7 @@ letters sit a full advance apart, identical table cells a column apart.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -225,13 +226,19 @@ def _shadows(page: PageContext, indices: Sequence[int], reach: float, tolerance:
             ) >= SHADOW_MIN_GLYPHS
         return verdict
 
-    for r, run in enumerate(runs):
-        codes = run.codes
-        if len(codes) < SHADOW_MIN_GLYPHS:
+    # The strings whose font and codes come again on the page, found at C speed: the usual
+    # page has none, and a string that is not repeated is never looked at again.
+    long = [r for r, run in enumerate(runs) if len(run.codes) >= SHADOW_MIN_GLYPHS]
+    keys = [(runs[r].font, codes if type(codes := runs[r].codes) is tuple else tuple(codes)) for r in long]
+    repeated = {key for key, count in Counter(keys).items() if count > 1}
+    if not repeated:
+        return None
+    for r, key in zip(long, keys, strict=True):
+        if key not in repeated:
             continue
-        key = (run.font, codes if isinstance(codes, (bytes, str, tuple)) else tuple(codes))
+        run = runs[r]
         earlier = seen.get(key)
-        if earlier is None:  # the usual string: one look-up, nothing measured
+        if earlier is None:  # the first of the strings with these codes: nothing to compare
             seen[key] = [r]
             continue
         geo = geometry[r]
