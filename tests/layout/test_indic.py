@@ -71,6 +71,12 @@ def test_bengali_two_part_vowels_compose_as_typed():
     assert unicodedata.normalize("NFC", out) == "\u09cb".join([ka, ""])
 
 
+def test_the_decoding_layer_knows_the_same_signs():
+    from glyphweave.pdf.clusters import PREBASE_MATRAS as DECODED
+
+    assert DECODED == PREBASE_MATRAS  # kept apart by the layers (pdf may not import layout)
+
+
 def test_the_signs_are_vowel_signs_of_their_scripts():
     for sign in PREBASE_MATRAS:
         assert unicodedata.category(sign) in ("Mc", "Mn")
@@ -143,7 +149,7 @@ def test_a_cluster_mapped_whole_to_its_sign_is_read_once():
 
 
 def test_covered_glyphs_keep_their_place_and_lose_their_text():
-    from glyphweave.core.clusters import covered_by_clusters
+    from glyphweave.pdf.clusters import covered_by_clusters
 
     decoded = [(DA + SIGN_I, "tounicode"), (DA, "tounicode"), (NA, "tounicode")]
     assert covered_by_clusters(decoded) == ((DA + SIGN_I, "tounicode"), ("", "tounicode"), (NA, "tounicode"))

@@ -14,7 +14,6 @@ from typing import Any
 
 import attrs
 
-from glyphweave.core.clusters import is_cluster_text
 from glyphweave.core.fontinfo import FontInfo
 from glyphweave.core.stages import Decoder
 from glyphweave.guard.report import WarningRecord
@@ -49,20 +48,20 @@ def is_weak(text: str) -> bool:
 class DecodeTable(dict):  # type: ignore[type-arg]
     """code → (text, decoder name or None), filled on first use by the decoder chain."""
 
-    __slots__ = ("_resolve", "clusters")
+    __slots__ = ("_resolve", "several")
 
     def __init__(self, resolve: Callable[[Any], tuple[str, str | None]]) -> None:
         super().__init__()
         self._resolve = resolve
-        self.clusters = False
-        """Whether some code decoded so far maps to a cluster's text (see
-        :mod:`~glyphweave.core.clusters`): then each string's glyphs are checked for it."""
+        self.several = False
+        """Whether some code decoded so far maps to several characters (a ligature, a
+        cluster): the interpreter then checks each string for clusters (pdf/clusters.py)."""
 
     def __missing__(self, code: Any) -> tuple[str, str | None]:
         value = self._resolve(code)
         self[code] = value
-        if not self.clusters and type(value) is tuple and is_cluster_text(value[0]):  # (fonts.py keeps CIDs here too)
-            self.clusters = True
+        if not self.several and type(value) is tuple and len(value[0]) > 1:  # (fonts.py keeps CIDs here too)
+            self.several = True
         return value
 
 

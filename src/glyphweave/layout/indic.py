@@ -39,9 +39,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from glyphweave.core.clusters import PREBASE_MATRAS
-
 __all__ = ["PREBASE_MATRAS", "has_drawn_order", "has_prebase_matra", "joined_vowels", "typed_syllables"]
+
+PREBASE_MATRAS = frozenset("\u093f\u094e\u09bf\u09c7\u09c8\u0a3f\u0abf\u0b47")
+"""The vowel signs drawn before their consonant cluster that :func:`typed_syllables` moves."""
 
 _PREBASE = re.compile("[" + "".join(sorted(PREBASE_MATRAS)) + "]")
 

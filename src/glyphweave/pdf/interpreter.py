@@ -24,7 +24,6 @@ from typing import Any, NamedTuple
 import attrs
 import pikepdf
 
-from glyphweave.core.clusters import covered_by_clusters
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyph import AnnotationRef, FontRef
 from glyphweave.core.glyphtable import GlyphTable
@@ -43,6 +42,7 @@ from glyphweave.guard.limits import (
 )
 from glyphweave.guard.report import WarningRecord
 from glyphweave.pdf.annotations import Appearance, FieldText, FormDefaults, page_annotations
+from glyphweave.pdf.clusters import covered_by_clusters
 from glyphweave.pdf.colours import BLACK, COMPONENTS, RGB, components, to_rgb
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
 from glyphweave.pdf.lexer import read_tj
@@ -868,7 +868,7 @@ class PageInterpreter:
                 extent = _extent(pen, moves, advances, starts, pens)
             table: Any = state.decode
             decoded = tuple(map(table.__getitem__, codes))
-            if table.clusters:  # a font whose producer maps clusters (core/clusters.py)
+            if table.several:  # a font with ligatures, or whose producer maps clusters (pdf/clusters.py)
                 decoded = covered_by_clusters(decoded)
         lo, hi = state.descent * fs, state.ascent * fs
         return _make_measured((codes, cids, advances, starts, pens, extent, end, decoded, lo, hi))
