@@ -54,13 +54,15 @@ class DecodeTable(dict):  # type: ignore[type-arg]
         super().__init__()
         self._resolve = resolve
         self.several = False
-        """Whether some code decoded so far maps to several characters (a ligature, a
-        cluster): the interpreter then checks each string for clusters (pdf/clusters.py)."""
+        """Whether some code decoded so far maps to several characters, not all ASCII (a
+        cluster; TeX's ``fi`` ligatures do not count): the interpreter then checks each
+        string for clusters (pdf/clusters.py)."""
 
     def __missing__(self, code: Any) -> tuple[str, str | None]:
         value = self._resolve(code)
         self[code] = value
-        if not self.several and type(value) is tuple and len(value[0]) > 1:  # (fonts.py keeps CIDs here too)
+        if not self.several and type(value) is tuple and len(value[0]) > 1 and not value[0].isascii():
+            # (fonts.py keeps CIDs in a table of this class too: their values are not tuples)
             self.several = True
         return value
 

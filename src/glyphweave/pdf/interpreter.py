@@ -868,7 +868,7 @@ class PageInterpreter:
                 extent = _extent(pen, moves, advances, starts, pens)
             table: Any = state.decode
             decoded = tuple(map(table.__getitem__, codes))
-            if table.several:  # a font with ligatures, or whose producer maps clusters (pdf/clusters.py)
+            if table.several:  # a font whose producer may map clusters (pdf/clusters.py)
                 decoded = covered_by_clusters(decoded)
         lo, hi = state.descent * fs, state.ascent * fs
         return _make_measured((codes, cids, advances, starts, pens, extent, end, decoded, lo, hi))
