@@ -296,6 +296,22 @@ def test_a_shadow_in_any_direction_within_reach(dx, dy):
     assert kept_text(t, run(t)) == "Friday 19 September"
 
 
+def test_a_shadow_found_whether_codes_are_tuples_or_lists():
+    # The interpreter records codes as tuples (found at C speed); a run built by hand may
+    # hold a list, which cannot be hashed as it is.
+    t = _poster(-2.27, 1.70)
+    tupled = GlyphTable()
+    tupled.extend([run._replace(codes=tuple(run.codes)) for run in t.raw_runs()])
+    assert kept_text(tupled, run(tupled)) == kept_text(t, run(t)) == "Friday 19 September"
+
+
+def test_a_page_with_no_string_painted_twice_is_left_alone():
+    t = GlyphTable()
+    add_text(t, "Friday 19 September", 112.37, 545.39)
+    add_text(t, "Saturday 20 September", 112.37, 520.0)
+    assert run(t) == list(range(len(t)))
+
+
 def test_copies_farther_than_the_reach_stay():
     t = _poster(8.0, 0.0)  # 0.47 em: a second line of text would sit about that far only across
     assert len(run(t)) == 2 * len("Friday 19 September")

@@ -84,7 +84,7 @@ def read_bands(rows: Sequence[list[Line]]) -> tuple[list[list[Line]], int]:
     as the module docstring says, and how many bands moved."""
     if len(rows) < 2 or len(rows) > MAX_ROWS:
         return list(rows), 0
-    first = max(rows, key=lambda row: sum(len(line.glyphs) for line in row))[0]
+    first = max(rows, key=_glyph_count)[0]
     ux, uy = first.ux, first.uy
     main = [_Row(i, row, ux, uy) for i, row in enumerate(rows) if row and same_direction(row[0], first)]
     bands = _bands(main)
@@ -145,6 +145,10 @@ def read_bands(rows: Sequence[list[Line]]) -> tuple[list[list[Line]], int]:
         out.append(rows[i])
         out.extend(follows.get(i, []))
     return out, moved
+
+
+def _glyph_count(row: list[Line]) -> int:
+    return len(row[0].glyphs) if len(row) == 1 else sum(len(line.glyphs) for line in row)
 
 
 def _bands(main: list[_Row]) -> list[list[int]]:

@@ -66,6 +66,8 @@ _HYPHEN_ENDS = tuple(HYPHENS)
 _BREAK_ENDS = (*_HYPHEN_ENDS, SOFT_HYPHEN)
 _START = re.compile(r"[^\W\d_]+")
 _WORD = re.compile(r"[^\W\d_]+(?:[-\u2010][^\W\d_]+)*")
+_LINE_END = re.compile(r"[-\u2010][^\S\n]*$", re.MULTILINE)
+"""A hyphen that ends its line (white-space after it aside)."""
 
 Frequency = Callable[[str], float]
 """A word's Zipf frequency (0.0: unknown), the word lower-cased."""
@@ -144,10 +146,37 @@ class _Evidence:
 
     def __init__(self, text: str) -> None:
         self._text = text
+        self._body: str | None = None
         self._words: Counter[str] | None = None
+        self._ends: set[str] = set()
         self.inner: set[str] = set()
         self.producer: set[str] = set()
         """Line-end hyphen characters never seen inside a word, on a page that has others."""
+
+    @property
+    def body(self) -> str:
+        """The page's text lower-cased, without the first parts of words split at line ends
+        (they are no words: each goes with its hyphen and what follows it on its line)."""
+        if self._body is None:
+            self._body = self._cut().lower()
+        return self._body
+
+    def _cut(self) -> str:
+        # The line ends are found by their hyphen: a search from every letter, or a loop
+        # over the lines, costs a book page far more.
+        page = self._text
+        kept: list[str] = []
+        done = 0
+        for m in _LINE_END.finditer(page):
+            end = start = m.start()
+            while start and page[start - 1].isalpha():
+                start -= 1
+            if start < end:
+                self._ends.add(page[end])
+                kept.append(page[done:start])
+                done = m.end()
+        kept.append(page[done:])
+        return "".join(kept)
 
     @property
     def words(self) -> Counter[str]:
@@ -157,19 +186,8 @@ class _Evidence:
         return self._words
 
     def _read(self) -> Counter[str]:
-        ends: set[str] = set()
-        bodies = []
-        for line in self._text.split("\n"):
-            body = line.rstrip()
-            if body.endswith(_HYPHEN_ENDS):  # the test first: a search per line costs a page 1 ms
-                head = _last_word(body)
-                if head:
-                    ends.add(body[-1])
-                    body = body[:len(body) - len(head) - 1]
-            bodies.append(body)
         # Neither a word nor an inner hyphen spans a line break: the page is searched at once.
-        text = "\n".join(bodies)
-        found = _WORD.findall(text.lower())
+        found = _WORD.findall(self.body)
         # A hyphen between two letters is inside one of the words found.
         compounds = [word for word in found if "-" in word or "\u2010" in word]
         inner = {hyphen for hyphen in _HYPHEN_ENDS if any(hyphen in word for word in compounds)}
@@ -177,17 +195,17 @@ class _Evidence:
             found = [word.replace("\u2010", "-") for word in found]
             compounds = [word.replace("\u2010", "-") for word in compounds]
         words = Counter(found)
-        for word in compounds:
-            words.update(word.split("-"))
+        words.update([part for word in compounds for part in word.split("-")])
         self.inner = inner
-        self.producer = {h for h in ends if h not in inner} if inner else set()
+        self.producer = {h for h in self._ends if h not in inner} if inner else set()
         return words
 
     def says(self, head: str, hyphen: str, tail: str) -> bool | None:
         """True: join; False: keep; None: the page does not say."""
+        joined_form, kept_form = (head + tail).lower(), f"{head}-{tail}".lower()
         words = self.words
-        joined = words[(head + tail).lower()]
-        kept = words[f"{head}-{tail}".lower()]
+        joined = words[joined_form]
+        kept = words[kept_form]
         if joined != kept:
             return joined > kept
         if hyphen in self.producer:

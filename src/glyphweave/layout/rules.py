@@ -77,18 +77,20 @@ def is_cjk(ch: str) -> bool:
     return k >= 0 and cp <= _CJK_RANGES[k][1]
 
 
-_KINDS: dict[str, tuple[bool, bool, bool, bool]] = {}
+_KINDS: dict[str, tuple[bool, bool, bool, bool, bool, bool]] = {}
 """Cache: glyph text -> (is whitespace, first char is CJK, last char is CJK, is a
-nonspacing mark)."""
+nonspacing mark, first char is a math symbol, last char is one)."""
 
 
-def _kind(text: str) -> tuple[bool, bool, bool, bool]:
+def _kind(text: str) -> tuple[bool, bool, bool, bool, bool, bool]:
     """The cached kind of ``text`` (a plain dictionary and a lookup, not a dictionary
     subclass with ``__missing__``: the compiled build cannot run one)."""
     kind = _KINDS.get(text)
     if kind is None:
         kind = (text.isspace(), bool(text) and is_cjk(text[0]), bool(text) and is_cjk(text[-1]),
-                bool(text) and unicodedata.category(text[0]) in ("Mn", "Me"))
+                bool(text) and unicodedata.category(text[0]) in ("Mn", "Me"),
+                bool(text) and unicodedata.category(text[0]) == "Sm",
+                bool(text) and unicodedata.category(text[-1]) == "Sm")
         if len(_KINDS) < 100_000:
             _KINDS[text] = kind
     return kind
@@ -121,8 +123,7 @@ def operator_space(before: str, text: str) -> bool:
     operator (``=``, ``±``, ``−``, ``≤``: Unicode's math symbols): math sets such spaces
     around relations and binary operators, and they are never letter spacing, so a line
     of mathematics is not taken for a letter-spaced one (:meth:`Rules.settle_limit`)."""
-    return (bool(before) and unicodedata.category(before[-1]) == "Sm") or (
-        bool(text) and unicodedata.category(text[0]) == "Sm")
+    return _kind(before)[5] or _kind(text)[4]
 
 
 class Side:

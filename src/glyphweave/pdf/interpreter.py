@@ -179,13 +179,14 @@ check: ``tuple.__new__`` called from C costs 0.12 µs, the class's ``__new__`` 0
 class _Resources:
     """Lazy, cached lookups into one /Resources dictionary."""
 
-    __slots__ = ("obj", "fonts", "xobjects", "properties")
+    __slots__ = ("obj", "fonts", "xobjects", "properties", "spaces")
 
     def __init__(self, obj: Any) -> None:
         self.obj = obj if isinstance(obj, pikepdf.Dictionary) else None
         self.fonts: dict[str, tuple[Any, int]] = {}  # name -> (font state, table index)
         self.xobjects: dict[str, Any] = {}
         self.properties: dict[str, Any] = {}
+        self.spaces: dict[str, int] = {}  # colour space name -> components (_space)
 
     def lookup(self, category: str, name: str) -> Any:
         if self.obj is None:
@@ -581,11 +582,15 @@ class PageInterpreter:
         name = args[0] if args else None
         if not isinstance(name, str):
             return 0
-        key = name.lstrip("/")
-        n = COMPONENTS.get("/" + key)
-        if n is not None:
-            return n
-        return components(res.lookup("/ColorSpace", key))
+        n = res.spaces.get(name)
+        if n is None:
+            key = name.lstrip("/")
+            n = COMPONENTS.get("/" + key)
+            if n is None:
+                n = components(res.lookup("/ColorSpace", key))
+            if len(res.spaces) < _COLOURS_KEPT:  # a stream naming ever new spaces keeps no more
+                res.spaces[name] = n
+        return n
 
     def _op_cm(self, args: list[Any], res: _Resources) -> None:
         m = _matrix(args)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from itertools import compress
+from operator import attrgetter
 from typing import Any
 
 from glyphweave.plugin import Filter, Option, PageContext, Run, RunFrame, RunGeometry, hookimpl
@@ -23,6 +25,10 @@ SAME_DIRECTION = 0.99
 at a real angle to its neighbour (a rotated label over a table) never does."""
 
 _SPACE_EXTRA = "\u00a0\u3000"
+
+
+_FONT_AND_CODES = attrgetter("font", "codes")
+"""A run's font and codes: what a string painted again has the same of (codes are tuples)."""
 
 
 def _is_space(text: str) -> bool:
@@ -228,14 +234,19 @@ def _shadows(page: PageContext, indices: Sequence[int], reach: float, tolerance:
 
     # The strings whose font and codes come again on the page, found at C speed: the usual
     # page has none, and a string that is not repeated is never looked at again.
-    long = [r for r, run in enumerate(runs) if len(run.codes) >= SHADOW_MIN_GLYPHS]
-    keys = [(runs[r].font, codes if type(codes := runs[r].codes) is tuple else tuple(codes)) for r in long]
-    repeated = {key for key, count in Counter(keys).items() if count > 1}
+    keys = list(map(_FONT_AND_CODES, runs))
+    try:
+        counts = Counter(keys)
+    except TypeError:  # codes in a list: a run built by hand (the interpreter's are tuples)
+        keys = [(font, tuple(codes)) for font, codes in keys]
+        counts = Counter(keys)
+    if len(counts) == len(keys):
+        return None
+    repeated = {key for key, count in counts.items() if count > 1 and len(key[1]) >= SHADOW_MIN_GLYPHS}
     if not repeated:
         return None
-    for r, key in zip(long, keys, strict=True):
-        if key not in repeated:
-            continue
+    for r in compress(range(len(keys)), map(repeated.__contains__, keys)):
+        key = keys[r]
         run = runs[r]
         earlier = seen.get(key)
         if earlier is None:  # the first of the strings with these codes: nothing to compare
