@@ -4,12 +4,13 @@ read is no error."""
 
 from __future__ import annotations
 
+import marshal
 from pathlib import Path
 
 import pytest
 
 from glyphweave.layout import wordcache
-from glyphweave.layout.wordcache import cached_list, zipf
+from glyphweave.layout.wordcache import TABLE_MAGIC, cached_list, cached_table, zipf
 
 BUCKETS = [["the"], [], ["house", "maison"], ["häuser", "日本"], ["rare", "house"]]
 
@@ -65,6 +66,53 @@ def test_a_cache_that_cannot_be_written_is_no_error(source: Path, monkeypatch: p
     assert not (blocker / "cache").exists()
 
 
+# --------------------------------------------------------------------------- the small list: a dictionary
+class Builder:
+    """Stands for reading wordfreq's file: counts its calls."""
+
+    def __init__(self, table: dict[str, float] | None) -> None:
+        self.table = table
+        self.calls = 0
+
+    def __call__(self) -> dict[str, float] | None:
+        self.calls += 1
+        return self.table
+
+
+def test_the_table_is_built_once_then_read_from_the_cache(source: Path):
+    build = Builder(table(BUCKETS))
+    assert cached_table("test-xx", source, build) == table(BUCKETS)
+    [path] = (source.parent / "cache").iterdir()
+    assert path.suffix == ".gwwt" and path.read_bytes().startswith(TABLE_MAGIC)
+    assert cached_table("test-xx", source, build) == table(BUCKETS)
+    assert build.calls == 1
+
+
+@pytest.mark.parametrize("damage", [
+    b"", TABLE_MAGIC, b"not a cache at all", TABLE_MAGIC + b"\xff\x00",
+    TABLE_MAGIC + marshal.dumps(["a", "list"]), TABLE_MAGIC + marshal.dumps({"word": "not a number"}),
+    TABLE_MAGIC + marshal.dumps({1: 2.0}), None,
+])
+def test_a_damaged_table_is_built_again(source: Path, damage: bytes | None):
+    build = Builder(table(BUCKETS))
+    cached_table("test-xx", source, build)
+    [path] = (source.parent / "cache").iterdir()
+    path.write_bytes(path.read_bytes()[:-3] if damage is None else damage)
+    assert cached_table("test-xx", source, build) == table(BUCKETS)
+    assert build.calls == 2
+    assert cached_table("test-xx", source, build) == table(BUCKETS)  # written again, whole
+    assert build.calls == 2
+
+
+def test_a_table_that_cannot_be_built_or_written_is_no_error(source: Path, monkeypatch: pytest.MonkeyPatch):
+    assert cached_table("test-xx", source, Builder(None)) is None
+    assert not (source.parent / "cache").exists()  # nothing to keep
+    blocker = source.parent / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(blocker / "cache"))
+    assert cached_table("test-xx", source, Builder(table(BUCKETS))) == table(BUCKETS)
+
+
 def test_the_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     monkeypatch.delenv("GLYPHWEAVE_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
@@ -88,5 +136,24 @@ def test_the_english_list_comes_from_the_cache_with_the_same_answers(tmp_path: P
         expected = table(pack)
         for word in ["because", "municipal", "twentyfour", "glaciologist", "nicipal", "carbon", "arc"]:
             assert built.get(word, 0.0) == read.get(word, 0.0) == expected.get(word, 0.0), word
+    finally:
+        hyphens._frequencies.cache_clear()
+
+
+def test_the_small_english_list_comes_from_the_cache_with_the_same_answers(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch):
+    pytest.importorskip("wordfreq")
+    from glyphweave.layout import hyphens
+
+    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(tmp_path))
+    hyphens._frequencies.cache_clear()
+    try:
+        built = hyphens._frequencies("en", "small")
+        assert list(tmp_path.glob("wordfreq-small_en-*.gwwt"))
+        hyphens._frequencies.cache_clear()
+        read = hyphens._frequencies("en", "small")
+        pack = hyphens._read_pack("en", "small")
+        assert pack is not None
+        assert isinstance(read, dict) and read == built == table(pack)
     finally:
         hyphens._frequencies.cache_clear()

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from .wordcache import PackedList, cached_list, zipf
+from .wordcache import PackedList, cached_list, cached_table, zipf
 
 SOFT_HYPHEN = "\u00ad"
 HYPHENS = "-\u2010"
@@ -353,8 +353,9 @@ def _frequencies(language: str, size: str = "large") -> dict[str, float] | Packe
     Read from wordfreq's data file itself where it can be: importing wordfreq costs half a
     second (its tokenizers pull in regex, langcodes and ftfy), reading the file a tenth of
     that, and a process extracting one paper would pay the difference on its first split word.
-    The large list comes from the cache of :mod:`.wordcache` where it is there (a few
-    milliseconds instead of a quarter of a second), and is put there when it is not.
+    Both lists come from the cache of :mod:`.wordcache` where they are there (the large one
+    in a few milliseconds instead of a quarter of a second, the small one in half its
+    time), and are put there when they are not.
     """
     if not language:
         return None
@@ -362,17 +363,28 @@ def _frequencies(language: str, size: str = "large") -> dict[str, float] | Packe
     if path is None:
         return _frequencies_from_api(language, size)
     name = f"wordfreq-{path.name.split('.')[0]}"
-    if path.name.startswith("large_"):
-        cached = cached_list(name, path)
-        if cached is not None:
-            return cached
+    if not path.name.startswith("large_"):
+        return cached_table(name, path, lambda: _table(path, language, size))
+    cached = cached_list(name, path)
+    if cached is not None:
+        return cached
     pack = _read_pack_file(path)
     if pack is None:
         return _frequencies_from_api(language, size)
-    if path.name.startswith("large_"):
-        packed = cached_list(name, path, pack)
-        if packed is not None:
-            return packed
+    packed = cached_list(name, path, pack)
+    if packed is not None:
+        return packed
+    return _buckets_table(pack)
+
+
+def _table(path: Path, language: str, size: str) -> dict[str, float] | None:
+    """The list of wordfreq's file ``path`` as a dictionary (through wordfreq's own reader
+    when the file is not as expected)."""
+    pack = _read_pack_file(path)
+    return _frequencies_from_api(language, size) if pack is None else _buckets_table(pack)
+
+
+def _buckets_table(pack: list[list[str]]) -> dict[str, float]:
     table: dict[str, float] = {}
     for index, bucket in enumerate(pack):
         if bucket:  # bucket i holds the words of frequency 10 ** (-i / 100), as wordfreq computes it

@@ -14,21 +14,30 @@ The folder is ``GLYPHWEAVE_CACHE_DIR`` when set, else ``$XDG_CACHE_HOME/glyphwea
 back exactly (another byte order, a truncated write), is no error: the list is then
 built in memory, as without a cache. Files are written under a temporary name and renamed,
 so processes starting together never read half a file.
+
+The small list (30,000 words) is asked for every word of a page, so it stays a dictionary;
+reading it from wordfreq's file costs about 20 ms a process (inflating, unpacking, hashing),
+which a process extracting one short document pays on its first split word. It is kept as
+the dictionary itself in :mod:`marshal`'s format (:func:`cached_table`): read back in about
+half the time, and never code, only strings and numbers (anything else is built again).
 """
 
 from __future__ import annotations
 
 import contextlib
+import marshal
 import math
 import os
 import sys
 import tempfile
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 MAGIC = b"GWWF\x01"
 """The format's name and version (bump it when the layout below changes)."""
+TABLE_MAGIC = b"GWWT\x01"
+"""The small list's format (:func:`cached_table`), before the marshalled dictionary."""
 
 
 class PackedList:
@@ -107,22 +116,25 @@ def _pack(buckets: Iterable[list[str]]) -> PackedList:
 
 def _write(path: Path, packed: PackedList) -> None:
     header = MAGIC + (b"L" if sys.byteorder == "little" else b"B") + packed.size.to_bytes(4, "little")
+    _write_bytes(path, b"".join((header, packed._offsets.tobytes(), packed._buckets.tobytes(), packed._blob)))
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    """``data`` written to ``path`` under a temporary name and renamed; nothing when the
+    folder cannot be written (the list stays in memory)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part")
         try:
             with os.fdopen(handle, "wb") as file:
-                file.write(header)
-                file.write(packed._offsets.tobytes())
-                file.write(packed._buckets.tobytes())
-                file.write(packed._blob)
+                file.write(data)
             os.replace(temporary, path)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
             raise
     except OSError:
-        return  # no cache where it cannot be written: the list stays in memory
+        return
 
 
 def _read(path: Path) -> PackedList | None:
@@ -148,3 +160,39 @@ def _read(path: Path) -> PackedList | None:
     if offsets[0] != 0 or offsets[-1] != len(blob):
         return None
     return PackedList(blob, offsets, codes)
+
+
+def cached_table(name: str, source: Path, build: Callable[[], dict[str, float] | None]) -> dict[str, float] | None:
+    """The dictionary kept for ``source`` under ``name``, read from the cache; else
+    ``build()``'s, written there for the next process. The file's name holds the source's
+    size and time and the interpreter's version (marshal's format follows it)."""
+    try:
+        stat = source.stat()
+    except OSError:
+        return build()
+    version = f"py{sys.version_info[0]}{sys.version_info[1]}m{marshal.version}"
+    path = cache_dir() / f"{name}-{stat.st_size}-{int(stat.st_mtime)}-{version}.gwwt"
+    found = _read_table(path)
+    if found is not None:
+        return found
+    table = build()
+    if table is not None:
+        _write_bytes(path, TABLE_MAGIC + marshal.dumps(table))
+    return table
+
+
+def _read_table(path: Path) -> dict[str, float] | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(TABLE_MAGIC):
+        return None
+    try:
+        table = marshal.loads(memoryview(data)[len(TABLE_MAGIC):])
+    except (EOFError, ValueError, TypeError):
+        return None
+    # Strings to floats, or nothing (the types are collected at C speed).
+    if type(table) is not dict or not set(map(type, table)) <= {str} or not set(map(type, table.values())) <= {float}:
+        return None
+    return table
