@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 __all__ = [
-    "Document", "Glyph", "OpenOptions", "Page", "Profile", "WarningRecord", "__version__", "clean", "hookimpl",
+    "Document", "Glyph", "Metadata", "OpenOptions", "OutlineEntry", "Page", "Profile", "WarningRecord", "__version__",
+    "clean", "hookimpl",
     "open", "open_with", "read_registry", "run_batch",
     # The errors (glyphweave.core.errors), every one a GlyphweaveError:
     "ComponentError", "DocumentClosedError", "GlyphweaveError", "NotARegularFileError", "PDFNotFoundError",
@@ -22,7 +23,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from glyphweave.api import Document, Page, open_with
+    from glyphweave.api import Document, Metadata, OutlineEntry, Page, open_with
     from glyphweave.api import open_document as open
     from glyphweave.batch import run_batch
     from glyphweave.components.markers import hookimpl
@@ -52,6 +53,8 @@ _LAZY = {
     "OpenOptions": ("glyphweave.opening", "OpenOptions"),
     "Document": ("glyphweave.api", "Document"),
     "Page": ("glyphweave.api", "Page"),
+    "Metadata": ("glyphweave.api", "Metadata"),
+    "OutlineEntry": ("glyphweave.api", "OutlineEntry"),
     "Glyph": ("glyphweave.core.glyph", "Glyph"),
     "WarningRecord": ("glyphweave.guard.report", "WarningRecord"),
     "Profile": ("glyphweave.components.profile", "Profile"),

@@ -46,6 +46,8 @@ from glyphweave.opening import plugin_manager as make_plugin_manager
 from glyphweave.pdf.annotations import FormDefaults
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
+from glyphweave.pdf.metadata import Metadata, read_metadata
+from glyphweave.pdf.outline import OutlineEntry, read_outline
 from glyphweave.pdf.pagetree import walk_page_tree
 from glyphweave.pdf.rescue import clamp_numbers, objects_nulled_by_numbers
 from glyphweave.pdf.structure_tree import DocumentStructure, read_structure
@@ -253,6 +255,13 @@ class Page:
 
     def __repr__(self) -> str:
         return f"<Page number={self.number} of {self.document.name!r}>"
+
+    @property
+    def label(self) -> str | None:
+        """The page's label as the document numbers it (``iv``, ``A-3``), None when the
+        document gives no labels (see :attr:`Document.page_labels`)."""
+        labels = self.document.page_labels
+        return labels[self.number] if labels is not None and self.number < len(labels) else None
 
     # -- glyphs -------------------------------------------------------------------------
     @property
@@ -477,6 +486,10 @@ class Document:
         self._page_objs: list[Any] | None = None
         self._closed_count: int | None = None
         """The page count, kept by :meth:`close` (None while open, or when never counted)."""
+        self._metadata: Metadata | None = None
+        self._outline: list[OutlineEntry] | None = None
+        self._labels: list[str] | None = None
+        self._labels_read = False
         self.closed = False
         """True once :meth:`close` has run."""
 
@@ -497,6 +510,58 @@ class Document:
     def _check_open(self) -> None:
         if self.closed:
             raise DocumentClosedError(f"{self.name}: the document is closed")
+
+    def _file_warning(self, message: str) -> None:
+        self._file_warnings[WarningRecord(kind="file", message=message)] = None
+
+    # -- what the document says about itself ----------------------------------------------
+    @property
+    def metadata(self) -> Metadata:
+        """Title, author, subject, keywords, creator, producer and dates (``created``,
+        ``modified``, as :class:`~datetime.datetime`): the Info dictionary's values, then
+        the XMP packet's where Info has none (:mod:`glyphweave.pdf.metadata`). What cannot be
+        read is None and said in :attr:`file_warnings`."""
+        self._check_open()
+        if self._metadata is None:
+            self._metadata = read_metadata(self._pdf, self._file_warning)
+        return self._metadata
+
+    @property
+    def outline(self) -> list[OutlineEntry]:
+        """The bookmarks in reading order: each with its title, its level (1 at the top) and
+        the 0-based number of the page it goes to (None when it goes nowhere in this file).
+        Empty when the document has none (:mod:`glyphweave.pdf.outline`)."""
+        self._check_open()
+        if self._outline is None:
+            self._outline = read_outline(self._pdf, self._file_warning)
+        return self._outline
+
+    @property
+    def page_labels(self) -> list[str] | None:
+        """Each page's label as the document numbers its pages (``i``, ``ii``, ``1``,
+        ``A-1``: its /PageLabels), in page order; None when the document gives none (its
+        pages are then numbered 1, 2, 3 as in :attr:`Page.number` + 1)."""
+        self._check_open()
+        if not self._labels_read:
+            self._labels = self._read_labels()
+            self._labels_read = True
+        return self._labels
+
+    def _read_labels(self) -> list[str] | None:
+        try:
+            labelled = "/PageLabels" in self._pdf.Root
+        except pikepdf.PdfError:
+            labelled = False
+        if not labelled:
+            return None
+        try:
+            labels = [str(page.label) for page in self._pdf.pages]
+        except (pikepdf.PdfError, RuntimeError, ValueError, TypeError) as exc:
+            self._file_warning(f"page labels unreadable ({type(exc).__name__}); pages are numbered 1, 2, 3")
+            return None
+        if len(labels) != len(self._page_objects()):  # pages qpdf could not list: no labels to trust
+            return None
+        return labels
 
     def _page_objects(self) -> list[Any]:
         """The page dictionaries of the open PDF, in page order, listed once per opening:
@@ -757,16 +822,18 @@ def _total(pages: Iterable[PageStats]) -> DocumentStats:
     return total
 
 
-def parse_page_ranges(spec: str, count: int, *, clamp: bool = False) -> list[int]:
-    """``"1-3,7,10-"`` (1-based, inclusive) → 0-based indices of a ``count``-page document
-    (:mod:`glyphweave.pageranges`: ``clamp`` as pdftotext's ``-f``/``-l``).
+def parse_page_ranges(spec: str, count: int, *, clamp: bool = False, labels: list[str] | None = None) -> list[int]:
+    """``"1-3,7,10-"`` (1-based, inclusive) or page labels (``"iv,ix-xii"``, looked up in
+    ``labels``: :attr:`Document.page_labels`) → 0-based indices of a ``count``-page
+    document (:mod:`glyphweave.pageranges`: ``clamp`` as pdftotext's ``-f``/``-l``).
 
     :raises UsageError: the specification is malformed.
-    :raises PageError: (without ``clamp``) it reaches past the last page.
+    :raises PageError: (without ``clamp``) it reaches past the last page, or names a label
+        the document does not have.
     """
     from glyphweave.pageranges import parse_page_spec, select_pages
 
-    return select_pages(parse_page_spec(spec), count, clamp=clamp)
+    return select_pages(parse_page_spec(spec), count, clamp=clamp, labels=labels)
 
 
 def open_document(source: Source, *, password: str | None = None, profile: Any = "default",

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from glyphweave.core.errors import GlyphweaveError, UsageError
-from glyphweave.pageranges import PageRange, parse_page_spec
+from glyphweave.pageranges import PageLabel, PageRange, parse_page_spec
 
 if TYPE_CHECKING:  # the plugin machinery loads when a command opens, not to parse its arguments
     from glyphweave.opening import OpenOptions
@@ -102,8 +102,8 @@ def open_options(args: argparse.Namespace) -> OpenOptions:
                        block=tuple(args.block), pause_gc=True, skip_broken=True)
 
 
-def page_spec(text: str) -> tuple[PageRange, ...]:
-    """``--pages``: ranges such as ``1-3,7,10-`` (see :mod:`glyphweave.pageranges`)."""
+def page_spec(text: str) -> tuple[PageRange | PageLabel, ...]:
+    """``--pages``: ranges such as ``1-3,7,10-``, or page labels (see :mod:`glyphweave.pageranges`)."""
     try:
         return parse_page_spec(text)
     except UsageError as exc:

@@ -127,7 +127,7 @@ def _document_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("pdf", help="the PDF file ('-' reads standard input)")
     add_open_options(p)
     p.add_argument("--pages", type=page_spec, metavar="RANGES",
-                   help="page ranges, 1-based as in a viewer: 1-3,7,10-")
+                   help="page ranges, 1-based as in a viewer: 1-3,7,10-; or page labels: iv,ix-xii")
     p.add_argument("-o", "--output", help="write here instead of standard output (never over the input)")
     p.add_argument("--encoding", type=_encoding, default="utf-8",
                    help="of the output (default: utf-8 whatever the locale); characters it cannot "
@@ -239,9 +239,10 @@ def _page_indices(args: argparse.Namespace, doc: Any) -> list[int] | None:
     usage error (:class:`~glyphweave.core.errors.PageError`)."""
     if args.pages is None:
         return None
-    from glyphweave.pageranges import select_pages
+    from glyphweave.pageranges import PageLabel, select_pages
 
-    return select_pages(args.pages, len(doc))
+    labels = doc.page_labels if any(isinstance(part, PageLabel) for part in args.pages) else None
+    return select_pages(args.pages, len(doc), labels=labels)
 
 
 def _check_mode(args: argparse.Namespace, doc: Any) -> None:

@@ -31,7 +31,7 @@ def test_parse(spec, expected):
     assert parse_ranges(spec) == expected
 
 
-@pytest.mark.parametrize("spec", ["5-2", "0", "0-3", "x", "1-y", "", ",", "--3", "2-1,3"])
+@pytest.mark.parametrize("spec", ["5-2", "0", "0-3", "1-2-3", "", ",", "--3", "2-1,3"])
 def test_malformed_ranges_are_usage_errors(spec):
     with pytest.raises(UsageError, match="--pages"):
         parse_ranges(spec)
@@ -48,6 +48,15 @@ def test_select_cuts_each_range_to_the_file():
     assert clamped_note("1-3,7,10-", ranges, 11) is None
     assert clamped_note("1-3", parse_ranges("1-3"), 1) == "--pages 1-3: cut to this file's 1 page"
     assert "nothing extracted" in (clamped_note("5-", parse_ranges("5-"), 2) or "")
+
+
+def test_labels_select_in_the_files_that_have_them():
+    ranges = parse_ranges("ii,1")
+    assert select(ranges, 3, ["i", "ii", "1"]) == [1, 0]
+    assert clamped_note("ii,1", ranges, 3, ["i", "ii", "1"]) is None
+    assert select(ranges, 3) == [0]  # a file without labels: the label selects nothing there
+    assert clamped_note("ii,1", ranges, 3) == "--pages ii,1: a page label given is not in this file; the other pages extracted"
+    assert "nothing extracted" in (clamped_note("ii", parse_ranges("ii"), 3) or "")
 
 
 def test_a_range_past_a_short_files_end_is_cut_not_failed(capsys, tmp_path):

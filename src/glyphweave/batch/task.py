@@ -23,7 +23,7 @@ from glyphweave.files import write_text
 from glyphweave.opening import OpenOptions
 
 from .names import FORMATS, SUFFIXES, TEMP_PREFIX  # noqa: F401 (FORMATS: this module's public name)
-from .ranges import clamped_note, parse_ranges, select
+from .ranges import PageLabel, clamped_note, parse_ranges, select
 
 
 def _batch_open() -> OpenOptions:
@@ -143,8 +143,9 @@ def _extract(job: FileJob) -> tuple[str, Any, int, str | None]:
         note = None
         if opts.pages is not None:
             ranges = parse_ranges(opts.pages)
-            pages = select(ranges, len(doc))
-            note = clamped_note(opts.pages, ranges, len(doc))
+            labels = doc.page_labels if any(isinstance(r, PageLabel) for r in ranges) else None
+            pages = select(ranges, len(doc), labels)
+            note = clamped_note(opts.pages, ranges, len(doc), labels)
         if opts.format == "text":
             for _, text in doc.iter_text(pages, mode=opts.mode):
                 parts.append(text)
