@@ -39,23 +39,26 @@ ALLOWED: dict[str, frozenset[str]] = {
     "glyphmap": frozenset({"core", "layout", "tables", "glyphmap", "api", "batch", "files", "exits", "arguments",
                           "opening"}),
     "testing": frozenset({"core", "guard", "components", "plugin", "testing", "api"}),
-    "api": frozenset({"core", "guard", "layout", "pdf", "tables", "components", "pageranges", "stats", "opening"}),
+    "api": frozenset({"core", "guard", "layout", "pdf", "tables", "components", "pageranges", "pagecrop", "stats",
+                      "opening"}),
     # Page and document statistics (stats.py): counted from the glyph table, on core only.
     "stats": frozenset({"core", "guard"}),
     "cli": frozenset({"glyphweave", "api", "core", "guard", "components", "scaffold", "batch", "glyphmap",
                       "accelerated", "files", "arguments", "pageranges", "exits", "opening"}),
-    "batch": frozenset({"api", "core", "guard", "components", "batch", "files", "arguments", "pageranges", "exits",
-                        "opening"}),
+    "batch": frozenset({"api", "core", "guard", "components", "batch", "files", "arguments", "pageranges", "pagecrop",
+                        "exits", "opening"}),
     # The command line's exit statuses (exits.py), one per error class: the CLI's, and the batch
     # manifest's record of the status each file would have given.
     "exits": frozenset({"core"}),
     # Command-line argument types the commands share (arguments.py): page ranges, limits, secrets.
-    "arguments": frozenset({"core", "pageranges", "opening"}),
+    "arguments": frozenset({"core", "pageranges", "pagecrop", "opening"}),
     # How a document is opened (opening.py): the options record every front end fills, and the
     # plugin manager it gives (the API opens with it).
     "opening": frozenset({"core", "guard", "components"}),
     # Page ranges as users write them (pageranges.py): the API, the CLI and batch read them alike.
     "pageranges": frozenset({"core"}),
+    # A page cut to a box (pagecrop.py): the glyph table's columns, read from a page the API gives it.
+    "pagecrop": frozenset({"core"}),
     # Writing outputs safely (files.py): every command that writes, on core's errors only.
     "files": frozenset({"core"}),
     # new-plugin: refuses names the installed plugins hold (components), writes through files.py.

@@ -46,8 +46,6 @@ from glyphweave.opening import plugin_manager as make_plugin_manager
 from glyphweave.pdf.annotations import FormDefaults
 from glyphweave.pdf.fonts import FontLoader
 from glyphweave.pdf.interpreter import PageInterpreter, resolve_inherited
-from glyphweave.pdf.metadata import Metadata, read_metadata
-from glyphweave.pdf.outline import OutlineEntry, read_outline
 from glyphweave.pdf.pagetree import walk_page_tree
 from glyphweave.pdf.rescue import clamp_numbers, objects_nulled_by_numbers
 from glyphweave.pdf.structure_tree import DocumentStructure, read_structure
@@ -57,6 +55,9 @@ from glyphweave.tables.std14 import std14_source
 
 if TYPE_CHECKING:
     from glyphweave.layout.coverage import Coverage
+    from glyphweave.pagecrop import CroppedPage
+    from glyphweave.pdf.metadata import Metadata
+    from glyphweave.pdf.outline import OutlineEntry
 
 Source = str | os.PathLike[str] | bytes | IO[bytes]
 Box = tuple[float, float, float, float]
@@ -341,13 +342,26 @@ class Page:
         result = self._assemble(mode)
         return Assembled(text=result) if isinstance(result, str) else result
 
-    def _assemble(self, mode: str | None) -> str | Assembled:
+    def crop(self, box: Sequence[float]) -> CroppedPage:
+        """The page limited to ``box``, ``(x0, top, x1, bottom)`` in points from the top-left
+        corner of the page as shown (its CropBox turned by /Rotate), as pdfplumber's
+        ``page.crop``: its text and glyphs come from the glyphs whose centre lies inside
+        (:mod:`glyphweave.pagecrop`). Glyph records stay in PDF user space.
+
+        :raises UsageError: ``box`` is not four finite numbers with x0 < x1 and top < bottom.
+        """
+        from glyphweave.pagecrop import CroppedPage
+
+        return CroppedPage(self, box)
+
+    def _assemble(self, mode: str | None, indices: list[int] | None = None) -> str | Assembled:
         self.document._check_open()
         assembler = self.document.pipeline.assembler_for(mode)
         ctx = self.context()
         # With pause_gc, one pause over all three stages: each resumption costs a collection
         # of the page's young objects.
-        indices = self.visible_indices()
+        if indices is None:
+            indices = self.visible_indices()
         with self.document._collector_paused(), self._clock.running():
             result = self.document.pipeline.assemble(assembler, ctx, indices)
         self._assembly = {"assembler": assembler.NAME, **ctx.notes}
@@ -523,6 +537,8 @@ class Document:
         read is None and said in :attr:`file_warnings`."""
         self._check_open()
         if self._metadata is None:
+            from glyphweave.pdf.metadata import read_metadata  # XML parsing: imported when asked
+
             self._metadata = read_metadata(self._pdf, self._file_warning)
         return self._metadata
 
@@ -533,6 +549,8 @@ class Document:
         Empty when the document has none (:mod:`glyphweave.pdf.outline`)."""
         self._check_open()
         if self._outline is None:
+            from glyphweave.pdf.outline import read_outline
+
             self._outline = read_outline(self._pdf, self._file_warning)
         return self._outline
 
@@ -728,32 +746,33 @@ class Document:
         or :meth:`iter_text`, each page counted once however often it was extracted."""
         return _total(self._page_stats.values())
 
-    def iter_text(self, pages: Iterable[int] | None = None, *, mode: str | None = None
-                  ) -> Iterator[tuple[Page, str]]:
-        """Yield (page, text) for the selected pages (0-based indices, in the order given)."""
-        for page, result in self.iter_assembled(pages, mode=mode):
+    def iter_text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
+                  crop: Sequence[float] | None = None) -> Iterator[tuple[Page, str]]:
+        """Yield (page, text) for the selected pages (0-based indices, in the order given);
+        with ``crop``, each page's text within that box (:meth:`Page.crop`)."""
+        for page, result in self.iter_assembled(pages, mode=mode, crop=crop):
             yield page, result.text
 
-    def iter_assembled(self, pages: Iterable[int] | None = None, *, mode: str | None = None
-                       ) -> Iterator[tuple[Page, Assembled]]:
+    def iter_assembled(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
+                       crop: Sequence[float] | None = None) -> Iterator[tuple[Page, Assembled]]:
         """Like :meth:`iter_text`, with the assembler's structured data beside the text."""
         for page in self._selected(pages):
             # One pause over the whole page, ended once its glyph table is dropped: the
             # collector then resumes with none of the page's objects left to scan.
             with self._collector_paused():
-                result = page.assembled(mode)
+                result = page.assembled(mode) if crop is None else page.crop(crop).assembled(mode)
                 self._page_stats[page.number] = page.stats
                 if self.pause_gc:
                     page._release()
             yield page, result
 
-    def iter_glyphs(self, pages: Iterable[int] | None = None, *, raw: bool = False
-                    ) -> Iterator[tuple[Page, list[Glyph]]]:
+    def iter_glyphs(self, pages: Iterable[int] | None = None, *, raw: bool = False,
+                    crop: Sequence[float] | None = None) -> Iterator[tuple[Page, list[Glyph]]]:
         """Yield (page, glyph records) for the selected pages: the visible glyphs, counted in
         :attr:`stats` like :meth:`iter_text`, or every painted one with ``raw=True`` (no filter
         runs then, so nothing is counted)."""
         for page in self._selected(pages):
-            glyphs = page.glyphs(raw=raw)
+            glyphs = page.glyphs(raw=raw) if crop is None else page.crop(crop).glyphs(raw=raw)
             if not raw:
                 self._page_stats[page.number] = page.stats
             yield page, glyphs
@@ -796,19 +815,20 @@ class Document:
         self._form_defaults = None  # its /DR belongs to the opening just dropped
 
     def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
-             separator: str = "\f") -> str:
+             separator: str = "\f", crop: Sequence[float] | None = None) -> str:
         """The text of the selected pages, each followed by ``separator``."""
-        return "".join(text + separator for _, text in self.iter_text(pages, mode=mode))
+        return "".join(text + separator for _, text in self.iter_text(pages, mode=mode, crop=crop))
 
     def write_text(self, stream: IO[str], pages: Iterable[int] | None = None, *,
-                   mode: str | None = None, separator: str = "\f", bom: bool = False) -> DocumentStats:
+                   mode: str | None = None, separator: str = "\f", bom: bool = False,
+                   crop: Sequence[float] | None = None) -> DocumentStats:
         """Write page texts to a text stream as they are extracted; returns the totals over
         the pages written."""
         self._check_open()
         if bom:
             stream.write("\ufeff")
         written: dict[int, PageStats] = {}
-        for page, text in self.iter_text(pages, mode=mode):
+        for page, text in self.iter_text(pages, mode=mode, crop=crop):
             stream.write(text)
             stream.write(separator)
             written[page.number] = self._page_stats[page.number]

@@ -110,6 +110,27 @@ def page_spec(text: str) -> tuple[PageRange | PageLabel, ...]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+CROP_HELP = ("only the glyphs whose centre lies in this box, in points from the top-left corner of the "
+             "page as shown (its CropBox turned by /Rotate): X0,TOP,X1,BOTTOM, as pdfplumber's crop")
+
+
+def crop_box(text: str) -> tuple[float, float, float, float]:
+    """``--crop``: ``x0,top,x1,bottom`` (see :mod:`glyphweave.pagecrop`)."""
+    from glyphweave.pagecrop import check_box
+
+    parts = text.split(",")
+    if len(parts) != 4:
+        raise argparse.ArgumentTypeError(f"{text!r} is not four numbers X0,TOP,X1,BOTTOM (e.g. 0,0,300,200)")
+    try:
+        numbers = [float(part) for part in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not four numbers X0,TOP,X1,BOTTOM (e.g. 0,0,300,200)") from None
+    try:
+        return check_box(numbers)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def positive_number(unit: str) -> Callable[[str], float]:
     """An argument type for a finite number above zero, counted in ``unit`` (for the message)."""
 

@@ -122,12 +122,13 @@ def add_parsers(sub: Any) -> None:
 
 def _document_options(p: argparse.ArgumentParser) -> None:
     """The options of ``extract`` and ``glyphs``: one PDF, read and written as a user chooses."""
-    from glyphweave.arguments import add_open_options, page_spec, positive_number
+    from glyphweave.arguments import CROP_HELP, add_open_options, crop_box, page_spec, positive_number
 
     p.add_argument("pdf", help="the PDF file ('-' reads standard input)")
     add_open_options(p)
     p.add_argument("--pages", type=page_spec, metavar="RANGES",
                    help="page ranges, 1-based as in a viewer: 1-3,7,10-; or page labels: iv,ix-xii")
+    p.add_argument("--crop", type=crop_box, metavar="X0,TOP,X1,BOTTOM", help=CROP_HELP)
     p.add_argument("-o", "--output", help="write here instead of standard output (never over the input)")
     p.add_argument("--encoding", type=_encoding, default="utf-8",
                    help="of the output (default: utf-8 whatever the locale); characters it cannot "
@@ -269,16 +270,19 @@ def cmd_extract(args: argparse.Namespace) -> int:
         # line); standard input is read once, by this process.
         path = None if args.pdf == "-" else args.pdf
         split = attrs.evolve(args.open_options, limits=doc.limits)
-        with page_source(doc, pages, args.jobs, path, split) as source, \
+        crop = args.crop
+        with page_source(doc, pages, args.jobs, path, split, crop) as source, \
                 _output(args.output, inputs=(args.pdf,), encoding=args.encoding) as out:
             if args.format == "text":
                 if args.bom:
                     out.write("\ufeff")
-                for _, text in _frozen_after_each(source.iter_text(pages, mode=args.mode), args.owns_process):
+                for _, text in _frozen_after_each(source.iter_text(pages, mode=args.mode, crop=crop),
+                                                  args.owns_process):
                     out.write(text)
                     out.write(args.separator)
             else:
-                for page, result in _frozen_after_each(source.iter_assembled(pages, mode=args.mode), args.owns_process):
+                for page, result in _frozen_after_each(source.iter_assembled(pages, mode=args.mode, crop=crop),
+                                                       args.owns_process):
                     record = {"page": page.number + 1, "text": result.text, "stats": page.stats.to_dict()}
                     if result.data is not None:
                         record["data"] = result.data
@@ -372,7 +376,7 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
     with _open(args) as doc:
         pages = _page_indices(args, doc)
         with _output(args.output, inputs=(args.pdf,), encoding=args.encoding) as out:
-            for page, glyphs in doc.iter_glyphs(pages, raw=args.raw):
+            for page, glyphs in doc.iter_glyphs(pages, raw=args.raw, crop=args.crop):
                 for glyph in glyphs:
                     record = {"page": page.number + 1, **glyph.to_dict()}
                     out.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -25,7 +25,7 @@ def add_parsers(sub: Any) -> None:
                     f"(OUTDIR/{MANIFEST}) that records each file. A batch never writes over a file it did "
                     "not write. Exit status: 0 when every file was extracted, 1 when any failed (each "
                     "failure has its one-line reason in the manifest), 2 for a usage error (nothing done).")
-    from glyphweave.arguments import add_jobs_option, add_open_options
+    from glyphweave.arguments import CROP_HELP, add_jobs_option, add_open_options, crop_box
 
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="PDF files, folders (walked recursively for *.pdf) or @list.txt (one input per line)")
@@ -38,6 +38,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--pages", help="page ranges of every file, 1-based: 1-3,7,10-; cut to each file's pages "
                                    "(1-3 of a 1-page file is page 1)")
     p.add_argument("--separator", default="\f", help="written after each page in text format (default: form feed)")
+    p.add_argument("--crop", type=crop_box, metavar="X0,TOP,X1,BOTTOM", help=CROP_HELP)
     add_jobs_option(p, "worker processes (default: auto, one per core)")
     p.add_argument("--resume", action="store_true",
                    help="skip the files whose output exists (a finished earlier run's); redo the rest")
@@ -70,7 +71,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     opening = open_options(args)
     report_plugins(opening)
     options = ExtractOptions(open=opening, mode=args.mode, pages=args.pages, format=args.format,
-                             separator=args.separator)
+                             separator=args.separator, crop=args.crop)
     results: list[FileResult] = []
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     bar = _Bar(show)

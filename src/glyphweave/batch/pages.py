@@ -124,6 +124,8 @@ class SplitOptions:
     """The document's file (a worker opens it itself)."""
     open: OpenOptions
     """What the parent opened it with, its limits as resolved (profile and command line)."""
+    crop: tuple[float, float, float, float] | None = None
+    """The box each page is cut to (:meth:`glyphweave.Page.crop`), or None."""
 
 
 @attrs.frozen(kw_only=True)
@@ -178,6 +180,7 @@ class _Reader:
         self.doc = open_with(options.path, options.open)
         self.doc.charge_content(spent)
         self.mode = mode
+        self.crop = options.crop
         self.want_data = want_data
 
     def close(self) -> None:
@@ -186,7 +189,7 @@ class _Reader:
     def pages(self, numbers: Iterable[int]) -> Iterator[PageResult]:
         doc = self.doc
         left = doc.content_left
-        for page, result in doc.iter_assembled(numbers, mode=self.mode):
+        for page, result in doc.iter_assembled(numbers, mode=self.mode, crop=self.crop):
             yield PageResult(number=page.number, text=result.text, data=result.data if self.want_data else None,
                              stats=page.stats, spent=left - doc.content_left)
             left = doc.content_left
@@ -327,19 +330,28 @@ class PageSplit:
         for worker in workers:
             worker.stop(now=worker.chunk is not None)
 
-    def iter_text(self, pages: Iterable[int] | None = None, *, mode: str | None = None
-                  ) -> Iterator[tuple[PageResult, str]]:
-        """Yield (page, text) for the selected pages, in the order given."""
+    def iter_text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
+                  crop: tuple[float, float, float, float] | None = None) -> Iterator[tuple[PageResult, str]]:
+        """Yield (page, text) for the selected pages, in the order given (``crop``: the
+        split's own, given here too so a split and a document are iterated alike)."""
+        self._same_crop(crop)
         for result in self._results(pages, mode, want_data=False):
             yield result, result.text
 
-    def iter_assembled(self, pages: Iterable[int] | None = None, *, mode: str | None = None
+    def iter_assembled(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
+                       crop: tuple[float, float, float, float] | None = None
                        ) -> Iterator[tuple[PageResult, Assembled]]:
         """Like :meth:`iter_text`, with the assembler's structured data beside the text."""
         from glyphweave.core.stages import Assembled
 
+        self._same_crop(crop)
+
         for result in self._results(pages, mode, want_data=True):
             yield result, Assembled(text=result.text, data=result.data)
+
+    def _same_crop(self, crop: tuple[float, float, float, float] | None) -> None:
+        if crop != self.options.crop:
+            raise ValueError("a page split cuts its pages to the box it was made with (page_source's crop)")
 
     def _results(self, pages: Iterable[int] | None, mode: str | None, *, want_data: bool) -> Iterator[PageResult]:
         numbers = list(range(len(self.doc)) if pages is None else pages)
@@ -430,13 +442,15 @@ class PageSplit:
 
 
 def page_source(doc: Any, pages: Sequence[int] | None, jobs: int | None, path: str | None,
-                options: OpenOptions) -> contextlib.AbstractContextManager[Any]:
+                options: OpenOptions, crop: tuple[float, float, float, float] | None = None
+                ) -> contextlib.AbstractContextManager[Any]:
     """What ``extract`` iterates: ``doc`` itself when one process does it (``--jobs 1``,
     a short selection with ``auto``, or no ``path``: standard input), else a
-    :class:`PageSplit` of it, whose workers open ``path`` with ``options``."""
+    :class:`PageSplit` of it, whose workers open ``path`` with ``options`` and cut each page
+    to ``crop``. Either way, iterate with the same ``crop``."""
     if path is None or jobs == 1:
         return contextlib.nullcontext(doc)
     n = choose_jobs(jobs, len(doc) if pages is None else len(pages), path)
     if n == 1:
         return contextlib.nullcontext(doc)
-    return PageSplit(doc, SplitOptions(path=path, open=options), jobs=n)
+    return PageSplit(doc, SplitOptions(path=path, open=options, crop=crop), jobs=n)

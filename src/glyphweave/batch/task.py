@@ -43,11 +43,21 @@ class ExtractOptions:
     A malformed one raises :class:`~glyphweave.core.errors.UsageError` here, before any file."""
     format: str = attrs.field(default="text", validator=attrs.validators.in_(FORMATS))
     separator: str = "\f"
+    crop: tuple[float, float, float, float] | None = attrs.field(default=None)
+    """The box each page is cut to (:meth:`glyphweave.Page.crop`), or None: the whole page.
+    One that is not four finite numbers in order raises :class:`~glyphweave.core.errors.UsageError` here."""
 
     @pages.validator
     def _check_pages(self, _attribute: Any, value: str | None) -> None:
         if value is not None:
             parse_ranges(value)
+
+    @crop.validator
+    def _check_crop(self, _attribute: Any, value: tuple[float, float, float, float] | None) -> None:
+        if value is not None:
+            from glyphweave.pagecrop import check_box
+
+            check_box(value)
 
 
 @attrs.frozen(kw_only=True)
@@ -147,17 +157,17 @@ def _extract(job: FileJob) -> tuple[str, Any, int, str | None]:
             pages = select(ranges, len(doc), labels)
             note = clamped_note(opts.pages, ranges, len(doc), labels)
         if opts.format == "text":
-            for _, text in doc.iter_text(pages, mode=opts.mode):
+            for _, text in doc.iter_text(pages, mode=opts.mode, crop=opts.crop):
                 parts.append(text)
                 parts.append(opts.separator)
         elif opts.format == "pages":
-            for page, result in doc.iter_assembled(pages, mode=opts.mode):
+            for page, result in doc.iter_assembled(pages, mode=opts.mode, crop=opts.crop):
                 record = {"page": page.number + 1, "text": result.text, "stats": page.stats.to_dict()}
                 if result.data is not None:  # an assembler's structured data, as extract --format jsonl
                     record["data"] = result.data
                 parts.append(json.dumps(record, ensure_ascii=False) + "\n")
         else:
-            for page, glyphs in doc.iter_glyphs(pages):
+            for page, glyphs in doc.iter_glyphs(pages, crop=opts.crop):
                 parts.extend(json.dumps({"page": page.number + 1, **glyph.to_dict()}, ensure_ascii=False) + "\n"
                              for glyph in glyphs)
         return "".join(parts), doc.stats, doc.warning_count(), note
