@@ -16,7 +16,7 @@ import attrs
 
 from glyphweave.core.errors import PageError, UsageError
 
-__all__ = ["PageLabel", "PageRange", "parse_page_spec", "select_pages"]
+__all__ = ["PageLabel", "PageRange", "first_pages", "label_pages", "parse_page_spec", "select_pages"]
 
 _RANGE = re.compile(r"(?P<first>[0-9]*)\s*(?P<dash>-)?\s*(?P<last>[0-9]*)", re.ASCII)
 _NUMERIC = re.compile(r"[0-9\s-]+", re.ASCII)
@@ -91,7 +91,7 @@ def select_pages(ranges: tuple[PageRange | PageLabel, ...], count: int, *, clamp
     :raises PageError: (without ``clamp``) a range reaches past the last page, or a label
         names no page (or a range of labels runs backwards).
     """
-    first_of = _first_pages(labels)
+    first_of = first_pages(labels)
     indices: list[int] = []
     for page_range in ranges:
         if isinstance(page_range, PageLabel):
@@ -110,7 +110,7 @@ def select_pages(ranges: tuple[PageRange | PageLabel, ...], count: int, *, clamp
     return indices
 
 
-def _first_pages(labels: list[str] | None) -> dict[str, int]:
+def first_pages(labels: list[str] | None) -> dict[str, int]:
     """Each label's first page (a label may come again: a viewer goes to the first)."""
     first_of: dict[str, int] = {}
     for index, label in enumerate(labels or ()):

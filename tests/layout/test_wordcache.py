@@ -5,7 +5,9 @@ read is no error."""
 from __future__ import annotations
 
 import marshal
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -119,41 +121,37 @@ def test_the_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert wordcache.cache_dir() == tmp_path / "glyphweave"
 
 
-def test_the_english_list_comes_from_the_cache_with_the_same_answers(tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch):
+@pytest.fixture
+def fresh_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """glyphweave.layout.hyphens with no list read yet in this process, caching in ``tmp_path``."""
     pytest.importorskip("wordfreq")
     from glyphweave.layout import hyphens
 
     monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(tmp_path))
     hyphens._frequencies.cache_clear()
     try:
-        built = hyphens._frequencies("en")
-        assert list(tmp_path.glob("wordfreq-large_en-*.gwwf"))
-        hyphens._frequencies.cache_clear()
-        read = hyphens._frequencies("en")
-        pack = hyphens._read_pack("en")
-        assert pack is not None
-        expected = table(pack)
-        for word in ["because", "municipal", "twentyfour", "glaciologist", "nicipal", "carbon", "arc"]:
-            assert built.get(word, 0.0) == read.get(word, 0.0) == expected.get(word, 0.0), word
+        yield hyphens
     finally:
         hyphens._frequencies.cache_clear()
 
 
-def test_the_small_english_list_comes_from_the_cache_with_the_same_answers(tmp_path: Path,
-                                                                           monkeypatch: pytest.MonkeyPatch):
-    pytest.importorskip("wordfreq")
-    from glyphweave.layout import hyphens
+def test_the_english_list_comes_from_the_cache_with_the_same_answers(fresh_lists: Any, tmp_path: Path):
+    built = fresh_lists._frequencies("en")
+    assert list(tmp_path.glob("wordfreq-large_en-*.gwwf"))
+    fresh_lists._frequencies.cache_clear()
+    read = fresh_lists._frequencies("en")
+    pack = fresh_lists._read_pack("en")
+    assert pack is not None
+    expected = table(pack)
+    for word in ["because", "municipal", "twentyfour", "glaciologist", "nicipal", "carbon", "arc"]:
+        assert built.get(word, 0.0) == read.get(word, 0.0) == expected.get(word, 0.0), word
 
-    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(tmp_path))
-    hyphens._frequencies.cache_clear()
-    try:
-        built = hyphens._frequencies("en", "small")
-        assert list(tmp_path.glob("wordfreq-small_en-*.gwwt"))
-        hyphens._frequencies.cache_clear()
-        read = hyphens._frequencies("en", "small")
-        pack = hyphens._read_pack("en", "small")
-        assert pack is not None
-        assert isinstance(read, dict) and read == built == table(pack)
-    finally:
-        hyphens._frequencies.cache_clear()
+
+def test_the_small_english_list_comes_from_the_cache_with_the_same_answers(fresh_lists: Any, tmp_path: Path):
+    built = fresh_lists._frequencies("en", "small")
+    assert list(tmp_path.glob("wordfreq-small_en-*.gwwt"))
+    fresh_lists._frequencies.cache_clear()
+    read = fresh_lists._frequencies("en", "small")
+    pack = fresh_lists._read_pack("en", "small")
+    assert pack is not None
+    assert isinstance(read, dict) and read == built == table(pack)

@@ -14,7 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from glyphweave.core.errors import PageError, UsageError
-from glyphweave.pageranges import PageLabel, PageRange, label_pages, parse_page_spec, select_pages
+from glyphweave.pageranges import (
+    PageLabel,
+    PageRange,
+    first_pages,
+    label_pages,
+    parse_page_spec,
+    select_pages,
+)
 
 __all__ = ["PageLabel", "PageRange", "clamped_note", "parse_ranges", "select"]
 
@@ -42,7 +49,7 @@ def clamped_note(spec: str, ranges: Sequence[PageRange | PageLabel], count: int,
                  labels: list[str] | None = None) -> str | None:
     """What a manifest line says when ``ranges`` name pages past a ``count``-page file's end,
     or labels it does not have."""
-    first_of = {label: i for i, label in reversed(list(enumerate(labels or ())))}
+    first_of = first_pages(labels)
     past = any(isinstance(r, PageRange) and (r.first > count or (r.last is not None and r.last > count))
                for r in ranges)
     unlabelled = any(isinstance(r, PageLabel) and _label_missing(r.text, first_of) for r in ranges)

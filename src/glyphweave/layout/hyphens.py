@@ -146,37 +146,10 @@ class _Evidence:
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._body: str | None = None
         self._words: Counter[str] | None = None
-        self._ends: set[str] = set()
         self.inner: set[str] = set()
         self.producer: set[str] = set()
         """Line-end hyphen characters never seen inside a word, on a page that has others."""
-
-    @property
-    def body(self) -> str:
-        """The page's text lower-cased, without the first parts of words split at line ends
-        (they are no words: each goes with its hyphen and what follows it on its line)."""
-        if self._body is None:
-            self._body = self._cut().lower()
-        return self._body
-
-    def _cut(self) -> str:
-        # The line ends are found by their hyphen: a search from every letter, or a loop
-        # over the lines, costs a book page far more.
-        page = self._text
-        kept: list[str] = []
-        done = 0
-        for m in _LINE_END.finditer(page):
-            end = start = m.start()
-            while start and page[start - 1].isalpha():
-                start -= 1
-            if start < end:
-                self._ends.add(page[end])
-                kept.append(page[done:start])
-                done = m.end()
-        kept.append(page[done:])
-        return "".join(kept)
 
     @property
     def words(self) -> Counter[str]:
@@ -186,8 +159,9 @@ class _Evidence:
         return self._words
 
     def _read(self) -> Counter[str]:
+        body, ends = _without_split_heads(self._text)
         # Neither a word nor an inner hyphen spans a line break: the page is searched at once.
-        found = _WORD.findall(self.body)
+        found = _WORD.findall(body.lower())
         # A hyphen between two letters is inside one of the words found.
         compounds = [word for word in found if "-" in word or "\u2010" in word]
         inner = {hyphen for hyphen in _HYPHEN_ENDS if any(hyphen in word for word in compounds)}
@@ -197,15 +171,14 @@ class _Evidence:
         words = Counter(found)
         words.update([part for word in compounds for part in word.split("-")])
         self.inner = inner
-        self.producer = {h for h in self._ends if h not in inner} if inner else set()
+        self.producer = {h for h in ends if h not in inner} if inner else set()
         return words
 
     def says(self, head: str, hyphen: str, tail: str) -> bool | None:
         """True: join; False: keep; None: the page does not say."""
-        joined_form, kept_form = (head + tail).lower(), f"{head}-{tail}".lower()
         words = self.words
-        joined = words[joined_form]
-        kept = words[kept_form]
+        joined = words[(head + tail).lower()]
+        kept = words[f"{head}-{tail}".lower()]
         if joined != kept:
             return joined > kept
         if hyphen in self.producer:
@@ -213,6 +186,26 @@ class _Evidence:
         if hyphen == "-" and self.producer and "-" in self.inner:
             return False
         return None
+
+
+def _without_split_heads(page: str) -> tuple[str, set[str]]:
+    """``page`` without the first parts of words split at line ends (no words: each goes
+    with its hyphen and what follows it on its line), and the hyphen characters those
+    lines end in. The line ends are found by their hyphen: a search from every letter, or a
+    loop over the lines, costs a book page far more."""
+    ends: set[str] = set()
+    kept: list[str] = []
+    done = 0
+    for m in _LINE_END.finditer(page):
+        end = start = m.start()
+        while start and page[start - 1].isalpha():
+            start -= 1
+        if start < end:
+            ends.add(page[end])
+            kept.append(page[done:start])
+            done = m.end()
+    kept.append(page[done:])
+    return "".join(kept), ends
 
 
 class _Fitting:

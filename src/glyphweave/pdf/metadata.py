@@ -23,6 +23,7 @@ from typing import Any
 import attrs
 import pikepdf
 
+from glyphweave.pdf.interpreter import _text_string
 from glyphweave.pdf.streams import read_bounded
 
 __all__ = ["Metadata", "parse_pdf_date", "read_metadata"]
@@ -80,14 +81,8 @@ def read_metadata(pdf: pikepdf.Pdf, warn: Warn) -> Metadata:
 def _text(value: Any) -> str | None:
     """A metadata text as Unicode (PDFDocEncoding or UTF-16, as pikepdf decodes strings),
     stripped and cut; None when it is empty or not a string."""
-    if isinstance(value, pikepdf.Name):
-        value = str(value)[1:]
-    elif isinstance(value, pikepdf.String):
-        try:
-            value = str(value)
-        except (UnicodeDecodeError, ValueError):
-            value = bytes(value).decode("latin-1")
-    if not isinstance(value, str):
+    value = str(value)[1:] if isinstance(value, pikepdf.Name) else _text_string(value)
+    if value is None:
         return None
     value = value.replace("\x00", "").strip()
     return value[:TEXT_MAX] or None

@@ -21,6 +21,8 @@ from typing import Any
 import attrs
 import pikepdf
 
+from glyphweave.pdf.interpreter import _text_string
+
 __all__ = ["OutlineEntry", "read_outline"]
 
 ENTRIES_MAX = 100_000
@@ -152,11 +154,4 @@ class _Reader:
 
 
 def _title(value: Any) -> str:
-    if isinstance(value, pikepdf.String):
-        try:
-            text = str(value)
-        except (UnicodeDecodeError, ValueError):
-            text = bytes(value).decode("latin-1")
-    else:
-        text = ""
-    return " ".join(text.replace("\x00", "").split())[:TITLE_MAX]
+    return " ".join((_text_string(value) or "").replace("\x00", "").split())[:TITLE_MAX]
