@@ -39,12 +39,12 @@ ALLOWED: dict[str, frozenset[str]] = {
     "glyphmap": frozenset({"core", "layout", "tables", "glyphmap", "api", "batch", "files", "exits", "arguments",
                           "opening"}),
     "testing": frozenset({"core", "guard", "components", "plugin", "testing", "api"}),
-    "api": frozenset({"core", "guard", "layout", "pdf", "tables", "components", "pageranges", "pagecrop", "stats",
-                      "opening"}),
+    "api": frozenset({"core", "guard", "layout", "pdf", "tables", "components", "pageranges", "pagecrop", "pagewords",
+                      "stats", "opening"}),
     # Page and document statistics (stats.py): counted from the glyph table, on core only.
     "stats": frozenset({"core", "guard"}),
     "cli": frozenset({"glyphweave", "api", "core", "guard", "components", "scaffold", "batch", "glyphmap",
-                      "accelerated", "files", "arguments", "pageranges", "exits", "opening"}),
+                      "accelerated", "files", "arguments", "pageranges", "exits", "opening", "hocr", "pagespace"}),
     "batch": frozenset({"api", "core", "guard", "components", "batch", "files", "arguments", "pageranges", "pagecrop",
                         "exits", "opening"}),
     # The command line's exit statuses (exits.py), one per error class: the CLI's, and the batch
@@ -58,7 +58,13 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Page ranges as users write them (pageranges.py): the API, the CLI and batch read them alike.
     "pageranges": frozenset({"core"}),
     # A page cut to a box (pagecrop.py): the glyph table's columns, read from a page the API gives it.
-    "pagecrop": frozenset({"core"}),
+    "pagecrop": frozenset({"core", "pagewords", "pagespace"}),
+    # hOCR output (hocr.py): the records of pagewords, written as HTML.
+    "hocr": frozenset({"pagewords"}),
+    # A page's words, lines and blocks (pagewords.py): the layout engine's, in the assembler's order.
+    "pagewords": frozenset({"core", "layout", "pagespace"}),
+    # The page as shown (pagespace.py): user space to the displayed page's top-left coordinates.
+    "pagespace": frozenset(),
     # Writing outputs safely (files.py): every command that writes, on core's errors only.
     "files": frozenset({"core"}),
     # new-plugin: refuses names the installed plugins hold (components), writes through files.py.
@@ -66,7 +72,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Which modules the optional compiled build compiles: named as strings (setup.py reads the
     # list before the package is installed), imported only to ask whether they are compiled.
     "accelerated": frozenset(),
-    "glyphweave": frozenset({"api", "core", "guard", "components", "glyphmap", "batch", "opening"}),
+    "glyphweave": frozenset({"api", "core", "guard", "components", "glyphmap", "batch", "opening", "pagewords"}),
     # python -m glyphweave: the command line, nothing else.
     "__main__": frozenset({"cli"}),
 }

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 __all__ = [
-    "Document", "Glyph", "Metadata", "OpenOptions", "OutlineEntry", "Page", "Profile", "WarningRecord", "__version__",
+    "Document", "Glyph", "Metadata", "OpenOptions", "OutlineEntry", "Page", "Profile", "TextBlock", "TextLine", "TextWord",
+    "WarningRecord", "__version__",
     "clean", "hookimpl",
     "open", "open_with", "read_registry", "run_batch",
     # The errors (glyphweave.core.errors), every one a GlyphweaveError:
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from glyphweave.glyphmap.registry import read_registry
     from glyphweave.guard.report import WarningRecord
     from glyphweave.opening import OpenOptions
+    from glyphweave.pagewords import TextBlock, TextLine, TextWord
 
 _LAZY = {
     "open": ("glyphweave.api", "open_document"),
@@ -56,6 +58,9 @@ _LAZY = {
     "Metadata": ("glyphweave.pdf.metadata", "Metadata"),
     "OutlineEntry": ("glyphweave.pdf.outline", "OutlineEntry"),
     "Glyph": ("glyphweave.core.glyph", "Glyph"),
+    "TextWord": ("glyphweave.pagewords", "TextWord"),
+    "TextLine": ("glyphweave.pagewords", "TextLine"),
+    "TextBlock": ("glyphweave.pagewords", "TextBlock"),
     "WarningRecord": ("glyphweave.guard.report", "WarningRecord"),
     "Profile": ("glyphweave.components.profile", "Profile"),
     "hookimpl": ("glyphweave.components.markers", "hookimpl"),

@@ -54,8 +54,10 @@ from glyphweave.tables.encodings import encodings_source
 from glyphweave.tables.std14 import std14_source
 
 if TYPE_CHECKING:
+    from glyphweave.core.stages import Assembler
     from glyphweave.layout.coverage import Coverage
     from glyphweave.pagecrop import CroppedPage
+    from glyphweave.pagewords import TextBlock, TextLine, TextWord
     from glyphweave.pdf.metadata import Metadata
     from glyphweave.pdf.outline import OutlineEntry
 
@@ -354,7 +356,44 @@ class Page:
 
         return CroppedPage(self, box)
 
+    def words(self, mode: str | None = None) -> list[TextWord]:
+        """The page's words with their boxes, in the order the text of the profile's
+        assembler (or the one named ``mode``) reads them, as pdfplumber's
+        ``extract_words()`` and PyMuPDF's ``get_text("words")`` give them: boxes
+        ``(x0, top, x1, bottom)`` in points from the top-left of the page as shown
+        (:mod:`glyphweave.pagewords` says what a word is)."""
+        return [word for block in self._blocks(mode) for line in block.lines for word in line.words]
+
+    def lines(self, mode: str | None = None) -> list[TextLine]:
+        """The page's lines (their words, text and box), in reading order (see :meth:`words`)."""
+        return [line for block in self._blocks(mode) for line in block.lines]
+
+    def blocks(self, mode: str | None = None) -> list[TextBlock]:
+        """The page's blocks (paragraphs, cells, labels: their lines, text and box), in
+        reading order (see :meth:`words`), as PyMuPDF's ``get_text("blocks")``."""
+        return self._blocks(mode)
+
+    def _blocks(self, mode: str | None, indices: list[int] | None = None) -> list[TextBlock]:
+        return self._read(mode, indices)[1]
+
+    def _read(self, mode: str | None, indices: list[int] | None = None) -> tuple[Assembled, list[TextBlock]]:
+        """The text of the glyphs ``indices`` (the visible ones when None) and their blocks,
+        from one assembly."""
+        from glyphweave.pagewords import read_blocks, rule_options
+
+        result, ctx, assembler, indices = self._run_assembler(mode, indices)
+        if isinstance(result, str):
+            result = Assembled(text=result)
+        with self.document._collector_paused(), self._clock.running():
+            return result, read_blocks(ctx, indices, result.order, rule_options(assembler))
+
     def _assemble(self, mode: str | None, indices: list[int] | None = None) -> str | Assembled:
+        return self._run_assembler(mode, indices)[0]
+
+    def _run_assembler(self, mode: str | None,
+                       indices: list[int] | None) -> tuple[str | Assembled, PageContext, Assembler, list[int]]:
+        """Assemble the glyphs ``indices`` (the visible ones when None): the result, and the
+        page context, assembler and glyphs it was made with."""
         self.document._check_open()
         assembler = self.document.pipeline.assembler_for(mode)
         ctx = self.context()
@@ -373,7 +412,7 @@ class Page:
             # found it unusable, which is when its limits matter most).
             self.document._structure_warned = True
             self._warnings = [*self._warnings, *(warning.on_page(self.number + 1) for warning in tree.warnings)]
-        return result
+        return result, ctx, assembler, indices
 
     def structure(self, minimum: float = 0.5) -> Coverage:
         """Whether the page is tagged usably: the share of its visible glyphs (artifacts
@@ -765,6 +804,18 @@ class Document:
                 if self.pause_gc:
                     page._release()
             yield page, result
+
+    def iter_blocks(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
+                    crop: Sequence[float] | None = None) -> Iterator[tuple[Page, Assembled, list[TextBlock]]]:
+        """Like :meth:`iter_assembled`, with each page's blocks (their lines and words:
+        :meth:`Page.blocks`) from the same assembly."""
+        for page in self._selected(pages):
+            with self._collector_paused():
+                result, blocks = page._read(mode) if crop is None else page.crop(crop)._read(mode)
+                self._page_stats[page.number] = page.stats
+                if self.pause_gc:
+                    page._release()
+            yield page, result, blocks
 
     def iter_glyphs(self, pages: Iterable[int] | None = None, *, raw: bool = False,
                     crop: Sequence[float] | None = None) -> Iterator[tuple[Page, list[Glyph]]]:

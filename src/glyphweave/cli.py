@@ -94,8 +94,10 @@ def add_parsers(sub: Any) -> None:
     ex = sub.add_parser("extract", help="print the text of a PDF")
     _document_options(ex)
     ex.add_argument("--mode", help="assembler to use instead of the profile's (e.g. reading)")
-    ex.add_argument("--format", choices=("text", "jsonl"), default="text",
-                    help="text (pages separated by form feeds) or JSON lines, one per page")
+    ex.add_argument("--format", choices=("text", "jsonl", "words", "hocr"), default="text",
+                    help="text (pages separated by form feeds), jsonl (one JSON object per page), words (one "
+                    "JSON object per word, with its box, font and size) or hocr (HTML with the boxes of blocks, "
+                    "lines and words, as OCR tools exchange it)")
     ex.add_argument("--separator", default="\f", help="written after each page in text format (default: form feed)")
     ex.add_argument("--bom", action="store_true", help="start text output with a byte-order mark")
     ex.add_argument("--stats", action="store_true", help="print statistics to standard error")
@@ -280,6 +282,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
                                                   args.owns_process):
                     out.write(text)
                     out.write(args.separator)
+            elif args.format in ("words", "hocr"):
+                _write_words(args, doc, source.iter_blocks(pages, mode=args.mode, crop=crop), out)
             else:
                 for page, result in _frozen_after_each(source.iter_assembled(pages, mode=args.mode, crop=crop),
                                                        args.owns_process):
@@ -293,6 +297,29 @@ def cmd_extract(args: argparse.Namespace) -> int:
                       "pages_assembly": doc.assembly()}
             print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
         return _finish(args, doc)
+
+
+def _write_words(args: argparse.Namespace, doc: Any, read: Iterator[tuple[Any, Any, Any]], out: IO[str]) -> None:
+    """``--format words`` (a JSON object per word) or ``--format hocr`` (an hOCR document)
+    of the pages ``read`` gives: (page, its text, its blocks)."""
+    if args.format == "words":
+        for page, _result, blocks in _frozen_after_each(read, args.owns_process):
+            for b, block in enumerate(blocks):
+                for n, line in enumerate(block.lines):
+                    for word in line.words:
+                        out.write(json.dumps({"page": page.number + 1, "block": b, "line": n, **word.to_dict()},
+                                             ensure_ascii=False) + "\n")
+        return
+    from glyphweave import __version__
+    from glyphweave.hocr import HocrWriter
+    from glyphweave.pagespace import shown_size
+
+    name = "standard input" if args.pdf == "-" else os.path.basename(args.pdf)
+    writer = HocrWriter(out, name, f"glyphweave {__version__}")
+    for page, _result, blocks in _frozen_after_each(read, args.owns_process):
+        shown = doc.pages[page.number]
+        writer.page(page.number, shown_size(shown.cropbox, shown.rotate), blocks, "" if args.pdf == "-" else name)
+    writer.close()
 
 
 def _json_line(record: dict[str, Any], assembler: str) -> str:

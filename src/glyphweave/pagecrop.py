@@ -14,13 +14,17 @@ around a column never takes half a letter of its neighbour.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from glyphweave.core.errors import UsageError
 from glyphweave.core.glyph import Glyph
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.stages import Assembled
+from glyphweave.pagespace import shown_transform
+
+if TYPE_CHECKING:
+    from glyphweave.pagewords import TextBlock, TextLine, TextWord
 
 
 class Page(Protocol):
@@ -36,6 +40,8 @@ class Page(Protocol):
     def visible_indices(self) -> list[int]: ...
 
     def _assemble(self, mode: str | None, indices: list[int] | None = None) -> str | Assembled: ...
+
+    def _read(self, mode: str | None, indices: list[int] | None = None) -> tuple[Assembled, list[TextBlock]]: ...
 
 __all__ = ["Box", "CroppedPage", "check_box", "shown_transform"]
 
@@ -54,21 +60,6 @@ def check_box(box: Sequence[float]) -> Box:
     if not (x0 < x1 and top < bottom):
         raise UsageError(f"a crop box must have x0 < x1 and top < bottom (got {x0:g}, {top:g}, {x1:g}, {bottom:g})")
     return x0, top, x1, bottom
-
-
-def shown_transform(cropbox: Box, rotate: int) -> Callable[[float, float], tuple[float, float]]:
-    """The map from page user space to the page as shown (points, origin at the top left,
-    y down): the CropBox's corner that /Rotate (clockwise, a multiple of 90) brings to the
-    top left becomes the origin."""
-    cx0, cy0, cx1, cy1 = cropbox
-    turn = rotate % 360
-    if turn == 90:
-        return lambda x, y: (y - cy0, x - cx0)
-    if turn == 180:
-        return lambda x, y: (cx1 - x, y - cy0)
-    if turn == 270:
-        return lambda x, y: (cy1 - y, cx1 - x)
-    return lambda x, y: (x - cx0, cy1 - y)
 
 
 def inside(table: GlyphTable, indices: Sequence[int], box: Box, cropbox: Box, rotate: int) -> list[int]:
@@ -117,6 +108,22 @@ class CroppedPage:
         """The text of the glyphs in the box and the assembler's structured data."""
         result = self.page._assemble(mode, self.glyph_indices())
         return Assembled(text=result) if isinstance(result, str) else result
+
+    def words(self, mode: str | None = None) -> list[TextWord]:
+        """The words of the glyphs in the box (:meth:`glyphweave.Page.words`)."""
+        return [word for block in self.blocks(mode) for line in block.lines for word in line.words]
+
+    def lines(self, mode: str | None = None) -> list[TextLine]:
+        """The lines of the glyphs in the box (:meth:`glyphweave.Page.lines`)."""
+        return [line for block in self.blocks(mode) for line in block.lines]
+
+    def blocks(self, mode: str | None = None) -> list[TextBlock]:
+        """The blocks of the glyphs in the box (:meth:`glyphweave.Page.blocks`)."""
+        return self._read(mode)[1]
+
+    def _read(self, mode: str | None = None) -> tuple[Assembled, list[TextBlock]]:
+        """The text of the glyphs in the box and their blocks, from one assembly."""
+        return self.page._read(mode, self.glyph_indices())
 
     def crop(self, box: Sequence[float]) -> CroppedPage:
         """This crop cut again: the part of ``box`` inside this one (same coordinates)."""

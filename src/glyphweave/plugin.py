@@ -32,11 +32,12 @@ from glyphweave.core.stages import Assembled, Assembler, Component, Decoder, Fil
 from glyphweave.guard.clock import TimeLimitReached
 from glyphweave.tables.encodings import glyph_name_to_unicode
 
-API_VERSION = (1, 1)
+API_VERSION = (1, 2)
 """The version of this contract, (major, minor): a minor step adds names, options or hooks
 and keeps every plugin written for an earlier minor version working; a major step removes
 or changes something a plugin may use. ``docs/plugins.rst``, "Versions of the contract".
-1.1 added the ``annotation`` of runs, glyph records and columns (:class:`AnnotationRef`)."""
+1.1 added the ``annotation`` of runs, glyph records and columns (:class:`AnnotationRef`);
+1.2 the reading ``order`` an assembler may report (:attr:`Assembled.order`)."""
 
 __all__ = [
     "API_VERSION",

@@ -21,7 +21,7 @@ import glyphweave
 from glyphweave.components.catalog import Catalog
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.stages import Assembled, Assembler
-from glyphweave.testing.factories import TEST_FONT, add_text, page_context
+from glyphweave.testing.factories import TEST_FONT, add_text, page_context, text_of
 from glyphweave.testing.pdfs import make_pdf, text_at
 
 BUILT_IN = ("reading", "columns", "auto", "layout")
@@ -48,7 +48,7 @@ def assembler(name: str, catalog: Catalog) -> Assembler:
 
 
 def assemble(assembler: Assembler, table: GlyphTable) -> str:
-    result = assembler.assemble(page_context(table), range(len(table)))
+    result = text_of(assembler.assemble(page_context(table), range(len(table))))
     text = result.text if isinstance(result, Assembled) else result
     assert isinstance(text, str)
     return text

@@ -13,7 +13,7 @@ from glyphweave.core.stages import PageContext
 from glyphweave.layout import Line, PageGeometry, build_blocks, geometric_rows, page_geometry
 from glyphweave.layout.recovery import recover
 from glyphweave.plugins.assemblers.reading import ReadingAssembler
-from glyphweave.testing.factories import add_text, page_context
+from glyphweave.testing.factories import add_text, page_context, text_of
 
 # add_text defaults: 10 pt, advance 0.5 em (5 units per glyph), ascent 0.75, descent -0.25:
 # a glyph's box is 10 units high, 2.5 below the baseline and 7.5 above it.
@@ -29,9 +29,7 @@ def geometry(table: GlyphTable, **options) -> tuple[PageContext, PageGeometry]:
 
 def reading(page: PageContext, **options) -> str:
     assembler = ReadingAssembler(**ReadingAssembler.validate_options(options))
-    result = assembler.assemble(page, range(len(page.table)))
-    assert isinstance(result, str)
-    return result
+    return text_of(assembler.assemble(page, range(len(page.table))))
 
 
 def paragraph(table: GlyphTable, lines: Sequence[str], x: float, y: float, *, leading: float = LEADING) -> float:

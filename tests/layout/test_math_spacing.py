@@ -9,12 +9,12 @@ import pytest
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.layout.rules import operator_space
 from glyphweave.plugins.assemblers.reading import ReadingAssembler
-from glyphweave.testing.factories import add_text, page_context
+from glyphweave.testing.factories import add_text, page_context, text_of
 
 
 def assemble(table: GlyphTable) -> str:
     assembler = ReadingAssembler(**ReadingAssembler.validate_options({}))
-    return assembler.assemble(page_context(table), range(len(table)))
+    return text_of(assembler.assemble(page_context(table), range(len(table))))
 
 
 def formula(pieces: list[tuple[str, float]], size: float = 10.0) -> GlyphTable:

@@ -9,14 +9,14 @@ import pytest
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.plugins.assemblers.auto import AutoAssembler
 from glyphweave.plugins.assemblers.reading import ReadingAssembler
-from glyphweave.testing.factories import add_text, page_context
+from glyphweave.testing.factories import add_text, page_context, text_of
 
 RECOVERING = [ReadingAssembler, AutoAssembler]
 
 
 def assemble(cls, table: GlyphTable, **options) -> str:
     assembler = cls(**cls.validate_options(options))
-    return assembler.assemble(page_context(table), range(len(table)))
+    return text_of(assembler.assemble(page_context(table), range(len(table))))
 
 
 def paint(*blocks: tuple[float, float, list[str]], size: float = 10.0) -> GlyphTable:

@@ -18,7 +18,7 @@ from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.plugins.assemblers import layout
 from glyphweave.plugins.assemblers.layout import LayoutAssembler
 from glyphweave.testing.extract import extract_text
-from glyphweave.testing.factories import add_text, page_context
+from glyphweave.testing.factories import add_text, page_context, text_of
 from glyphweave.testing.pdfs import make_pdf, text_at
 
 SHARED = Path("/work/shared")
@@ -27,7 +27,7 @@ SHARED = Path("/work/shared")
 def run(table: GlyphTable, indices: Sequence[int] | None = None, *, rotate: int = 0, **options) -> str:
     page = attrs.evolve(page_context(table), rotate=rotate)
     assembler = LayoutAssembler(**LayoutAssembler.validate_options(options))
-    return assembler.assemble(page, range(len(table)) if indices is None else indices)
+    return text_of(assembler.assemble(page, range(len(table)) if indices is None else indices))
 
 
 def layout_of(*snippets: bytes, rotate: int = 0, **kwargs) -> str:

@@ -9,14 +9,14 @@ from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.layout.recovery import is_list_marker
 from glyphweave.plugins.assemblers.auto import AutoAssembler
 from glyphweave.plugins.assemblers.reading import ReadingAssembler
-from glyphweave.testing.factories import add_text, page_context
+from glyphweave.testing.factories import add_text, page_context, text_of
 
 ITEMS = ["Telescopes open from nine", "Talk on the rings of Saturn", "Hot soup in the centre"]
 
 
 def assemble(cls, table: GlyphTable, **options) -> str:
     assembler = cls(**cls.validate_options(options))
-    return assembler.assemble(page_context(table), range(len(table)))
+    return text_of(assembler.assemble(page_context(table), range(len(table))))
 
 
 def listed(markers: list[str], *, x: float = 125.0, dy: float = 0.0) -> GlyphTable:

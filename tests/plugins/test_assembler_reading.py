@@ -8,7 +8,7 @@ import pytest
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.plugins.assemblers import reading
 from glyphweave.plugins.assemblers.reading import ReadingAssembler, is_cjk
-from glyphweave.testing.factories import TEST_FONT, add_text, page_context
+from glyphweave.testing.factories import TEST_FONT, add_text, page_context, text_of
 
 # add_text defaults: 10 pt, advance 0.5 em (5 units), ascent 0.75, descent -0.25, so the
 # box height is 1.0 × size and the word-gap threshold is 0.15 × size.
@@ -17,7 +17,7 @@ from glyphweave.testing.factories import TEST_FONT, add_text, page_context
 def run(table: GlyphTable, indices: Sequence[int] | None = None, placeholder: str = " ", **options) -> str:
     page = page_context(table, placeholder=placeholder)
     assembler = ReadingAssembler(**ReadingAssembler.validate_options(options))
-    return assembler.assemble(page, range(len(table)) if indices is None else indices)
+    return text_of(assembler.assemble(page, range(len(table)) if indices is None else indices))
 
 
 def words(table: GlyphTable, items: Sequence[tuple[str, float]], y: float, *, x: float = 72.0, size: float = 10.0,

@@ -11,14 +11,14 @@ from glyphweave.plugins.assemblers.columns import ColumnsAssembler
 from glyphweave.plugins.assemblers.layout import LayoutAssembler
 from glyphweave.plugins.assemblers.reading import ReadingAssembler
 from glyphweave.plugins.assemblers.structure import StructureAssembler
-from glyphweave.testing.factories import add_text, page_context
+from glyphweave.testing.factories import add_text, page_context, text_of
 
 PROSE = [ReadingAssembler, ColumnsAssembler, AutoAssembler, StructureAssembler]
 
 
 def assemble(cls, table: GlyphTable, **options) -> str:
     assembler = cls(**cls.validate_options(options))
-    return assembler.assemble(page_context(table), range(len(table)))
+    return text_of(assembler.assemble(page_context(table), range(len(table))))
 
 
 def lines(*texts: str) -> GlyphTable:

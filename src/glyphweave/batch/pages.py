@@ -140,6 +140,8 @@ class PageResult:
     """The page's :class:`~glyphweave.stats.PageStats`."""
     spent: int = 0
     """Decoded content the page cost against the document's budget (bytes)."""
+    blocks: Any = None
+    """The page's words, lines and blocks (:meth:`glyphweave.Page.blocks`) when asked for."""
 
 
 @attrs.frozen
@@ -174,14 +176,16 @@ class _Reader:
     """One process's open copy of the document: extracts pages, with what each cost the
     document's content budget."""
 
-    def __init__(self, options: SplitOptions, mode: str | None, want_data: bool, spent: int = 0) -> None:
+    def __init__(self, options: SplitOptions, mode: str | None, want: str, spent: int = 0) -> None:
         from glyphweave.api import open_with
 
         self.doc = open_with(options.path, options.open)
         self.doc.charge_content(spent)
         self.mode = mode
         self.crop = options.crop
-        self.want_data = want_data
+        self.want = want
+        """What each page gives besides its text and statistics: ``text`` (nothing), ``data``
+        (the assembler's data) or ``blocks`` (words, lines and blocks)."""
 
     def close(self) -> None:
         self.doc.close()
@@ -189,14 +193,20 @@ class _Reader:
     def pages(self, numbers: Iterable[int]) -> Iterator[PageResult]:
         doc = self.doc
         left = doc.content_left
+        if self.want == "blocks":
+            for page, result, blocks in doc.iter_blocks(numbers, mode=self.mode, crop=self.crop):
+                yield PageResult(number=page.number, text=result.text, data=None, blocks=blocks, stats=page.stats,
+                                 spent=left - doc.content_left)
+                left = doc.content_left
+            return
         for page, result in doc.iter_assembled(numbers, mode=self.mode, crop=self.crop):
-            yield PageResult(number=page.number, text=result.text, data=result.data if self.want_data else None,
+            yield PageResult(number=page.number, text=result.text, data=result.data if self.want == "data" else None,
                              stats=page.stats, spent=left - doc.content_left)
             left = doc.content_left
 
 
 def _worker_main(conn: Connection, line: Lifeline, options: SplitOptions, mode: str | None,
-                 want_data: bool) -> None:
+                 want: str) -> None:
     """A worker's loop: a chunk in, its pages out, until the pipe closes (or the parent dies)."""
     bind(line)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its workers itself
@@ -204,7 +214,7 @@ def _worker_main(conn: Connection, line: Lifeline, options: SplitOptions, mode: 
     reader: _Reader | None = None
     failed: BaseException | None = None
     try:
-        reader = _Reader(options, mode, want_data)
+        reader = _Reader(options, mode, want)
     except Exception as exc:
         failed = _portable(exc)
     while True:
@@ -247,10 +257,10 @@ def _unsendable(index: int, pages: list[PageResult], exc: Exception) -> _Chunk:
 
 
 class _Worker:
-    def __init__(self, ctx: Any, options: SplitOptions, mode: str | None, want_data: bool) -> None:
+    def __init__(self, ctx: Any, options: SplitOptions, mode: str | None, want: str) -> None:
         parent, child = ctx.Pipe()
         self.conn: Connection = parent
-        self.process = ctx.Process(target=_worker_main, args=(child, lifeline(), options, mode, want_data),
+        self.process = ctx.Process(target=_worker_main, args=(child, lifeline(), options, mode, want),
                                    daemon=True)
         self.process.start()
         child.close()
@@ -335,7 +345,7 @@ class PageSplit:
         """Yield (page, text) for the selected pages, in the order given (``crop``: the
         split's own, given here too so a split and a document are iterated alike)."""
         self._same_crop(crop)
-        for result in self._results(pages, mode, want_data=False):
+        for result in self._results(pages, mode, want="text"):
             yield result, result.text
 
     def iter_assembled(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
@@ -346,23 +356,33 @@ class PageSplit:
 
         self._same_crop(crop)
 
-        for result in self._results(pages, mode, want_data=True):
+        for result in self._results(pages, mode, want="data"):
             yield result, Assembled(text=result.text, data=result.data)
+
+    def iter_blocks(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
+                    crop: tuple[float, float, float, float] | None = None
+                    ) -> Iterator[tuple[PageResult, Assembled, list[Any]]]:
+        """Like :meth:`iter_assembled` (without the data), with each page's blocks."""
+        from glyphweave.core.stages import Assembled
+
+        self._same_crop(crop)
+        for result in self._results(pages, mode, want="blocks"):
+            yield result, Assembled(text=result.text), result.blocks
 
     def _same_crop(self, crop: tuple[float, float, float, float] | None) -> None:
         if crop != self.options.crop:
             raise ValueError("a page split cuts its pages to the box it was made with (page_source's crop)")
 
-    def _results(self, pages: Iterable[int] | None, mode: str | None, *, want_data: bool) -> Iterator[PageResult]:
+    def _results(self, pages: Iterable[int] | None, mode: str | None, *, want: str) -> Iterator[PageResult]:
         numbers = list(range(len(self.doc)) if pages is None else pages)
         chunks = cut(numbers, self.jobs)
         merge = _Merge(self.doc)
         done = 0  # pages of ``numbers`` written
-        for _index, chunk in self._chunks_in_order(chunks, mode, want_data):
+        for _index, chunk in self._chunks_in_order(chunks, mode, want):
             for result in chunk.pages:
                 if not merge.affordable():
                     self.close()
-                    yield from self._rest(numbers[done:], mode, want_data, merge)
+                    yield from self._rest(numbers[done:], mode, want, merge)
                     return
                 yield merge.add(result)
                 done += 1
@@ -370,10 +390,10 @@ class PageSplit:
                 error = chunk.error
                 raise error.rebuilt() if isinstance(error, _Foreign) else error
 
-    def _rest(self, numbers: list[int], mode: str | None, want_data: bool, merge: _Merge) -> Iterator[PageResult]:
+    def _rest(self, numbers: list[int], mode: str | None, want: str, merge: _Merge) -> Iterator[PageResult]:
         """The pages from where the document's budget may run short, in this process, with
         the budget one process would have left there."""
-        reader = _Reader(self.options, mode, want_data,
+        reader = _Reader(self.options, mode, want,
                          spent=self.doc.limits.document_content_bytes - self.doc.content_left)
         try:
             for result in reader.pages(numbers):
@@ -381,7 +401,7 @@ class PageSplit:
         finally:
             reader.close()
 
-    def _chunks_in_order(self, chunks: list[list[int]], mode: str | None, want_data: bool
+    def _chunks_in_order(self, chunks: list[list[int]], mode: str | None, want: str
                          ) -> Iterator[tuple[int, _Chunk]]:
         """Run ``chunks`` on the workers; yield each as soon as every one before it is done."""
         from multiprocessing.connection import wait
@@ -398,7 +418,7 @@ class PageSplit:
                     written += 1
                 if written == len(chunks):
                     break
-                given = self._hand_out(ctx, chunks, given, written + self.jobs * AHEAD, mode, want_data)
+                given = self._hand_out(ctx, chunks, given, written + self.jobs * AHEAD, mode, want)
                 busy = [w for w in self._workers if w.chunk is not None]
                 ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
                 for worker in busy:
@@ -417,7 +437,7 @@ class PageSplit:
             self.close()
 
     def _hand_out(self, ctx: Any, chunks: list[list[int]], given: int, limit: int, mode: str | None,
-                  want_data: bool) -> int:
+                  want: str) -> int:
         """Give the next chunks (before ``limit``) to the idle workers, starting workers (up to
         ``jobs``) while chunks wait; the index of the next chunk to give."""
         while given < min(limit, len(chunks)):
@@ -425,7 +445,7 @@ class PageSplit:
             if worker is None:
                 if len(self._workers) >= self.jobs:
                     break
-                worker = _Worker(ctx, self.options, mode, want_data)
+                worker = _Worker(ctx, self.options, mode, want)
                 self._workers.append(worker)
             worker.give(given, chunks[given])
             given += 1

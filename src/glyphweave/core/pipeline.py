@@ -138,6 +138,10 @@ class Pipeline:
         if type(text) is not str and not isinstance(text, Assembled):
             raise self._failure("assembler", assembler.NAME, ctx.number,
                                 f"returned {type(text).__name__} {text!r:.40}, not str or Assembled")
+        if isinstance(text, Assembled) and text.order is not None:
+            problem = self._check_order(assembler.NAME, len(ctx.table), text.order)
+            if problem:
+                raise self._failure("assembler", assembler.NAME, ctx.number, problem)
         return text
 
     def _fallback(self, assembler: Assembler, ctx: PageContext, indices: Sequence[int]) -> str:
@@ -148,6 +152,17 @@ class Pipeline:
         ctx.note("served", "paint-order")
         ctx.note("reason", "page time limit")
         return self._paint_order(ctx, indices) if len(indices) else ""
+
+    def _check_order(self, name: str, count: int, order: Any) -> str | None:
+        """What is wrong with an assembler's reading order (:attr:`Assembled.order`), or None."""
+        if self._catalog.is_builtin("assembler", name):
+            return None
+        if not isinstance(order, (list, tuple, range)):
+            return f"returned an order of type {type(order).__name__}, not a list of glyph indices"
+        for index in order:
+            if type(index) is not int or not 0 <= index < count:
+                return f"returned {index!r:.40} in its order, which is no glyph index of the page"
+        return None
 
     def _check_filter_result(self, name: str, received: list[int], kept: Any) -> str | None:
         """What is wrong with a filter's result, or None."""

@@ -324,6 +324,11 @@ class Assembled:
 
     text: str = attrs.field(validator=attrs.validators.instance_of(str))
     data: Any = None
+    order: Sequence[int] | None = None
+    """The glyphs (table indices) in the order the text reads them: what the page's
+    words, lines and blocks follow (:meth:`glyphweave.Page.words`). Glyphs left out are
+    not read (a dropped artifact); None means paint order. An assembler that reorders the
+    page should say so here (contract 1.2)."""
 
 
 class Assembler(Component):

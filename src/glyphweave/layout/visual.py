@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from .lines import Line, LineGeometry
 from .rules import Rules, Side, Verdict
 
-__all__ = ["visual_units"]
+__all__ = ["visual_units", "visual_words"]
 
 
 class _Placed:
@@ -56,8 +56,34 @@ def visual_units(builder: LineGeometry, lines: Sequence[Line], rules: Rules) -> 
     """The texts of the glyphs of ``lines`` (one line, or the pieces of one row) in visual
     order along the first line's direction, with " " units for word spaces (module
     docstring): what :func:`~.scripts.logical_order` reads."""
+    units, glyph_of = _visual(builder, lines, rules)
+    return _numbers(units, glyph_of) if rules.number_strings else units
+
+
+def visual_words(builder: LineGeometry, lines: Sequence[Line], rules: Rules) -> list[list[int]]:
+    """The glyphs of ``lines`` (as :func:`visual_units` takes them) cut into words where
+    :func:`visual_units` puts a word space, each in visual order, words in visual order: the
+    words of a line whose text is put in logical order, cut where that text has its spaces."""
+    units, glyph_of = _visual(builder, lines, rules)
+    words: list[list[int]] = []
+    current: list[int] = []
+    for unit, placed in zip(units, glyph_of, strict=True):
+        if placed is None or unit.isspace():
+            if current:
+                words.append(current)
+            current = []
+        else:
+            current.append(placed.g)
+    if current:
+        words.append(current)
+    return words
+
+
+def _visual(builder: LineGeometry, lines: Sequence[Line], rules: Rules) -> tuple[list[str], list[_Placed | None]]:
+    """The units of :func:`visual_units` before numbers are kept whole, and the glyph of each
+    (None: a word space)."""
     if not lines:
-        return []
+        return [], []
     ux, uy = lines[0].ux, lines[0].uy
     placed: list[_Placed] = []
     texts = builder.table.text
@@ -88,7 +114,7 @@ def visual_units(builder: LineGeometry, lines: Sequence[Line], rules: Rules) -> 
         units.append(cur.text)
         glyph_of.append(cur)
         left = cur
-    return _numbers(units, glyph_of) if rules.number_strings else units
+    return units, glyph_of
 
 
 def _spaced(left: _Placed, right: _Placed, rules: Rules) -> bool:

@@ -1,12 +1,12 @@
 """Helpers for testing glyphweave components, for plugin authors and glyphweave's own tests.
 
-``from glyphweave.testing import extract_text, font_info, add_text, page_context``; the
+``from glyphweave.testing import extract_text, font_info, add_text, page_context, text_of``; the
 synthetic-PDF builder is :mod:`glyphweave.testing.pdfs`, and the pytest fixtures (loaded
 automatically where glyphweave is installed) are in :mod:`glyphweave.testing.pytest_plugin`.
 """
 
 from glyphweave.testing.extract import extract_text
-from glyphweave.testing.factories import add_text, font_info, page_context
+from glyphweave.testing.factories import add_text, font_info, page_context, text_of
 from glyphweave.testing.plugins import fake_entry_point_distribution, fresh_plugin_manager, make_plugin
 
 __all__ = [
@@ -17,4 +17,5 @@ __all__ = [
     "fresh_plugin_manager",
     "make_plugin",
     "page_context",
+    "text_of",
 ]

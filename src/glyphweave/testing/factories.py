@@ -9,7 +9,7 @@ from typing import Any
 from glyphweave.core.fontinfo import FontInfo, split_subset_prefix
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.stages import PageContext
+from glyphweave.core.stages import Assembled, PageContext
 from glyphweave.guard.clock import PageClock
 
 TEST_FONT = FontRef(resource="/F1", base_font="Helvetica", subtype="Type1")
@@ -81,6 +81,12 @@ def add_text(
         token=token,
     )
     return table
+
+
+def text_of(result: str | Assembled) -> str:
+    """The text of what an assembler returned, whichever form it took: a component test
+    compares text, and a built-in assembler returns :class:`Assembled` (text and reading order)."""
+    return result if isinstance(result, str) else result.text
 
 
 def page_context(

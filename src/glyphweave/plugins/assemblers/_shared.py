@@ -7,6 +7,7 @@ as a page reads in paint order. One statement of each, so the assemblers cannot 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 from glyphweave.layout import (
@@ -22,7 +23,7 @@ from glyphweave.layout import (
 )
 from glyphweave.layout.hyphens import MODES
 from glyphweave.layout.mathletters import composed_negations
-from glyphweave.plugin import Option, PageContext
+from glyphweave.plugin import Assembled, Option, PageContext
 
 RULE_OPTIONS = {
     "word_gap": Option(
@@ -113,6 +114,22 @@ class GeometryOptions(RuleOptions):
     language: str
 
 
+Read = tuple[str, "Sequence[int] | None"]
+"""A page's text as read, before it is finished, and its glyphs in the order the text reads
+them (None: paint order): what :attr:`Assembled.order` reports."""
+
+
+def rows_order(rows: Sequence[Sequence[Line]]) -> list[int]:
+    """The glyphs of ``rows`` (as :meth:`PageGeometry.text_of_rows` reads them) in that order."""
+    return list(chain.from_iterable(line.glyphs for row in rows for line in row))
+
+
+def finished_read(component: RuleOptions, read: Read) -> Assembled:
+    """The page's text as read, finished (:func:`finished`), with its reading order."""
+    text, order = read
+    return Assembled(text=finished(component, text), order=order)
+
+
 def finished(component: RuleOptions, text: str) -> str:
     """The page's ``text`` as ``component``'s options finish it: mathematical letters folded
     (unless kept), then, for a component with the prose options, dehyphenated (a component
@@ -165,13 +182,14 @@ def _annotation_lines(page: PageContext, lines: Sequence[Line]) -> set[int]:
             if all(runs_of.runs[runs_of.run_of(g)].annotation is not None for g in line.glyphs)}
 
 
-def recovered_text(component: GeometryOptions, page: PageContext, geometry: PageGeometry) -> str:
+def recovered_text(component: GeometryOptions, page: PageContext, geometry: PageGeometry) -> Read:
     """The page in paint order with order recovery: the regions paint order gets badly
-    wrong read geometrically (noted as ``order`` in the page's statistics)."""
+    wrong read geometrically (noted as ``order`` in the page's statistics), and the order
+    it was read in."""
     page.check_time()  # the lines and their recovery cost more than the cheapest text
     lines = geometry.lines
     recovered = recover(lines, **order_thresholds(component, geometry), late=_annotation_lines(page, lines))
     if recovered.fixes:
         page.note("order", "recovered: " + ", ".join(f"{kind} {n}" for kind, n in sorted(recovered.fixes.items())))
-        return geometry.text_of_rows(recovered.rows)
-    return geometry.reading_text()
+        return geometry.text_of_rows(recovered.rows), rows_order(recovered.rows)
+    return geometry.reading_text(), None

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
+from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl
 
-from ._shared import GEOMETRY_OPTIONS, finished
+from ._shared import GEOMETRY_OPTIONS, finished_read
 from .geometric import geometric_choice
 from .structure import STRUCTURE_OPTIONS, StructureOptions, play_structure
 
@@ -47,13 +47,13 @@ class AutoAssembler(Assembler, StructureOptions):
     structure: bool
     recover: bool
 
-    def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
+    def assemble(self, page: PageContext, indices: Sequence[int]) -> Assembled:
         page.note("assembler", self.NAME)
         if self.structure and len(indices):
-            text = play_structure(self, page, indices)
-            if text is not None:
-                return finished(self, text)
-        return finished(self, geometric_choice(self, page, indices))
+            read = play_structure(self, page, indices)
+            if read is not None:
+                return finished_read(self, read)
+        return finished_read(self, geometric_choice(self, page, indices))
 
 
 @hookimpl

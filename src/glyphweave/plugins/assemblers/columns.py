@@ -13,9 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from glyphweave.plugin import Assembler, PageContext, hookimpl
+from glyphweave.plugin import Assembled, Assembler, PageContext, hookimpl
 
-from ._shared import GEOMETRY_OPTIONS, GeometryOptions, finished, ordered_rows, rules_geometry
+from ._shared import (
+    GEOMETRY_OPTIONS,
+    GeometryOptions,
+    finished_read,
+    ordered_rows,
+    rows_order,
+    rules_geometry,
+)
 
 
 class ColumnsAssembler(Assembler, GeometryOptions):
@@ -24,14 +31,15 @@ class ColumnsAssembler(Assembler, GeometryOptions):
     NAME = "columns"
     OPTIONS = GEOMETRY_OPTIONS
 
-    def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
+    def assemble(self, page: PageContext, indices: Sequence[int]) -> str | Assembled:
         if not len(indices):
             return ""
         geometry = rules_geometry(self, page, indices)
         page.check_time()  # the lines and their order cost more than the cheapest text
         lines = geometry.lines
         page.check_time()
-        return finished(self, geometry.text_of_rows(ordered_rows(self, geometry, lines)))
+        rows = ordered_rows(self, geometry, lines)
+        return finished_read(self, (geometry.text_of_rows(rows), rows_order(rows)))
 
 
 @hookimpl

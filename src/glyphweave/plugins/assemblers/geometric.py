@@ -11,26 +11,35 @@ from itertools import chain
 
 from glyphweave.plugin import PageContext
 
-from ._shared import GeometryOptions, order_thresholds, ordered_rows, recovered_text, rules_geometry
+from ._shared import (
+    GeometryOptions,
+    Read,
+    order_thresholds,
+    ordered_rows,
+    recovered_text,
+    rows_order,
+    rules_geometry,
+)
 
 __all__ = ["geometric_choice"]
 
 
-def geometric_choice(o: GeometryOptions, page: PageContext, indices: Sequence[int]) -> str:
+def geometric_choice(o: GeometryOptions, page: PageContext, indices: Sequence[int]) -> Read:
     """What auto serves on a page without usable structure: the geometric order where it
     found columns or moved whole lines, else reading (with order recovery when the
-    component has ``recover`` on). ``o`` is a component with the geometry options."""
+    component has ``recover`` on), and the order it read the glyphs in. ``o`` is a component
+    with the geometry options."""
     no_structure = page.notes.get("reason")
     if not len(indices):
         _served(page, "reading", "no glyphs", no_structure)
-        return ""
+        return "", None
     geometry = rules_geometry(o, page, indices)
     if not geometry.walk.breaks:
         _served(page, "reading", "one line", no_structure)
-        return geometry.reading_text()
+        return geometry.reading_text(), None
     if geometry.plain_order(order_thresholds(o, geometry)["gap"]):
         _served(page, "reading", "paint order plainly agrees with geometric order", no_structure)
-        return geometry.reading_text()
+        return geometry.reading_text(), None
     page.check_time()  # the lines and their order cost more than the cheapest text
     lines = geometry.lines
     page.check_time()
@@ -42,17 +51,17 @@ def geometric_choice(o: GeometryOptions, page: PageContext, indices: Sequence[in
         whole = {id(line) for line in lines}
         if gutters:
             _served(page, "columns", f"columns: {len(gutters)} gutter(s) found", no_structure)
-            return geometry.text_of_rows(rows)
+            return geometry.text_of_rows(rows), rows_order(rows)
         if all(len(row) == 1 and id(row[0]) in whole for row in rows):
             _served(page, "columns", "whole lines painted out of geometric order", no_structure)
-            return geometry.text_of_rows(rows)
+            return geometry.text_of_rows(rows), rows_order(rows)
         reason = "paint and geometric order differ only within rows: paint order kept"
     else:
         reason = "paint order agrees with geometric order"
     _served(page, "reading", reason, no_structure)
     if getattr(o, "recover", True):
         return recovered_text(o, page, geometry)
-    return geometry.reading_text()
+    return geometry.reading_text(), None
 
 
 def _served(page: PageContext, served: str, reason: str, no_structure: str | None) -> None:

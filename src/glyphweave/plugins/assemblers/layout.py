@@ -20,9 +20,9 @@ import statistics
 from collections.abc import Sequence
 
 from glyphweave.layout import Line, PageGeometry, direction_groups, expand_ligatures, has_rtl
-from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
+from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl
 
-from ._shared import RULE_OPTIONS, RuleOptions, finished, rules_geometry
+from ._shared import RULE_OPTIONS, RuleOptions, finished_read, rows_order, rules_geometry
 
 __all__ = ["LayoutAssembler", "glyphweave_register_assemblers"]
 
@@ -151,7 +151,7 @@ class LayoutAssembler(Assembler, RuleOptions):
     max_blank: int
     max_width: int
 
-    def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
+    def assemble(self, page: PageContext, indices: Sequence[int]) -> str | Assembled:
         if not len(indices):
             return ""
         geo = rules_geometry(self, page, indices)
@@ -161,15 +161,18 @@ class LayoutAssembler(Assembler, RuleOptions):
         for line in geo.lines:
             (placed if _finite(line.ux, line.uy, line.across, line.start, line.end) else unplaced).append(line)
         out: list[str] = []
+        read: list[Line] = []  # the lines as the grid reads them: frame by frame, rows down, pieces along
         for group in _frames(direction_groups(placed), page.rotate):
             if out:
                 out.append("")
             out.extend(self._grid(geo, group, page))
+            read.extend(_grid_order(group))
         if unplaced:
             if out:
                 out.append("")
             out.extend(_clean(geo.line_text(line)) for line in unplaced)
-        return finished(self, _finish(out))
+            read.extend(unplaced)
+        return finished_read(self, (_finish(out), rows_order([read])))
 
     # -- one frame ---------------------------------------------------------------------
     def _grid(self, geo: PageGeometry, lines: list[Line], page: PageContext) -> list[str]:
@@ -343,6 +346,21 @@ class LayoutAssembler(Assembler, RuleOptions):
             parts.append(piece.text)
             width = at + len(piece.text)
         return "".join(parts)
+
+
+def _grid_order(lines: list[Line]) -> list[Line]:
+    """``lines`` (one direction group) in the order the grid reads them: rows down the frame
+    of the first, then along each row (a line whose place is not finite last)."""
+    ux, uy = lines[0].ux, lines[0].uy
+
+    def key(line: Line) -> tuple[bool, float, float]:
+        across, start = _place(line, ux, uy)
+        if not _finite(across, start):
+            return True, 0.0, 0.0
+        height = line.height if _finite(line.height) and line.height > 0 else 1.0
+        return False, -round(across / height), start  # baselines within about a line height share a row
+
+    return sorted(lines, key=key)
 
 
 def _finite(*values: float) -> bool:

@@ -40,9 +40,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from glyphweave.layout import Coverage, PageGeometry, StructItem, Walk, content_keys, coverage, join_backwards
-from glyphweave.plugin import Assembler, Option, PageContext, hookimpl
+from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl
 
-from ._shared import GEOMETRY_OPTIONS, GeometryOptions, finished, ordered_rows, rules_geometry
+from ._shared import (
+    GEOMETRY_OPTIONS,
+    GeometryOptions,
+    Read,
+    finished_read,
+    ordered_rows,
+    rows_order,
+    rules_geometry,
+)
 from .geometric import geometric_choice
 
 STRUCTURE_OPTIONS = {
@@ -84,17 +92,17 @@ class StructureAssembler(Assembler, StructureOptions):
     NAME = "structure"
     OPTIONS = {**GEOMETRY_OPTIONS, **STRUCTURE_OPTIONS}
 
-    def assemble(self, page: PageContext, indices: Sequence[int]) -> str:
+    def assemble(self, page: PageContext, indices: Sequence[int]) -> Assembled:
         page.note("assembler", self.NAME)
-        text = play_structure(self, page, indices)
-        if text is None:
-            text = geometric_choice(self, page, indices)  # the fallback: auto's geometric choice
-        return finished(self, text)
+        read = play_structure(self, page, indices)
+        if read is None:
+            read = geometric_choice(self, page, indices)  # the fallback: auto's geometric choice
+        return finished_read(self, read)
 
 
-def play_structure(options: StructureOptions, page: PageContext, indices: Sequence[int]) -> str | None:
-    """The page's text in structure order, or None (with ``reason`` noted) when the page's
-    structure is not usable. ``options`` is a component with the structure and geometry
+def play_structure(options: StructureOptions, page: PageContext, indices: Sequence[int]) -> Read | None:
+    """The page's text in structure order and the glyphs in that order, or None (with
+    ``reason`` noted) when the page's structure is not usable. ``options`` is a component with the structure and geometry
     options (the structure or the auto assembler)."""
     structure = page.structure
     if structure is None:
@@ -126,10 +134,10 @@ def play_structure(options: StructureOptions, page: PageContext, indices: Sequen
     page.note("untagged", str(len(untagged)))
     page.check_time()
     body = _body_text(options, page, order, starts)
-    lines_before, lines_after = _artifact_text(options, page, artifacts, order)
-    tail_text = _geometric_text(options, page, untagged)
-    parts = [*lines_before, body, *lines_after, tail_text]
-    return "".join(part if part.endswith("\n") or not part else part + "\n" for part in parts if part)
+    read_before, read_after = _artifact_text(options, page, artifacts, order)
+    reads = [*read_before, (body, order), *read_after, _geometric_text(options, page, untagged)]
+    text = "".join(part if part.endswith("\n") or not part else part + "\n" for part, _ in reads if part)
+    return text, [g for _, glyphs in reads for g in glyphs]
 
 
 _Start = tuple[int, StructItem]
@@ -423,16 +431,20 @@ def _separator(prev: StructItem | None, item: StructItem) -> str:
     return "" if item.block == prev.block else "\n"
 
 
-def _geometric_text(options: StructureOptions, page: PageContext, indices: list[int]) -> str:
-    """Glyphs outside the tree, in geometric order (the columns assembler's)."""
+def _geometric_text(options: StructureOptions, page: PageContext, indices: list[int]) -> tuple[str, list[int]]:
+    """Glyphs outside the tree, in geometric order (the columns assembler's): their text
+    and their order."""
     if not indices:
-        return ""
+        return "", []
     geometry = rules_geometry(options, page, indices)
-    return geometry.text_of_rows(ordered_rows(options, geometry, geometry.lines))
+    rows = ordered_rows(options, geometry, geometry.lines)
+    return geometry.text_of_rows(rows), rows_order(rows)
 
 
-def _artifact_text(options: StructureOptions, page: PageContext, artifacts: list[int], order: list[int]) -> tuple[list[str], list[str]]:
-    """The artifacts' text before and after the content, as the ``artifacts`` option says."""
+def _artifact_text(options: StructureOptions, page: PageContext, artifacts: list[int],
+                   order: list[int]) -> tuple[list[tuple[str, list[int]]], list[tuple[str, list[int]]]]:
+    """The artifacts' text (and their glyphs in reading order) before and after the content,
+    as the ``artifacts`` option says."""
     mode = options.artifacts
     if mode == "drop" or not artifacts:
         return [], []
@@ -442,8 +454,10 @@ def _artifact_text(options: StructureOptions, page: PageContext, artifacts: list
     top = _top(page, order)
     above = [line for line in geometry.lines if line.box[1] >= top]
     below = [line for line in geometry.lines if line.box[1] < top]
-    return ([geometry.text_of_rows(ordered_rows(options, geometry, above))] if above else [],
-            [geometry.text_of_rows(ordered_rows(options, geometry, below))] if below else [])
+    rows_above = ordered_rows(options, geometry, above) if above else []
+    rows_below = ordered_rows(options, geometry, below) if below else []
+    return ([(geometry.text_of_rows(rows_above), rows_order(rows_above))] if above else [],
+            [(geometry.text_of_rows(rows_below), rows_order(rows_below))] if below else [])
 
 
 def _top(page: PageContext, order: list[int]) -> float:

@@ -27,7 +27,7 @@ from .._shared import (
     PROSE_OPTIONS,
     RULE_OPTIONS,
     GeometryOptions,
-    finished,
+    finished_read,
     order_thresholds,
     recovered_text,
     rules_geometry,
@@ -111,8 +111,8 @@ class ReadingAssembler(Assembler, GeometryOptions):
         geometry = rules_geometry(self, page, indices)
         if self.recover and len(geometry.walk.breaks) > 1 and not geometry.plain_order(
                 order_thresholds(self, geometry)["gap"]):
-            return finished(self, recovered_text(self, page, geometry))
-        return finished(self, geometry.reading_text())
+            return finished_read(self, recovered_text(self, page, geometry))
+        return finished_read(self, (geometry.reading_text(), None))
 
 
 @hookimpl
