@@ -40,11 +40,13 @@ ALLOWED: dict[str, frozenset[str]] = {
                           "opening"}),
     "testing": frozenset({"core", "guard", "components", "plugin", "testing", "api"}),
     "api": frozenset({"core", "guard", "layout", "pdf", "tables", "components", "pageranges", "pagecrop", "pagewords",
-                      "stats", "opening"}),
+                      "pagesearch", "stats", "opening"}),
     # Page and document statistics (stats.py): counted from the glyph table, on core only.
     "stats": frozenset({"core", "guard"}),
     "cli": frozenset({"glyphweave", "api", "core", "guard", "components", "scaffold", "batch", "glyphmap",
-                      "accelerated", "files", "arguments", "pageranges", "exits", "opening", "hocr", "pagespace"}),
+                      "accelerated", "files", "arguments", "pageranges", "exits", "opening", "hocr", "pagespace", "grep"}),
+    # glyphweave grep (grep.py): the API's search, on the batch pool for many files.
+    "grep": frozenset({"api", "arguments", "batch", "core", "exits", "pagesearch"}),
     "batch": frozenset({"api", "core", "guard", "components", "batch", "files", "arguments", "pageranges", "pagecrop",
                         "exits", "opening"}),
     # The command line's exit statuses (exits.py), one per error class: the CLI's, and the batch
@@ -58,7 +60,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Page ranges as users write them (pageranges.py): the API, the CLI and batch read them alike.
     "pageranges": frozenset({"core"}),
     # A page cut to a box (pagecrop.py): the glyph table's columns, read from a page the API gives it.
-    "pagecrop": frozenset({"core", "pagewords", "pagespace"}),
+    "pagecrop": frozenset({"core", "pagewords", "pagespace", "pagesearch"}),
+    # Search (pagesearch.py): the words of pagewords, matched, with quads of the page as shown.
+    "pagesearch": frozenset({"core", "layout", "pagewords", "pagespace"}),
     # hOCR output (hocr.py): the records of pagewords, written as HTML.
     "hocr": frozenset({"pagewords"}),
     # A page's words, lines and blocks (pagewords.py): the layout engine's, in the assembler's order.

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from glyphweave.core.stages import Assembler
     from glyphweave.layout.coverage import Coverage
     from glyphweave.pagecrop import CroppedPage
+    from glyphweave.pagesearch import SearchHit
     from glyphweave.pagewords import TextBlock, TextLine, TextWord
     from glyphweave.pdf.metadata import Metadata
     from glyphweave.pdf.outline import OutlineEntry
@@ -372,6 +373,23 @@ class Page:
         """The page's blocks (paragraphs, cells, labels: their lines, text and box), in
         reading order (see :meth:`words`), as PyMuPDF's ``get_text("blocks")``."""
         return self._blocks(mode)
+
+    def search(self, query: str, *, case: bool = False, regex: bool = False, mode: str | None = None) -> list[SearchHit]:
+        """Where ``query`` is on the page, as PyMuPDF's ``page.search_for``: each match with
+        the text it matched and the quads of its glyphs (as shown), in reading order. Found
+        across ligatures, line ends and words hyphenated at a line end
+        (:mod:`glyphweave.pagesearch`); ``regex=True`` takes a Python regular expression.
+
+        :raises UsageError: an empty query, or one that is not a valid regular expression."""
+        from glyphweave.pagesearch import compile_query
+
+        return self._search(compile_query(query, case=case, regex=regex), mode)
+
+    def _search(self, pattern: re.Pattern[str], mode: str | None, indices: list[int] | None = None) -> list[SearchHit]:
+        from glyphweave.pagesearch import search_blocks
+
+        blocks = self._blocks(mode, indices)
+        return search_blocks(self.number, blocks, self.table, self.cropbox, self.rotate, pattern)
 
     def _blocks(self, mode: str | None, indices: list[int] | None = None) -> list[TextBlock]:
         return self._read(mode, indices)[1]
@@ -816,6 +834,28 @@ class Document:
                 if self.pause_gc:
                     page._release()
             yield page, result, blocks
+
+    def search(self, query: str, pages: Iterable[int] | None = None, *, case: bool = False, regex: bool = False,
+               mode: str | None = None, crop: Sequence[float] | None = None) -> Iterator[SearchHit]:
+        """Yield the matches of ``query`` on the selected pages, page by page, as
+        :meth:`Page.search` finds them (``crop``: within that box on each page). The query is
+        checked before the first page is read.
+
+        :raises UsageError: an empty query, or one that is not a valid regular expression."""
+        from glyphweave.pagesearch import compile_query
+
+        pattern = compile_query(query, case=case, regex=regex)
+        return self._search(pattern, pages, mode, crop)
+
+    def _search(self, pattern: re.Pattern[str], pages: Iterable[int] | None, mode: str | None,
+                crop: Sequence[float] | None) -> Iterator[SearchHit]:
+        for page in self._selected(pages):
+            with self._collector_paused():
+                hits = page._search(pattern, mode) if crop is None else page.crop(crop)._search(pattern, mode)
+                self._page_stats[page.number] = page.stats
+                if self.pause_gc:
+                    page._release()
+            yield from hits
 
     def iter_glyphs(self, pages: Iterable[int] | None = None, *, raw: bool = False,
                     crop: Sequence[float] | None = None) -> Iterator[tuple[Page, list[Glyph]]]:

@@ -81,7 +81,9 @@ def _parser() -> argparse.ArgumentParser:
 
     # Every command module adds its subcommands the same way: add_parsers(sub), each subcommand
     # with its runner as ``run`` (_command calls it). Shared options come from glyphweave.arguments.
-    for add in (add_parsers, add_batch_parsers, add_registry_parsers, _add_new_plugin):
+    from glyphweave.grep import add_parsers as add_grep_parsers
+
+    for add in (add_parsers, add_grep_parsers, add_batch_parsers, add_registry_parsers, _add_new_plugin):
         add(sub)
     return parser
 

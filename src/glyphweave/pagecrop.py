@@ -24,6 +24,9 @@ from glyphweave.core.stages import Assembled
 from glyphweave.pagespace import shown_transform
 
 if TYPE_CHECKING:
+    import re
+
+    from glyphweave.pagesearch import SearchHit
     from glyphweave.pagewords import TextBlock, TextLine, TextWord
 
 
@@ -42,6 +45,9 @@ class Page(Protocol):
     def _assemble(self, mode: str | None, indices: list[int] | None = None) -> str | Assembled: ...
 
     def _read(self, mode: str | None, indices: list[int] | None = None) -> tuple[Assembled, list[TextBlock]]: ...
+
+    def _search(self, pattern: re.Pattern[str], mode: str | None, indices: list[int] | None = None
+                ) -> list[SearchHit]: ...
 
 __all__ = ["Box", "CroppedPage", "check_box", "shown_transform"]
 
@@ -124,6 +130,17 @@ class CroppedPage:
     def _read(self, mode: str | None = None) -> tuple[Assembled, list[TextBlock]]:
         """The text of the glyphs in the box and their blocks, from one assembly."""
         return self.page._read(mode, self.glyph_indices())
+
+    def search(self, query: str, *, case: bool = False, regex: bool = False,
+               mode: str | None = None) -> list[SearchHit]:
+        """The matches of ``query`` among the glyphs in the box (:meth:`glyphweave.Page.search`)."""
+        from glyphweave.pagesearch import compile_query
+
+        return self._search(compile_query(query, case=case, regex=regex), mode)
+
+    def _search(self, pattern: re.Pattern[str], mode: str | None = None) -> list[SearchHit]:
+        """The matches of a compiled ``pattern`` (:func:`glyphweave.pagesearch.compile_query`) in the box."""
+        return self.page._search(pattern, mode, self.glyph_indices())
 
     def crop(self, box: Sequence[float]) -> CroppedPage:
         """This crop cut again: the part of ``box`` inside this one (same coordinates)."""

@@ -67,6 +67,21 @@ def plan(inputs: Sequence[str], outdir: str, options: ExtractOptions, *, gather:
     return Plan(jobs, problems)
 
 
+def input_files(inputs: Sequence[str]) -> tuple[list[str], list[FileResult]]:
+    """The PDF files ``inputs`` name, as :func:`plan` finds them (folders walked, ``@lists``
+    read, a file met twice taken once), and a failed result for each input that names none:
+    for a command that reads the files and writes no outputs (``glyphweave grep``)."""
+    problems: list[FileResult] = []
+    files: list[str] = []
+    seen: set[object] = set()
+    for source, _relative in _sources(inputs, problems):
+        same = identity(source) or os.path.normcase(os.path.abspath(source))
+        if same not in seen:
+            seen.add(same)
+            files.append(source)
+    return files, problems
+
+
 def _sources(inputs: Sequence[str], problems: list[FileResult]) -> Iterator[tuple[str, Path]]:
     for item in inputs:
         if item.startswith("@"):
