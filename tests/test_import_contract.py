@@ -40,7 +40,7 @@ ALLOWED: dict[str, frozenset[str]] = {
                           "opening"}),
     "testing": frozenset({"core", "guard", "components", "plugin", "testing", "api"}),
     "api": frozenset({"core", "guard", "layout", "pdf", "tables", "components", "pageranges", "pagecrop", "pagewords",
-                      "pagesearch", "stats", "opening"}),
+                      "pagesearch", "pagetables", "stats", "opening"}),
     # Page and document statistics (stats.py): counted from the glyph table, on core only.
     "stats": frozenset({"core", "guard"}),
     "cli": frozenset({"glyphweave", "api", "core", "guard", "components", "scaffold", "batch", "glyphmap",
@@ -69,6 +69,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "pagewords": frozenset({"core", "layout", "pagespace"}),
     # The page as shown (pagespace.py): user space to the displayed page's top-left coordinates.
     "pagespace": frozenset(),
+    # A page's tables as records (pagetables.py): an assembler's table data, boxes as shown.
+    "pagetables": frozenset({"pagespace"}),
     # Writing outputs safely (files.py): every command that writes, on core's errors only.
     "files": frozenset({"core"}),
     # new-plugin: refuses names the installed plugins hold (components), writes through files.py.
@@ -76,7 +78,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Which modules the optional compiled build compiles: named as strings (setup.py reads the
     # list before the package is installed), imported only to ask whether they are compiled.
     "accelerated": frozenset(),
-    "glyphweave": frozenset({"api", "core", "guard", "components", "glyphmap", "batch", "opening", "pagewords"}),
+    "glyphweave": frozenset({"api", "core", "guard", "components", "glyphmap", "batch", "opening", "pagewords",
+                             "pagesearch", "pagetables"}),
     # python -m glyphweave: the command line, nothing else.
     "__main__": frozenset({"cli"}),
 }

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 __all__ = [
-    "Document", "Glyph", "Metadata", "OpenOptions", "OutlineEntry", "Page", "Profile", "TextBlock", "TextLine", "TextWord",
+    "Document", "Glyph", "Metadata", "OpenOptions", "OutlineEntry", "Page", "Profile", "SearchHit", "Table", "TableCell", "TextBlock", "TextLine", "TextWord",
     "WarningRecord", "__version__",
     "clean", "hookimpl",
     "open", "open_with", "read_registry", "run_batch",
@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from glyphweave.glyphmap.registry import read_registry
     from glyphweave.guard.report import WarningRecord
     from glyphweave.opening import OpenOptions
+    from glyphweave.pagesearch import SearchHit
+    from glyphweave.pagetables import Table, TableCell
     from glyphweave.pagewords import TextBlock, TextLine, TextWord
 
 _LAZY = {
@@ -61,6 +63,9 @@ _LAZY = {
     "TextWord": ("glyphweave.pagewords", "TextWord"),
     "TextLine": ("glyphweave.pagewords", "TextLine"),
     "TextBlock": ("glyphweave.pagewords", "TextBlock"),
+    "SearchHit": ("glyphweave.pagesearch", "SearchHit"),
+    "Table": ("glyphweave.pagetables", "Table"),
+    "TableCell": ("glyphweave.pagetables", "TableCell"),
     "WarningRecord": ("glyphweave.guard.report", "WarningRecord"),
     "Profile": ("glyphweave.components.profile", "Profile"),
     "hookimpl": ("glyphweave.components.markers", "hookimpl"),

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from glyphweave.layout.coverage import Coverage
     from glyphweave.pagecrop import CroppedPage
     from glyphweave.pagesearch import SearchHit
+    from glyphweave.pagetables import Table
     from glyphweave.pagewords import TextBlock, TextLine, TextWord
     from glyphweave.pdf.metadata import Metadata
     from glyphweave.pdf.outline import OutlineEntry
@@ -373,6 +374,21 @@ class Page:
         """The page's blocks (paragraphs, cells, labels: their lines, text and box), in
         reading order (see :meth:`words`), as PyMuPDF's ``get_text("blocks")``."""
         return self._blocks(mode)
+
+    def markdown(self, mode: str = "markdown") -> str:
+        """The page as Markdown, from the ``markdown`` assembler (or the one named ``mode``):
+        headings, lists, tables, emphasis and links from the structure tree of a tagged page,
+        from font sizes, markers and aligned columns on an untagged one
+        (:mod:`glyphweave.plugins.assemblers.markdown`)."""
+        return self.text(mode)
+
+    def tables(self, mode: str = "markdown") -> list[Table]:
+        """The page's tables (rows of cells with text and boxes as shown), as the ``markdown``
+        assembler (or the one named ``mode``) found them: pdfplumber's ``extract_tables()``
+        and PyMuPDF's ``find_tables()``. An assembler that reports no tables gives []."""
+        from glyphweave.pagetables import tables_of
+
+        return tables_of(self.assembled(mode).data, self.cropbox, self.rotate)
 
     def search(self, query: str, *, case: bool = False, regex: bool = False, mode: str | None = None) -> list[SearchHit]:
         """Where ``query`` is on the page, as PyMuPDF's ``page.search_for``: each match with
@@ -834,6 +850,12 @@ class Document:
                 if self.pause_gc:
                     page._release()
             yield page, result, blocks
+
+    def markdown(self, pages: Iterable[int] | None = None, *, mode: str = "markdown",
+                 crop: Sequence[float] | None = None) -> str:
+        """The selected pages as one Markdown document (see :meth:`Page.markdown`), pages
+        separated by a blank line."""
+        return "\n".join(text for _page, text in self.iter_text(pages, mode=mode, crop=crop) if text)
 
     def search(self, query: str, pages: Iterable[int] | None = None, *, case: bool = False, regex: bool = False,
                mode: str | None = None, crop: Sequence[float] | None = None) -> Iterator[SearchHit]:

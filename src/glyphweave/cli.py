@@ -96,10 +96,11 @@ def add_parsers(sub: Any) -> None:
     ex = sub.add_parser("extract", help="print the text of a PDF")
     _document_options(ex)
     ex.add_argument("--mode", help="assembler to use instead of the profile's (e.g. reading)")
-    ex.add_argument("--format", choices=("text", "jsonl", "words", "hocr"), default="text",
+    ex.add_argument("--format", choices=("text", "jsonl", "words", "hocr", "markdown"), default="text",
                     help="text (pages separated by form feeds), jsonl (one JSON object per page), words (one "
-                    "JSON object per word, with its box, font and size) or hocr (HTML with the boxes of blocks, "
-                    "lines and words, as OCR tools exchange it)")
+                    "JSON object per word, with its box, font and size), hocr (HTML with the boxes of blocks, "
+                    "lines and words, as OCR tools exchange it) or markdown (headings, lists, tables and emphasis; "
+                    "the markdown assembler unless --mode names another)")
     ex.add_argument("--separator", default="\f", help="written after each page in text format (default: form feed)")
     ex.add_argument("--bom", action="store_true", help="start text output with a byte-order mark")
     ex.add_argument("--stats", action="store_true", help="print statistics to standard error")
@@ -284,6 +285,13 @@ def cmd_extract(args: argparse.Namespace) -> int:
                                                   args.owns_process):
                     out.write(text)
                     out.write(args.separator)
+            elif args.format == "markdown":
+                written = False
+                for _, text in _frozen_after_each(source.iter_text(pages, mode=args.mode or "markdown", crop=crop),
+                                                  args.owns_process):
+                    if text:
+                        out.write("\n" + text if written else text)  # pages apart by a blank line
+                        written = True
             elif args.format in ("words", "hocr"):
                 _write_words(args, doc, source.iter_blocks(pages, mode=args.mode, crop=crop), out)
             else:

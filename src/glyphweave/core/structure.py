@@ -41,6 +41,16 @@ class StructItem:
     """A figure's /Alt (alternate description), used when the assembler is asked to."""
     note: int | None = None
     """Identity of the Note or FENote element around it (a footnote or endnote), or None."""
+    block_kind: str = "Document"
+    """The standard type of the block element of :attr:`block` (``P``, ``H2``, ``LI``, ``TD``, ...)."""
+    table: int | None = None
+    """Identity of the Table element around it, or None."""
+    header: bool = False
+    """In a header cell (TH) or a table's header rows (THead)."""
+    lists: int = 0
+    """How many lists (L elements) it is inside: 1 in a list, 2 in a list inside a list item, ..."""
+    link: str | None = None
+    """The URI of the Link element around it, when its annotation's action is a URI."""
 
 
 @attrs.frozen(slots=True)

@@ -19,7 +19,7 @@ nearest ancestor that has it; where no ancestor has one, the page comes from the
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, NamedTuple
 
 import pikepdf
 
@@ -44,6 +44,23 @@ _CELLS = frozenset({"TD", "TH"})
 _NOTES = frozenset({"Note", "FENote"})  # footnotes and endnotes (PDF 1.7 and 2.0 names)
 
 _ROLE_HOPS = 32  # role map chains longer than this are a loop
+_HEADS = frozenset({"THead"})  # a table's header rows
+
+
+class _Around(NamedTuple):
+    """What surrounds content beyond its block, row and cell: carried down the walk and
+    written on each item (the fields of :class:`StructItem` of the same names)."""
+
+    note: int | None = None
+    block_kind: str = "Document"
+    table: int | None = None
+    header: bool = False
+    lists: int = 0
+    link: str | None = None
+
+    def item_fields(self) -> dict[str, Any]:
+        return {"note": self.note, "block_kind": self.block_kind, "table": self.table, "header": self.header,
+                "lists": self.lists, "link": self.link}
 
 
 class DocumentStructure:
@@ -155,6 +172,21 @@ class _Walk:
                 found.pop((0, 0), None)
         return self._parent_pages.get(getattr(elem, "objgen", None))
 
+    def link_target(self, link: pikepdf.Dictionary) -> str | None:
+        """The URI a Link element points to: its first object reference to a link annotation
+        whose action is a URI action (§12.6.4.8), or None (an internal link, or none)."""
+        kids = link.get("/K")
+        for kid in (kids if isinstance(kids, pikepdf.Array) else [kids])[:64]:
+            if isinstance(kid, pikepdf.Dictionary) and kid.get("/Type") == pikepdf.Name.OBJR:
+                annot = kid.get("/Obj")
+                action = annot.get("/A") if isinstance(annot, pikepdf.Dictionary) else None
+                if isinstance(action, pikepdf.Dictionary) and action.get("/S") == pikepdf.Name.URI:
+                    uri = action.get("/URI")
+                    if isinstance(uri, pikepdf.String):
+                        text = bytes(uri).decode("latin-1").strip()
+                        return text[:2000] or None
+        return None
+
     # -- the walk -----------------------------------------------------------------------------------
     def new_id(self) -> int:
         self.ids += 1
@@ -176,17 +208,17 @@ class _Walk:
     def _walk(self) -> None:
         budget = self.limits.structure_elements
         max_depth = self.limits.structure_depth
-        # (object, depth, page, block, row, cell, kind, parent element, note); children are
+        # (object, depth, page, block, row, cell, kind, parent element, around); children are
         # pushed reversed so the stack pops them in the author's order.
-        stack: list[tuple[Any, int, int | None, int, int | None, int | None, str, Any, int | None]] = [
-            (self.root.get("/K"), 0, None, 0, None, None, "Document", None, None)]
+        stack: list[tuple[Any, int, int | None, int, int | None, int | None, str, Any, _Around]] = [
+            (self.root.get("/K"), 0, None, 0, None, None, "Document", None, _Around())]
         while stack:
-            obj, depth, page, block, row, cell, kind, parent, note = stack.pop()
+            obj, depth, page, block, row, cell, kind, parent, around = stack.pop()
             if isinstance(obj, pikepdf.Array):
                 if not self.first_visit(obj):
                     continue
                 for kid in reversed(list(obj)):
-                    stack.append((kid, depth, page, block, row, cell, kind, parent, note))
+                    stack.append((kid, depth, page, block, row, cell, kind, parent, around))
                 continue
             if isinstance(obj, int) and not isinstance(obj, bool):
                 self.elements += 1  # a content reference counts against the limit too
@@ -196,7 +228,7 @@ class _Walk:
                     return
                 if page is None:
                     page = self.parent_page(parent)
-                self._content(page, (None, int(obj)), kind, block, row, cell, note)
+                self._content(page, (None, int(obj)), kind, block, row, cell, around)
                 continue
             if not isinstance(obj, pikepdf.Dictionary):
                 continue
@@ -211,7 +243,7 @@ class _Walk:
             if type_ == pikepdf.Name.MCR or ("/MCID" in obj and "/S" not in obj):
                 if page is None and "/Pg" not in obj:
                     page = self.parent_page(parent)
-                self._reference(obj, page, kind, block, row, cell, note)
+                self._reference(obj, page, kind, block, row, cell, around)
                 continue
             if depth >= max_depth:
                 self.warn(f"{LIMIT}structure tree nested deeper than {max_depth}; deeper elements skipped",
@@ -224,39 +256,50 @@ class _Walk:
                               "the second reference is skipped")
                     continue
                 self.visited.add(objgen)
-            self._element(obj, depth, page, block, row, cell, note, stack)
+            self._element(obj, depth, page, block, row, cell, around, stack)
 
     def _element(self, elem: pikepdf.Dictionary, depth: int, page: int | None, block: int, row: int | None,
-                 cell: int | None, note: int | None, stack: list[Any]) -> None:
+                 cell: int | None, around: _Around, stack: list[Any]) -> None:
         name = elem.get("/S")
         kind = self.standard(str(name)[1:]) if isinstance(name, pikepdf.Name) else "NonStruct"
         if "/Pg" in elem:
             page = self.page_index(elem.get("/Pg"))
         if kind in BLOCKS and kind not in _IN_ITEM:
             block = self.new_id()
+            around = around._replace(block_kind=kind)
         if kind == "TR":
             row = self.new_id()
         if kind in _CELLS:
             cell = self.new_id()
+            if kind == "TH":
+                around = around._replace(header=True)
         if kind in _NOTES:
-            note = self.new_id()
+            around = around._replace(note=self.new_id())
+        if kind == "Table":
+            around = around._replace(table=self.new_id(), header=False)
+        elif kind in _HEADS:
+            around = around._replace(header=True)
+        elif kind == "L":
+            around = around._replace(lists=around.lists + 1)
+        elif kind == "Link":
+            around = around._replace(link=self.link_target(elem))
         alt = elem.get("/Alt") if kind == "Figure" else None
         if alt is not None and page is None:
             page = self.parent_page(elem)
         if alt is not None and page is not None:
             text = _text_string(alt)
             if text:
-                self.pages[page].append(StructItem((), kind, block, row, cell, alt=text, note=note))
+                self.pages[page].append(StructItem((), kind, block, row, cell, alt=text, **around.item_fields()))
         actual = elem.get("/ActualText")
         if actual is not None:
             text = _text_string(actual)
             if text is not None:
-                self._replaced(elem, depth, page, kind, block, row, cell, note, text)
+                self._replaced(elem, depth, page, kind, block, row, cell, around, text)
                 return
-        stack.append((elem.get("/K"), depth + 1, page, block, row, cell, kind, elem, note))
+        stack.append((elem.get("/K"), depth + 1, page, block, row, cell, kind, elem, around))
 
     def _reference(self, mcr: pikepdf.Dictionary, page: int | None, kind: str, block: int, row: int | None,
-                   cell: int | None, note: int | None) -> None:
+                   cell: int | None, around: _Around) -> None:
         mcid = mcr.get("/MCID")
         if not isinstance(mcid, int):
             self.warn("a marked-content reference without an MCID; skipped")
@@ -265,17 +308,17 @@ class _Walk:
             page = self.page_index(mcr.get("/Pg"))
         stm = mcr.get("/Stm")
         owner = stm.objgen if isinstance(stm, pikepdf.Stream) and stm.objgen != (0, 0) else None
-        self._content(page, (owner, int(mcid)), kind, block, row, cell, note)
+        self._content(page, (owner, int(mcid)), kind, block, row, cell, around)
 
     def _content(self, page: int | None, key: ContentKey, kind: str, block: int, row: int | None,
-                 cell: int | None, note: int | None) -> None:
+                 cell: int | None, around: _Around) -> None:
         if page is None:
             self.warn("marked content referenced without a page (no /Pg, no /ParentTree entry); skipped")
             return
-        self.pages[page].append(StructItem((key,), kind, block, row, cell, note=note))
+        self.pages[page].append(StructItem((key,), kind, block, row, cell, **around.item_fields()))
 
     def _replaced(self, elem: pikepdf.Dictionary, depth: int, page: int | None, kind: str, block: int,
-                  row: int | None, cell: int | None, note: int | None, text: str) -> None:
+                  row: int | None, cell: int | None, around: _Around, text: str) -> None:
         """An element whose /ActualText replaces its content: its content keys are
         collected (bounded like the main walk) and stand behind one item per page, the
         text on the first."""
@@ -320,7 +363,7 @@ class _Walk:
                 keys[pg].append(key)
         for n, pg in enumerate(order):
             self.pages[pg].append(StructItem(tuple(keys[pg]), kind, block, row, cell, text=text if n == 0 else "",
-                                             note=note))
+                                             **around.item_fields()))
 
 
 def _number_tree(node: Any, max_depth: int) -> list[tuple[int, Any]]:

@@ -358,17 +358,8 @@ def _body_text(options: StructureOptions, page: PageContext, order: list[int], s
     between blocks, cells of a row joined, replacement texts in place of their glyphs."""
     if not order and not any(item.text or item.alt for _, item in starts):
         return ""
-    walked = rules_geometry(options, page, order).walk if order else Walk([], [], [], [])
     glyphs = order
-    listed = walked.glyphs
-    if isinstance(listed, range) and listed.start == 0:
-        # the run walk lists every glyph up to the last taken: pick the ones played
-        pieces = list(map(walked.pieces.__getitem__, order))
-    elif list(listed) == order:
-        pieces = list(walked.pieces)
-    else:
-        piece_of = dict(zip(listed, walked.pieces, strict=True))
-        pieces = [piece_of.get(g, "") for g in order]
+    pieces = played_pieces(options, page, order)
     # Items whose text stands without glyphs (a figure's Alt, an ActualText over invisible
     # content) get a glyph-less piece of their own: -1 in the glyph list, text in the piece.
     out_glyphs: list[int] = []
@@ -412,6 +403,22 @@ def _body_text(options: StructureOptions, page: PageContext, order: list[int], s
     # Lines of one baseline cut apart by the rules (a Latin span inside an Arabic line,
     # painted to its left) are joined; the tree's order is otherwise kept as it is.
     return geometry.text_of_rows(join_backwards(geometry.lines))
+
+
+def played_pieces(options: GeometryOptions, page: PageContext, order: list[int]) -> list[str]:
+    """The reading rules' piece of each glyph of ``order`` (its text, with the word space or
+    line end the rules put in front of it), the glyphs walked in that order."""
+    if not order:
+        return []
+    walked = rules_geometry(options, page, order).walk
+    listed = walked.glyphs
+    if isinstance(listed, range) and listed.start == 0:
+        # the run walk lists every glyph up to the last taken: pick the ones played
+        return list(map(walked.pieces.__getitem__, order))
+    if list(listed) == order:
+        return list(walked.pieces)
+    piece_of = dict(zip(listed, walked.pieces, strict=True))
+    return [piece_of.get(g, "") for g in order]
 
 
 def _plain(pieces: list[str], options: StructureOptions) -> str:
