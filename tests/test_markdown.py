@@ -174,3 +174,15 @@ def test_no_invented_table_on_the_known_text_corpus(corpus: str):
             markdown = doc.markdown()
         if "table" not in row["hazards"]:
             assert "| --- |" not in markdown, row["file"]
+
+
+def test_an_empty_tagged_cell_keeps_the_columns_in_place():
+    content = b"".join([mc(0, "Name", 72, 700), mc(1, "Note", 150, 700), mc(2, "Qty", 250, 700),
+                        mc(3, "Apple", 72, 686), mc(4, "3", 250, 686)])
+    t = Tagged(content)
+    table = t.el("Table", t.el("TR", t.el("TH", 0), t.el("TH", 1), t.el("TH", 2)),
+                 t.el("TR", t.el("TD", 3), t.el("TD"), t.el("TD", 4)))
+    with glyphweave.open(t.save(t.el("Document", table))) as doc:
+        page = doc.pages[0]
+        assert page.markdown() == "| Name | Note | Qty |\n| --- | --- | --- |\n| Apple |  | 3 |\n"
+        assert page.tables()[0].rows[1][1].bbox == (0.0, 0.0, 0.0, 0.0)  # a cell without glyphs has no box

@@ -64,3 +64,6 @@ class PageStructure:
     references content on it."""
     warnings: tuple[str, ...] = ()
     """What was wrong with the tree (cycles, depth, bad references): the walk went on."""
+    row_cells: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False)
+    """The cells (TD, TH identities) of each table row on the page, in the tree's order, the
+    empty ones too: an empty cell has no item, and a table without it would shift its columns."""

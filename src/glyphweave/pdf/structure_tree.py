@@ -67,8 +67,9 @@ class DocumentStructure:
     """The structure of a whole document, by page (see :func:`read_structure`)."""
 
     def __init__(self, pages: dict[int, list[StructItem]], in_tree: set[int], warnings: list[WarningRecord],
-                 elements: int) -> None:
+                 elements: int, row_cells: dict[int, list[int]] | None = None) -> None:
         self._pages = pages
+        self._row_cells = row_cells or {}
         self._in_tree = in_tree
         self.warnings = warnings
         """What was wrong with the tree (each ``structure tree: ...``), in the order met."""
@@ -77,8 +78,10 @@ class DocumentStructure:
 
     def page(self, index: int) -> PageStructure:
         items = self._pages.get(index, [])
+        rows = {item.row for item in items if item.row is not None}
         return PageStructure(tuple(items), bool(items) or index in self._in_tree,
-                             tuple(warning.message for warning in self.warnings))
+                             tuple(warning.message for warning in self.warnings),
+                             {row: tuple(self._row_cells.get(row, ())) for row in rows})
 
 
 def read_structure(pdf: pikepdf.Pdf, limits: Limits) -> DocumentStructure | None:
@@ -109,6 +112,8 @@ class _Walk:
                 self.struct_parents.setdefault(int(key), index)
         self.roles = self._role_map()
         self.pages: dict[int, list[StructItem]] = defaultdict(list)
+        self.row_cells: dict[int, list[int]] = defaultdict(list)
+        """Each table row's cells (TD, TH) in the tree's order, empty ones too."""
         self.visited: set[Any] = set()
         self.elements = 0
         self.ids = 0
@@ -128,7 +133,7 @@ class _Walk:
             self._walk()
         except Exception as exc:  # a tree pikepdf cannot even read: keep what was found
             self.warn(f"structure tree damaged ({type(exc).__name__}); the rest of it is ignored")
-        return DocumentStructure(dict(self.pages), self.in_tree, self.warnings, self.elements)
+        return DocumentStructure(dict(self.pages), self.in_tree, self.warnings, self.elements, dict(self.row_cells))
 
     # -- role map and pages -------------------------------------------------------------------------
     def _role_map(self) -> dict[str, str]:
@@ -271,6 +276,8 @@ class _Walk:
             row = self.new_id()
         if kind in _CELLS:
             cell = self.new_id()
+            if row is not None:
+                self.row_cells[row].append(cell)
             if kind == "TH":
                 around = around._replace(header=True)
         if kind in _NOTES:

@@ -56,6 +56,14 @@ def tagged_blocks(o: Any, page: PageContext, indices: Sequence[int],
     return _Builder(o, page, order, played_pieces(o, page, order), styles).blocks(spans), rest
 
 
+def _cells_of(row: int, found: dict[int, list[Span]], every: dict[int, tuple[int, ...]]) -> list[int]:
+    """The cells of ``row`` in the tree's order: every one the tree has (empty ones too, so
+    that the columns stay in place), then any met only in the content."""
+    cells = list(every.get(row, ()))
+    known = set(cells)
+    return cells + [cell for cell in found if cell not in known]
+
+
 class _Builder:
     def __init__(self, o: Any, page: PageContext, order: list[int], pieces: list[str], styles: Styles) -> None:
         self.o = o
@@ -137,11 +145,16 @@ class _Builder:
         heads = [n for n, (row, _cells) in enumerate(ordered) if header.get(row)]
         if heads and heads[0] != 0:  # header rows the tree reads after others: put first
             ordered = [ordered[n] for n in heads] + [r for n, r in enumerate(ordered) if n not in heads]
-        # a header cell's bold is the header's look, not emphasis
-        table_rows = tuple(tuple(Cell(text=self._inline(spans, emphasis=not any(span[0].header for span in spans)),
-                                      glyphs=tuple(g for _item, lo, hi in spans for g in self.order[lo:hi]))
-                                 for spans in cells.values()) for _row, cells in ordered)
+        structure = self.page.structure
+        every = structure.row_cells if structure is not None else {}
+        table_rows = tuple(tuple(self._cell(cells.get(cell, [])) for cell in _cells_of(row, cells, every))
+                           for row, cells in ordered)
         return [*before, MdBlock(kind="table", rows=table_rows)]
+
+    def _cell(self, spans: list[Span]) -> Cell:
+        # a header cell's bold is the header's look, not emphasis
+        return Cell(text=self._inline(spans, emphasis=not any(span[0].header for span in spans)),
+                    glyphs=tuple(g for _item, lo, hi in spans for g in self.order[lo:hi]))
 
     # -- inline text --------------------------------------------------------------------------
     def _inline(self, spans: Sequence[Span], *, emphasis: bool = True) -> str:
