@@ -154,6 +154,8 @@ def test_outputs_that_would_collide_are_reported_not_overwritten(capsys, tmp_pat
     ("text", ".txt", ["extract"]),
     ("pages", ".pages.jsonl", ["extract", "--format", "jsonl"]),
     ("glyphs", ".glyphs.jsonl", ["glyphs"]),
+    ("words", ".words.jsonl", ["extract", "--format", "words"]),
+    ("markdown", ".md", ["extract", "--format", "markdown"]),
 ])
 def test_each_format_equals_the_single_file_command(capsys, tmp_path, fmt, suffix, command):
     folder = tmp_path / "in"

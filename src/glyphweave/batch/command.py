@@ -31,8 +31,9 @@ def add_parsers(sub: Any) -> None:
                    help="PDF files, folders (walked recursively for *.pdf) or @list.txt (one input per line)")
     p.add_argument("-o", "--output", required=True, metavar="OUTDIR", help="the folder the outputs go to")
     p.add_argument("--format", choices=FORMATS, default="text",
-                   help="text (.txt), pages (.pages.jsonl: text and statistics per page) or glyphs "
-                        "(.glyphs.jsonl: the glyph records)")
+                   help="text (.txt), pages (.pages.jsonl: text and statistics per page), glyphs "
+                        "(.glyphs.jsonl: the glyph records), words (.words.jsonl: words with their boxes) or "
+                        "markdown (.md)")
     add_open_options(p)
     p.add_argument("--mode", help="assembler to use instead of the profile's")
     p.add_argument("--pages", help="page ranges of every file, 1-based: 1-3,7,10-; cut to each file's pages "

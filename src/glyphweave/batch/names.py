@@ -12,11 +12,14 @@ from glyphweave.files import TEMP_PREFIX
 
 __all__ = ["FORMATS", "MANIFEST", "SUFFIXES", "TEMP_PREFIX"]
 
-FORMATS = ("text", "pages", "glyphs")
+FORMATS = ("text", "pages", "glyphs", "words", "markdown")
 """Output formats: plain text (``.txt``), JSON lines of pages (``.pages.jsonl``: text and
-statistics per page) or of glyph records (``.glyphs.jsonl``)."""
+statistics per page), of glyph records (``.glyphs.jsonl``) or of words with their boxes
+(``.words.jsonl``, as ``extract --format words``), or Markdown (``.md``, as ``extract --format
+markdown``)."""
 
-SUFFIXES = {"text": ".txt", "pages": ".pages.jsonl", "glyphs": ".glyphs.jsonl"}
+SUFFIXES = {"text": ".txt", "pages": ".pages.jsonl", "glyphs": ".glyphs.jsonl", "words": ".words.jsonl",
+            "markdown": ".md"}
 """The output file's suffix per format."""
 
 MANIFEST = "manifest.jsonl"

@@ -166,6 +166,15 @@ def _extract(job: FileJob) -> tuple[str, Any, int, str | None]:
                 if result.data is not None:  # an assembler's structured data, as extract --format jsonl
                     record["data"] = result.data
                 parts.append(json.dumps(record, ensure_ascii=False) + "\n")
+        elif opts.format == "words":
+            for page, _result, blocks in doc.iter_blocks(pages, mode=opts.mode, crop=opts.crop):
+                for b, block in enumerate(blocks):
+                    for n, line in enumerate(block.lines):
+                        parts.extend(json.dumps({"page": page.number + 1, "block": b, "line": n, **word.to_dict()},
+                                                ensure_ascii=False) + "\n" for word in line.words)
+        elif opts.format == "markdown":
+            texts = [text for _, text in doc.iter_text(pages, mode=opts.mode or "markdown", crop=opts.crop) if text]
+            parts.append("\n".join(texts))  # pages apart by a blank line, as extract --format markdown
         else:
             for page, glyphs in doc.iter_glyphs(pages, crop=opts.crop):
                 parts.extend(json.dumps({"page": page.number + 1, **glyph.to_dict()}, ensure_ascii=False) + "\n"

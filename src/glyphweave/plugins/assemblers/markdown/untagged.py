@@ -4,6 +4,7 @@ layout engine's blocks, all in the order the ``auto`` assembler reads the page."
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -157,7 +158,9 @@ class _Shaper:
         return weights.most_common(1)[0][0] if weights else 0.0
 
     def _size(self, line: Line) -> float:
-        return round(float(self.sizes[line.glyphs[0]]) * 2) / 2
+        """The line's font size on the page, to the half point (0 where it is not a number)."""
+        size = float(self.sizes[line.glyphs[0]])
+        return round(size * 2) / 2 if math.isfinite(size) else 0.0
 
     def _group(self, rows: list[tuple[Line, list[Line]]], body: float) -> list[tuple[str, Any]]:
         """One block of the rules' lines: a heading, list items or a paragraph."""
