@@ -241,11 +241,7 @@ def _line_words(builder: LineGeometry, line: Line) -> list[_Word]:
 def _boxed(builder: LineGeometry, line: Line, glyphs: list[int], text: str) -> _Word:
     """The word of ``glyphs`` of ``line``, with its box and where it starts along the line."""
     ux, uy = line.ux, line.uy
-    x0 = y0 = float("inf")
-    x1 = y1 = float("-inf")
-    for g in glyphs:
-        (gx0, gy0, gx1, gy1), *_ = builder.glyph_box(g)
-        x0, y0, x1, y1 = min(x0, gx0), min(y0, gy0), max(x1, gx1), max(y1, gy1)
+    x0, y0, x1, y1 = builder.box(glyphs if glyphs == sorted(glyphs) else sorted(glyphs))
     start = min(x0 * ux + y0 * uy, x0 * ux + y1 * uy, x1 * ux + y0 * uy, x1 * ux + y1 * uy)
     return _Word(text, glyphs, (x0, y0, x1, y1), start)
 

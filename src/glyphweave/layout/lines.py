@@ -177,6 +177,11 @@ class LineGeometry:
             start, end = min(proj), max(proj)
         return Line(glyphs, pieces, wide, ux, uy, across, start, end, box, height, self.runs[r0].wmode, self)
 
+    def box(self, glyphs: list[int]) -> Box:
+        """The box of ``glyphs`` (table indices, increasing): a run's precomputed box where
+        they cover it, its slice's where they are consecutive in it, glyph by glyph elsewhere."""
+        return self._extent(glyphs)[0]
+
     def _extent(self, glyphs: list[int]) -> tuple[Box, float]:
         """The box of ``glyphs`` and their largest box height: a run wholly taken gives its
         precomputed box; the glyphs of a run taken in part are boxed one by one."""
