@@ -25,8 +25,6 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
-import attrs
-
 from glyphweave.exits import EXIT_ERROR
 
 __all__ = ["GrepQuery", "add_parsers", "grep_file"]
@@ -35,15 +33,18 @@ NO_MATCH = 1
 """Exit status when nothing matched (grep's)."""
 
 
-@attrs.frozen(kw_only=True)
 class GrepQuery:
-    """What each file is searched for."""
+    """What each file is searched for. (A plain class: the command line is built at every
+    start, and a record class costs milliseconds to make.)"""
 
-    pattern: str
-    case: bool = False
-    regex: bool = True
-    max_lines: int | None = None
-    """Stop a file after this many matching lines (``-m``)."""
+    __slots__ = ("case", "max_lines", "pattern", "regex")
+
+    def __init__(self, pattern: str, *, case: bool = False, regex: bool = True, max_lines: int | None = None) -> None:
+        self.pattern = pattern
+        self.case = case
+        self.regex = regex
+        self.max_lines = max_lines
+        """Stop a file after this many matching lines (``-m``)."""
 
 
 def add_parsers(sub: Any) -> None:

@@ -28,10 +28,6 @@ from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimp
 
 from .._shared import GEOMETRY_OPTIONS
 from ..structure import STRUCTURE_OPTIONS, StructureOptions
-from .blocks import MdBlock, render, table_data
-from .inline import Styles
-from .tagged import tagged_blocks
-from .untagged import geometric_blocks
 
 __all__ = ["MarkdownAssembler", "glyphweave_register_assemblers"]
 
@@ -76,6 +72,13 @@ class MarkdownAssembler(Assembler, StructureOptions):
     emphasis: bool
 
     def assemble(self, page: PageContext, indices: Sequence[int]) -> Assembled:
+        # Loaded on first use: every installed assembler is imported when plugins register,
+        # and a run that never writes Markdown should not pay for these.
+        from .blocks import MdBlock, render, table_data
+        from .inline import Styles
+        from .tagged import tagged_blocks
+        from .untagged import geometric_blocks
+
         page.note("assembler", self.NAME)
         if not len(indices):
             return Assembled(text="", order=[])
