@@ -175,9 +175,9 @@ def _with_test_assemblers(path: Path) -> glyphweave.Document:
 def test_a_plugins_order_decides_the_order_of_words(tmp_path: Path):
     with _with_test_assemblers(_pdf(tmp_path, INTERLEAVED)) as doc:
         page = doc.pages[0]
-        # read backwards, each line of the rules is read at once (its words along it)
-        assert [line.text for line in page.lines("backwards-test")] == [
-            f"{LEFT[1]} {RIGHT[1]}", f"{LEFT[0]} {RIGHT[0]}"]
+        # read backwards: the lines, and the words in each, come last painted first
+        assert [line.text.split() for line in page.lines("backwards-test")] == [
+            f"{LEFT[1]} {RIGHT[1]}".split()[::-1], f"{LEFT[0]} {RIGHT[0]}".split()[::-1]]
         with pytest.raises(ComponentError, match="no glyph index"):
             page.words("bad-order-test")
 

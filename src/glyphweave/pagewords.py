@@ -12,8 +12,9 @@ not say). Here the two meet:
   a line end are two words, each where it is painted;
 * a **line** is the words of one of the rules' lines that the reading order takes one after
   another. A line the assembler read in two pieces (two columns on one baseline) is two
-  lines. Its words go along it as a reader does: left to right, or right to left where the
-  line is mostly right-to-left script;
+  lines. Its words come in the text's order; where the line is mostly right-to-left script, or
+  joins pieces of a baseline painted out of order (a list marker painted after its item),
+  they go along it as a reader does, right to left or left to right;
 * a **block** is lines that sit together (a paragraph, a cell, a label: the layout
   engine's blocks) and that the reading order takes one after another.
 
@@ -25,6 +26,7 @@ the line reads on the page as shown: ``ltr``, ``rtl``, ``ttb`` or ``btt``.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -177,7 +179,7 @@ def read_blocks(page: PageContext, indices: Sequence[int], order: Sequence[int] 
     pending: list[TextLine] = []
     pending_block = -1
     i = 0
-    for row in join_backwards([line for line, _ in pieces]):
+    for row in _rows([line for line, _ in pieces], page.mediabox):
         joined = pieces[i:i + len(row)]
         i += len(row)
         line = joined[0][0]
@@ -201,6 +203,25 @@ def read_blocks(page: PageContext, indices: Sequence[int], order: Sequence[int] 
     if pending:
         out.append(_block(pending))
     return out
+
+
+def _rows(lines: list[Line], mediabox: tuple[float, float, float, float]) -> list[list[Line]]:
+    """``lines`` (in reading order) as rows: neighbours joined as :func:`join_backwards` joins
+    them, among lines of a sane size only (finite, no taller than the page): a glyph drawn
+    at 1e300 points would otherwise sit on every baseline at once."""
+    x0, y0, x1, y1 = mediabox
+    span = max(abs(x1 - x0), abs(y1 - y0), 1.0)
+    rows: list[list[Line]] = []
+    sane: list[Line] = []
+    for line in lines:
+        if all(math.isfinite(v) for v in line.box) and 0.0 <= line.height <= span:
+            sane.append(line)
+            continue
+        rows.extend(join_backwards(sane))
+        sane = []
+        rows.append([line])
+    rows.extend(join_backwards(sane))
+    return rows
 
 
 class _Word(NamedTuple):
@@ -277,7 +298,10 @@ class _Shaper:
         piece_of = None
         if reordered or has_drawn_order(text):
             piece_of = {g: piece for line in lines for g, piece in zip(line.glyphs, line.pieces, strict=True)}
-        words = sorted(words, key=lambda w: w.start, reverse=rtl)
+        if rtl or len(lines) > 1:
+            # along the line: right to left for right-to-left script (painted left to right),
+            # and pieces of a baseline joined (a marker painted after its item goes first)
+            words = sorted(words, key=lambda w: w.start, reverse=rtl)
         direction = self._direction(lines[0], rtl)
         made = tuple(w for w in (self._word(w, direction, piece_of) for w in words) if w.text)
         if not made:

@@ -24,7 +24,7 @@ from glyphweave.core.stages import Assembled, Assembler
 from glyphweave.testing.factories import TEST_FONT, add_text, page_context, text_of
 from glyphweave.testing.pdfs import make_pdf, text_at
 
-BUILT_IN = ("reading", "columns", "auto", "layout")
+BUILT_IN = ("reading", "columns", "auto", "layout", "markdown")
 
 
 @pytest.fixture(scope="module")
@@ -101,6 +101,25 @@ def test_hostile_matrices(assembler: Assembler, matrix: tuple[float, ...], wmode
     text = assemble(assembler, t)
     for word in ("Before", "storm", "After"):
         assert word in text
+
+
+@pytest.mark.parametrize("matrix", list(MATRICES.values()), ids=list(MATRICES))
+def test_words_and_search_on_hostile_matrices(matrix: tuple[float, ...]):
+    """Words, lines and blocks (and a search over them) on the same glyphs: records for every
+    word, whatever its box, and the sane words where they are."""
+    from glyphweave.pagesearch import compile_query, search_blocks
+    from glyphweave.pagewords import read_blocks, rule_options
+
+    t = GlyphTable()
+    add_text(t, "Before the storm", 72, 720)
+    add_run(t, "Hostile", matrix)
+    add_text(t, "After the storm", 72, 600)
+    page = page_context(t)
+    blocks = read_blocks(page, range(len(t)), None, rule_options(None))
+    texts = [word.text for block in blocks for word in block.words]
+    assert {"Before", "After", "storm"} <= set(texts)
+    hits = search_blocks(0, blocks, t, page.cropbox, page.rotate, compile_query("the storm"))
+    assert [hit.text for hit in hits] == ["the storm", "the storm"]
 
 
 @pytest.mark.parametrize("size", [0.0, 1e-300, 1e300, NAN, INF])
