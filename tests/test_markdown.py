@@ -186,3 +186,18 @@ def test_an_empty_tagged_cell_keeps_the_columns_in_place():
         page = doc.pages[0]
         assert page.markdown() == "| Name | Note | Qty |\n| --- | --- | --- |\n| Apple |  | 3 |\n"
         assert page.tables()[0].rows[1][1].bbox == (0.0, 0.0, 0.0, 0.0)  # a cell without glyphs has no box
+
+
+def test_a_table_padded_with_spaces_and_with_an_empty_cell(tmp_path: Path):
+    # groff's tbl pads its cells with space glyphs; a total row leaves a column empty
+    rows = ["Item      Count     Price", "Apple     3         1.20", "Pear      10        0.80",
+            "Plum      7         2.10"]
+    content = b"\n".join([at(text, 72, 700 - 12 * n) for n, text in enumerate(rows)]
+                         + [at("Total", 72, 652), at("4.10", 72 + 6 * 20, 652)])
+    with glyphweave.open(_untagged(tmp_path, content)) as doc:
+        (table,) = doc.pages[0].tables()
+        assert table.to_list() == [["Item", "Count", "Price"], ["Apple", "3", "1.20"], ["Pear", "10", "0.80"],
+                                   ["Plum", "7", "2.10"], ["Total", "", "4.10"]]
+        # the table alone: no cell read twice as text
+        assert doc.pages[0].markdown() == ("| Item | Count | Price |\n| --- | --- | --- |\n| Apple | 3 | 1.20 |\n"
+                                           "| Pear | 10 | 0.80 |\n| Plum | 7 | 2.10 |\n| Total |  | 4.10 |\n")

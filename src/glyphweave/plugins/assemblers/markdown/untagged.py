@@ -49,18 +49,19 @@ def geometric_blocks(o: Any, page: PageContext, indices: Sequence[int], styles: 
     if o.tables:
         for grid in find_grids(lines, geometry.advance, min_rows=o.min_rows, min_width=o.min_width):
             rows = tuple(tuple(Cell(text=one_line(o, geometry.line_text(cell)), glyphs=tuple(cell.glyphs))
-                               for cell in row) for row in grid)
+                               if cell is not None else Cell(text="", glyphs=()) for cell in row) for row in grid)
             block = MdBlock(kind="table", rows=rows)
             glyphs = block.reading_order()
             in_tables.update(glyphs)
             entries.append((min(map(rank, glyphs)), block))
     gap = order_thresholds(o, geometry)["gap"]
+    texts = page.table.text
     for line in lines:
         marker: list[Line] = []
         for piece in (line.split(gap) if gap > 0 else [line]):
             kept = [g for g in piece.glyphs if g not in in_tables] if in_tables else piece.glyphs
-            if not kept:
-                continue
+            if not kept or (len(kept) < len(piece.glyphs) and all(not texts[g].strip() for g in kept)):
+                continue  # in a table, but for the spaces that padded its cells
             if MARKER.fullmatch(piece.text.strip()) and piece is not line:
                 marker.append(piece)  # a bullet set apart from its text goes with the text
                 continue
