@@ -201,3 +201,20 @@ def test_a_table_padded_with_spaces_and_with_an_empty_cell(tmp_path: Path):
         # the table alone: no cell read twice as text
         assert doc.pages[0].markdown() == ("| Item | Count | Price |\n| --- | --- | --- |\n| Apple | 3 | 1.20 |\n"
                                            "| Pear | 10 | 0.80 |\n| Plum | 7 | 2.10 |\n| Total |  | 4.10 |\n")
+
+
+def test_a_link_annotation_over_untagged_words_is_a_markdown_link(tmp_path: Path):
+    content = b"\n".join([at("Read the full report online today.", 72, 700), at("Nothing here.", 72, 640)])
+    doc = pikepdf.open(io.BytesIO(make_pdf(content, fonts=FONTS)))
+    left = 72 + 6 * len("Read the ")
+    annot = doc.make_indirect(Dictionary(
+        Type=Name.Annot, Subtype=Name.Link, Rect=Array([left, 697, left + 6 * len("full report"), 709]),
+        A=Dictionary(S=Name.URI, URI=pikepdf.String("https://example.org/report"))))
+    internal = doc.make_indirect(Dictionary(Type=Name.Annot, Subtype=Name.Link, Rect=Array([72, 637, 150, 649]),
+                                            Dest=Array([doc.pages[0].obj, Name.Fit])))
+    doc.pages[0].obj.Annots = Array([annot, internal])
+    path = tmp_path / "linked.pdf"
+    doc.save(path)
+    with glyphweave.open(path) as opened:
+        assert opened.pages[0].markdown() == ("Read the [full report](https://example.org/report) online today.\n\n"
+                                              "Nothing here.\n")  # a link inside the document is no URI

@@ -313,8 +313,14 @@ class Page:
             table=self.table,
             placeholder=self.document.pipeline.placeholder,
             structure_source=self._structure,
+            links_source=self._links,
             clock=self._clock,
         )
+
+    def _links(self) -> tuple[tuple[float, float, float, float, str], ...]:
+        from glyphweave.pdf.links import page_links
+
+        return page_links(self._obj)
 
     def _structure(self) -> PageStructure | None:
         tree = self.document._structure()

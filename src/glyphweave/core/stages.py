@@ -236,6 +236,10 @@ class Decoder(Component):
         raise NotImplementedError
 
 
+LinkArea = tuple[float, float, float, float, str]
+"""A link's rectangle (x0, y0, x1, y1, user space) and the URI it opens."""
+
+
 @attrs.frozen(kw_only=True)
 class PageContext:
     """What a filter or assembler knows about the page it works on."""
@@ -251,6 +255,8 @@ class PageContext:
     structure_source: Callable[[], PageStructure | None] | None = attrs.field(default=None, eq=False, repr=False)
     """Where :attr:`structure` comes from (the document's structure tree, read once per
     document and only when an assembler asks)."""
+    links_source: Callable[[], tuple[LinkArea, ...]] | None = attrs.field(default=None, eq=False, repr=False)
+    """Where :attr:`links` come from (the page's annotations, read on first ask)."""
     clock: PageClock = attrs.field(factory=lambda: PageClock(None), eq=False, repr=False)
     """The page's clock (``page_seconds``): read it through :meth:`time_left` and
     :meth:`check_time`."""
@@ -264,6 +270,12 @@ class PageContext:
         no structure tree."""
         source = self.structure_source
         return self.memo("glyphweave.core.structure", lambda: source() if source is not None else None)
+
+    @property
+    def links(self) -> tuple[LinkArea, ...]:
+        """The page's links to URIs (Link annotations): ``(x0, y0, x1, y1, uri)`` each (API 1.2)."""
+        source = self.links_source
+        return self.memo("glyphweave.core.links", lambda: source() if source is not None else ())
 
     def memo(self, key: Hashable, build: Callable[[], T]) -> T:
         """The value kept on this page under ``key``, built by ``build()`` on first use.

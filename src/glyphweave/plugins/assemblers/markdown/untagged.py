@@ -110,6 +110,7 @@ class _Shaper:
         self.styles = styles
         self.sizes = page.table.page_size
         self.block_of = {id(line): k for k, block in enumerate(geometry.blocks) for line in block.lines}
+        self.links = page.links
 
     def blocks(self, entries: list[Any]) -> list[MdBlock]:
         # rows: consecutive pieces of one line of the rules; groups: consecutive rows of one block
@@ -250,28 +251,50 @@ class _Shaper:
 
     def _styled(self, rows: list[tuple[Line, list[Line]]]) -> str:
         """The paragraph's text on one line, with emphasis where a run of words is bold or
-        italic (the whole paragraph at once when all of it is)."""
+        italic (the whole paragraph at once when all of it is), and links where words lie in a
+        link annotation's rectangle."""
         pieces = [piece for _line, row in rows for piece in row]
         plain = "\n".join(" ".join(self.geometry.line_text(piece) for piece in row) for _line, row in rows)
-        if not self.o.emphasis:
+        if any(has_rtl(piece.text) for piece in pieces) or not (self.o.emphasis or self.links):
             return one_line(self.o, plain)
-        bold, italic = self.styles.of([g for piece in pieces for g in piece.glyphs])
-        if bold or italic:
-            return decorate(one_line(self.o, plain), bold=bold, italic=italic)
-        if any(has_rtl(piece.text) for piece in pieces):
-            return one_line(self.o, plain)
-        out: list[str] = []
-        for _line, row in rows:
-            parts = []
-            for piece in row:
-                runs: list[tuple[tuple[bool, bool], list[str]]] = []
-                for word in piece.words:
-                    style = self.styles.of(word.glyphs)
-                    text = word.text if self.o.ligatures else expand_ligatures(word.text)
-                    if runs and runs[-1][0] == style:
-                        runs[-1][1].append(text)
-                    else:
-                        runs.append((style, [text]))
-                parts.append(" ".join(decorate(" ".join(words), bold=b, italic=i) for (b, i), words in runs))
-            out.append(" ".join(parts))
-        return one_line(self.o, "\n".join(out))
+        bold, italic = self.styles.of([g for piece in pieces for g in piece.glyphs]) if self.o.emphasis else (False, False)
+        words = [(n, word) for n, (_line, row) in enumerate(rows) for piece in row for word in piece.words]
+        targets = [self._link(word.glyphs) for _n, word in words]
+        if not any(targets):
+            if bold or italic:
+                return decorate(one_line(self.o, plain), bold=bold, italic=italic)
+            if not self.o.emphasis:
+                return one_line(self.o, plain)
+        return self._emphasised(words, targets)
+
+    def _emphasised(self, words: list[tuple[int, Any]], targets: list[str | None]) -> str:
+        """Words (with their row) on one line, runs of one style (bold, italic, link) decorated."""
+        runs: list[tuple[tuple[bool, bool, str | None], list[str]]] = []
+        previous = -1
+        for (row, word), target in zip(words, targets, strict=True):
+            bold, italic = self.styles.of(word.glyphs) if self.o.emphasis else (False, False)
+            style = (bold, italic, target)
+            text = word.text if self.o.ligatures else expand_ligatures(word.text)
+            sep = "" if previous < 0 else "\n" if row != previous else " "
+            previous = row
+            if runs and runs[-1][0] == style:
+                runs[-1][1].append(sep + text)
+            else:
+                runs.append((style, [sep + text]))
+        out = []
+        for (bold, italic, link), parts in runs:
+            text = "".join(parts)
+            lead = text[: len(text) - len(text.lstrip())]
+            out.append(lead + decorate(text.lstrip(), bold=bold, italic=italic, link=link))
+        return one_line(self.o, "".join(out))
+
+    def _link(self, glyphs: list[int]) -> str | None:
+        """The URI of the link whose rectangle holds the centre of ``glyphs``, or None."""
+        if not self.links:
+            return None
+        x0, y0, x1, y1 = self.geometry.builder.box(sorted(glyphs))
+        x, y = (x0 + x1) / 2, (y0 + y1) / 2
+        for lx0, ly0, lx1, ly1, uri in self.links:
+            if lx0 <= x <= lx1 and ly0 <= y <= ly1:
+                return uri
+        return None
