@@ -44,7 +44,7 @@ class MarkdownAssembler(Assembler, StructureOptions):
             doc="Artifacts of a tagged page (running heads, page numbers): drop them, or keep or append them "
             "after the content as paragraphs.",
         ),
-        "alt": Option(default=True, doc="Write a figure's /Alt as an image description (![...]())."),
+        "alt": Option(default=True, doc="Write a figure's /Alt as a Markdown image's description."),
         "structure": Option(default=True, doc="Write tagged pages from their structure tree where it is usable."),
         "recover": Option(default=True, doc="On untagged pages read in paint order: order recovery, as auto's."),
         "headings": Option(default=True, doc="On untagged pages: blocks set larger than the body text are headings."),
@@ -59,7 +59,8 @@ class MarkdownAssembler(Assembler, StructureOptions):
         "tables": Option(default=True, doc="On untagged pages: rows whose cells line up in columns are a table."),
         "min_rows": Option(default=3, minimum=2, maximum=1000,
                            doc="The fewest rows (header included) an untagged table has."),
-        "emphasis": Option(default=True, doc="Mark bold and italic runs (** and *), from the fonts' names and flags."),
+        "emphasis": Option(default=True, doc="Mark bold and italic runs as Markdown emphasis, from the fonts' names "
+                           "and flags."),
     }
 
     structure: bool
