@@ -44,11 +44,12 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Page and document statistics (stats.py): counted from the glyph table, on core only.
     "stats": frozenset({"core", "guard"}),
     "cli": frozenset({"glyphweave", "api", "core", "guard", "components", "scaffold", "batch", "glyphmap",
-                      "accelerated", "files", "arguments", "pageranges", "exits", "opening", "hocr", "pagespace", "grep"}),
+                      "accelerated", "files", "arguments", "pageranges", "exits", "opening", "hocr", "pagespace", "grep",
+                     "pagewords"}),
     # glyphweave grep (grep.py): the API's search, on the batch pool for many files.
     "grep": frozenset({"api", "arguments", "batch", "core", "exits", "pagesearch"}),
     "batch": frozenset({"api", "core", "guard", "components", "batch", "files", "arguments", "pageranges", "pagecrop",
-                        "exits", "opening"}),
+                        "pagewords", "exits", "opening"}),
     # The command line's exit statuses (exits.py), one per error class: the CLI's, and the batch
     # manifest's record of the status each file would have given.
     "exits": frozenset({"core"}),

@@ -17,7 +17,7 @@ import time
 import types
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import pikepdf
@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from glyphweave.pdf.outline import OutlineEntry
 
 Source = str | os.PathLike[str] | bytes | IO[bytes]
+T = TypeVar("T")
 Box = tuple[float, float, float, float]
 LETTER: Box = (0.0, 0.0, 612.0, 792.0)
 
@@ -835,11 +836,17 @@ class Document:
     def iter_assembled(self, pages: Iterable[int] | None = None, *, mode: str | None = None,
                        crop: Sequence[float] | None = None) -> Iterator[tuple[Page, Assembled]]:
         """Like :meth:`iter_text`, with the assembler's structured data beside the text."""
+        return self._extracted(pages, lambda page: page.assembled(mode) if crop is None
+                               else page.crop(crop).assembled(mode))
+
+    def _extracted(self, pages: Iterable[int] | None, read: Callable[[Page], T]) -> Iterator[tuple[Page, T]]:
+        """(page, what ``read`` takes from it) for the selected pages, each page counted in
+        :attr:`stats` and released as the ``iter_`` methods release them."""
         for page in self._selected(pages):
             # One pause over the whole page, ended once its glyph table is dropped: the
             # collector then resumes with none of the page's objects left to scan.
             with self._collector_paused():
-                result = page.assembled(mode) if crop is None else page.crop(crop).assembled(mode)
+                result = read(page)
                 self._page_stats[page.number] = page.stats
                 if self.pause_gc:
                     page._release()
@@ -849,13 +856,8 @@ class Document:
                     crop: Sequence[float] | None = None) -> Iterator[tuple[Page, Assembled, list[TextBlock]]]:
         """Like :meth:`iter_assembled`, with each page's blocks (their lines and words:
         :meth:`Page.blocks`) from the same assembly."""
-        for page in self._selected(pages):
-            with self._collector_paused():
-                result, blocks = page._read(mode) if crop is None else page.crop(crop)._read(mode)
-                self._page_stats[page.number] = page.stats
-                if self.pause_gc:
-                    page._release()
-            yield page, result, blocks
+        read = self._extracted(pages, lambda page: page._read(mode) if crop is None else page.crop(crop)._read(mode))
+        return ((page, result, blocks) for page, (result, blocks) in read)
 
     def markdown(self, pages: Iterable[int] | None = None, *, mode: str = "markdown",
                  crop: Sequence[float] | None = None) -> str:
@@ -877,12 +879,8 @@ class Document:
 
     def _search(self, pattern: re.Pattern[str], pages: Iterable[int] | None, mode: str | None,
                 crop: Sequence[float] | None) -> Iterator[SearchHit]:
-        for page in self._selected(pages):
-            with self._collector_paused():
-                hits = page._search(pattern, mode) if crop is None else page.crop(crop)._search(pattern, mode)
-                self._page_stats[page.number] = page.stats
-                if self.pause_gc:
-                    page._release()
+        for _page, hits in self._extracted(pages, lambda page: page._search(pattern, mode) if crop is None
+                                           else page.crop(crop)._search(pattern, mode)):
             yield from hits
 
     def iter_glyphs(self, pages: Iterable[int] | None = None, *, raw: bool = False,

@@ -313,12 +313,11 @@ def _write_words(args: argparse.Namespace, doc: Any, read: Iterator[tuple[Any, A
     """``--format words`` (a JSON object per word) or ``--format hocr`` (an hOCR document)
     of the pages ``read`` gives: (page, its text, its blocks)."""
     if args.format == "words":
+        from glyphweave.pagewords import word_records
+
         for page, _result, blocks in _frozen_after_each(read, args.owns_process):
-            for b, block in enumerate(blocks):
-                for n, line in enumerate(block.lines):
-                    for word in line.words:
-                        out.write(json.dumps({"page": page.number + 1, "block": b, "line": n, **word.to_dict()},
-                                             ensure_ascii=False) + "\n")
+            for record in word_records(page.number, blocks):
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
         return
     from glyphweave import __version__
     from glyphweave.hocr import HocrWriter

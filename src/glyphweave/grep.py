@@ -99,16 +99,16 @@ def cmd_grep(args: argparse.Namespace) -> int:
     show_names = args.filenames if args.filenames is not None else len(args.inputs) > 1 or len(sources) > 1
     jobs = [FileJob(source=source, output="", options=options, gather=True) for source in sources]
     matched = False
-    failed = 0
+    error_status = 0
     for problem in problems:
         print(f"glyphweave: {problem.file}: {problem.error}", file=sys.stderr)
-        failed = failed or problem.exit_status or EXIT_ERROR
+        error_status = error_status or problem.exit_status or EXIT_ERROR
     with _stdout() as out:
         for result in _in_order(jobs, query, args.jobs):
             if result.status != "ok":
                 out.flush()
                 print(f"glyphweave: {result.file}: {result.error}", file=sys.stderr)
-                failed = failed or result.exit_status or EXIT_ERROR
+                error_status = error_status or result.exit_status or EXIT_ERROR
                 continue
             found = json.loads(result.content or "[]")
             matched = matched or bool(found)
@@ -116,8 +116,8 @@ def cmd_grep(args: argparse.Namespace) -> int:
                 _print(out, result.file if show_names else None, found, args)
             if args.quiet and matched:
                 break
-    if failed and not (args.quiet and matched):
-        return failed
+    if error_status and not (args.quiet and matched):
+        return error_status
     return 0 if matched else NO_MATCH
 
 
@@ -179,24 +179,16 @@ def grep_file(job: Any, *, query: GrepQuery) -> Any:
     matching lines travel back as JSON in the result's content, ``[page, matches, lines]``
     each, page 1-based. Never raises for a bad file: the result says why it failed."""
     from glyphweave.api import open_with
-    from glyphweave.batch.ranges import PageLabel, parse_ranges, select
-    from glyphweave.batch.task import FileResult, cannot_load, one_line
-    from glyphweave.core.errors import GlyphweaveError
-    from glyphweave.exits import exit_status
-    from glyphweave.pagesearch import compile_query
+    from glyphweave.batch.task import FileResult, failed, selected_pages
 
     started = time.perf_counter()
     opts = job.options
     found: list[list[Any]] = []
     try:
-        pattern = compile_query(query.pattern, case=query.case, regex=query.regex)
         with open_with(job.source, opts.open) as doc:
-            pages = None
-            if opts.pages is not None:
-                ranges = parse_ranges(opts.pages)
-                labels = doc.page_labels if any(isinstance(r, PageLabel) for r in ranges) else None
-                pages = select(ranges, len(doc), labels)
-            for hit in doc._search(pattern, pages, opts.mode, opts.crop):
+            pages, _note = selected_pages(doc, opts.pages)
+            for hit in doc.search(query.pattern, pages, case=query.case, regex=query.regex, mode=opts.mode,
+                                  crop=opts.crop):
                 key = [hit.page + 1, list(hit.lines)]
                 if found and [found[-1][0], found[-1][2]] == key:
                     found[-1][1] += 1  # another match on the line printed last
@@ -204,14 +196,7 @@ def grep_file(job: Any, *, query: GrepQuery) -> Any:
                 if query.max_lines is not None and len(found) >= query.max_lines:
                     break
                 found.append([hit.page + 1, 1, list(hit.lines)])
-    except (GlyphweaveError, OSError, MemoryError, RecursionError) as exc:
-        return FileResult(file=job.source, status="failed", error=one_line(exc), exit_status=exit_status(exc),
-                          seconds=round(time.perf_counter() - started, 4))
-    except ImportError as exc:
-        return FileResult(file=job.source, status="failed", error=cannot_load(exc), exit_status=EXIT_ERROR,
-                          seconds=round(time.perf_counter() - started, 4))
-    except Exception as exc:  # a bug, or a plugin's: the other files are still searched
-        return FileResult(file=job.source, status="failed", error=f"unexpected {type(exc).__name__}: {one_line(exc)}",
-                          exit_status=EXIT_ERROR, seconds=round(time.perf_counter() - started, 4))
+    except Exception as exc:  # a bad file, or a bug: the other files are still searched
+        return failed(job.source, exc, started)
     return FileResult(file=job.source, status="ok", seconds=round(time.perf_counter() - started, 4),
                       content=json.dumps(found, ensure_ascii=False))

@@ -170,9 +170,7 @@ def _searched(lines: Sequence[TextLine], join: str) -> tuple[str, list[_Span]]:
 def _hit(number: int, matched: str, spans: list[_Span], starts: list[int], a: int, b: int,
          lines: Sequence[TextLine], table: GlyphTable, to_shown: ToShown) -> tuple[tuple[int, int], SearchHit] | None:
     """The hit of the match ``a``..``b`` of the searched text, with its place in reading order."""
-    first = bisect_right(starts, a) - 1
-    if first < 0:
-        first = 0
+    first = max(bisect_right(starts, a) - 1, 0)
     by_line: dict[int, list[int]] = {}
     key: tuple[int, int] | None = None
     for span in spans[first:]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["shown_size", "shown_transform"]
+__all__ = ["shown_box", "shown_size", "shown_transform"]
 
 Box = tuple[float, float, float, float]
 
@@ -29,6 +29,16 @@ def shown_transform(cropbox: Box, rotate: int) -> Callable[[float, float], tuple
     if turn == 270:
         return lambda x, y: (cy1 - y, cx1 - x)
     return lambda x, y: (x - cx0, cy1 - y)
+
+
+def shown_box(to_shown: Callable[[float, float], tuple[float, float]], box: Box) -> Box:
+    """The bounds, as shown (``(x0, top, x1, bottom)``), of the user-space ``box``
+    (``(x0, y0, x1, y1)``): its corners mapped by ``to_shown`` (a :func:`shown_transform`)."""
+    x0, y0, x1, y1 = box
+    corners = [to_shown(x, y) for x in (x0, x1) for y in (y0, y1)]
+    xs = [c[0] for c in corners]
+    ys = [c[1] for c in corners]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def shown_size(cropbox: Box, rotate: int) -> tuple[float, float]:

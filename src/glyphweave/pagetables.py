@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from glyphweave.pagespace import shown_transform
+from glyphweave.pagespace import shown_box, shown_transform
 
 __all__ = ["Table", "TableCell", "tables_of"]
 
@@ -67,9 +67,7 @@ def tables_of(data: Any, cropbox: Sequence[float], rotate: int) -> list[Table]:
             for cell in row:
                 box = cell.get("bbox") or []
                 if len(box) == 4:
-                    corners = [to_shown(x, y) for x in (box[0], box[2]) for y in (box[1], box[3])]
-                    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
-                    shown = (min(xs), min(ys), max(xs), max(ys))
+                    shown = shown_box(to_shown, (box[0], box[1], box[2], box[3]))
                 else:
                     shown = (0.0, 0.0, 0.0, 0.0)
                 cells.append(TableCell(text=str(cell.get("text", "")), x0=shown[0], top=shown[1], x1=shown[2],

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import attrs
@@ -41,9 +41,9 @@ from glyphweave.layout.lines import LineGeometry
 from glyphweave.layout.mathletters import composed_negations, fold_math_letters
 from glyphweave.layout.scripts import expand_ligatures, has_rtl
 from glyphweave.layout.visual import visual_words
-from glyphweave.pagespace import shown_transform
+from glyphweave.pagespace import shown_box, shown_transform
 
-__all__ = ["TextBlock", "TextLine", "TextWord", "read_blocks", "rule_options"]
+__all__ = ["TextBlock", "TextLine", "TextWord", "read_blocks", "rule_options", "word_records"]
 
 ShownBox = tuple[float, float, float, float]
 """``(x0, top, x1, bottom)`` in points from the top-left corner of the page as shown."""
@@ -127,6 +127,15 @@ class TextBlock:
     @property
     def words(self) -> tuple[TextWord, ...]:
         return tuple(word for line in self.lines for word in line.words)
+
+
+def word_records(number: int, blocks: Sequence[TextBlock]) -> Iterator[dict[str, Any]]:
+    """The words of page ``number`` (0-based) as ``--format words`` writes them: page
+    (1-based), block and line (0-based, in reading order), then :meth:`TextWord.to_dict`."""
+    for b, block in enumerate(blocks):
+        for n, line in enumerate(block.lines):
+            for word in line.words:
+                yield {"page": number + 1, "block": b, "line": n, **word.to_dict()}
 
 
 def rule_options(assembler: object) -> dict[str, Any]:
@@ -328,16 +337,9 @@ class _Shaper:
         if SOFT_HYPHEN in text:
             text = text[:-1].replace(SOFT_HYPHEN, "") + ("-" if text[-1] == SOFT_HYPHEN else text[-1])
         run = self.builder.runs[self.builder.run_of(min(word.glyphs))]
-        x0, top, x1, bottom = self._shown(word.box)
+        x0, top, x1, bottom = shown_box(self.to_shown, word.box)
         return TextWord(text=text, x0=x0, top=top, x1=x1, bottom=bottom, font=self.table.fonts[run.font].base_font,
                         size=run_page_size(run), direction=direction, glyphs=tuple(sorted(word.glyphs)))
-
-    def _shown(self, box: tuple[float, float, float, float]) -> ShownBox:
-        bx0, by0, bx1, by1 = box
-        corners = [self.to_shown(x, y) for x in (bx0, bx1) for y in (by0, by1)]
-        xs = [c[0] for c in corners]
-        ys = [c[1] for c in corners]
-        return min(xs), min(ys), max(xs), max(ys)
 
     def _direction(self, line: Line, rtl: bool) -> str:
         ax, ay = self.to_shown(0.0, 0.0)

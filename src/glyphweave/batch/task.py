@@ -104,29 +104,46 @@ class FileResult:
 
 def run_job(job: FileJob) -> FileResult:
     """Extract ``job.source`` into ``job.output`` (see the module docstring)."""
-    from glyphweave.core.errors import GlyphweaveError
-    from glyphweave.exits import exit_status
-
     started = time.perf_counter()
     try:
         content, stats, warnings, note = _extract(job)
         digest = hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
         if not job.gather:
             write_atomically(job.output, content, inputs=(job.source,))
-    except (GlyphweaveError, OSError, MemoryError, RecursionError) as exc:
-        return FileResult(file=job.source, status="failed", error=one_line(exc), exit_status=exit_status(exc),
-                          seconds=round(time.perf_counter() - started, 4))
-    except ImportError as exc:  # a module missing, or no memory left to load it (under --memory-mb)
-        return FileResult(file=job.source, status="failed", error=cannot_load(exc), exit_status=1,
-                          seconds=round(time.perf_counter() - started, 4))
-    except Exception as exc:  # a bug, or a plugin's: the batch goes on and the file says why
-        return FileResult(file=job.source, status="failed", error=f"unexpected {type(exc).__name__}: "
-                          f"{one_line(exc)}", exit_status=1, seconds=round(time.perf_counter() - started, 4))
+    except Exception as exc:
+        return failed(job.source, exc, started)
     return FileResult(
         file=job.source, status="ok", pages=stats.pages, glyphs=stats.glyphs, unresolved=stats.unresolved,
         warnings=warnings, seconds=round(time.perf_counter() - started, 4), output=job.output,
         sha256=digest, content=content if job.gather else None, note=note,
     )
+
+
+def failed(source: str, exc: Exception, started: float) -> FileResult:
+    """The result of a file whose work raised ``exc`` (started at ``started``, a
+    :func:`time.perf_counter` reading): its one-line reason and the status ``extract`` would
+    have exited with. A batch (or a search of many files) goes on after it."""
+    from glyphweave.core.errors import GlyphweaveError
+    from glyphweave.exits import EXIT_ERROR, exit_status
+
+    if isinstance(exc, (GlyphweaveError, OSError, MemoryError, RecursionError)):
+        error, status = one_line(exc), exit_status(exc)
+    elif isinstance(exc, ImportError):  # a module missing, or no memory left to load it (under --memory-mb)
+        error, status = cannot_load(exc), EXIT_ERROR
+    else:  # a bug, or a plugin's: the file says why
+        error, status = f"unexpected {type(exc).__name__}: {one_line(exc)}", EXIT_ERROR
+    return FileResult(file=source, status="failed", error=error, exit_status=status,
+                      seconds=round(time.perf_counter() - started, 4))
+
+
+def selected_pages(doc: Any, spec: str | None) -> tuple[list[int] | None, str | None]:
+    """The pages the page ranges ``spec`` (``--pages``, cut to the file's pages) select in
+    ``doc``, and what the manifest says when they were cut; (None, None): every page."""
+    if spec is None:
+        return None, None
+    ranges = parse_ranges(spec)
+    labels = doc.page_labels if any(isinstance(r, PageLabel) for r in ranges) else None
+    return select(ranges, len(doc), labels), clamped_note(spec, ranges, len(doc), labels)
 
 
 CANNOT_LOAD = "cannot load the module "
@@ -149,13 +166,7 @@ def _extract(job: FileJob) -> tuple[str, Any, int, str | None]:
     opts = job.options
     parts: list[str] = []
     with open_with(job.source, opts.open) as doc:
-        pages: list[int] | None = None
-        note = None
-        if opts.pages is not None:
-            ranges = parse_ranges(opts.pages)
-            labels = doc.page_labels if any(isinstance(r, PageLabel) for r in ranges) else None
-            pages = select(ranges, len(doc), labels)
-            note = clamped_note(opts.pages, ranges, len(doc), labels)
+        pages, note = selected_pages(doc, opts.pages)
         if opts.format == "text":
             for _, text in doc.iter_text(pages, mode=opts.mode, crop=opts.crop):
                 parts.append(text)
@@ -167,14 +178,12 @@ def _extract(job: FileJob) -> tuple[str, Any, int, str | None]:
                     record["data"] = result.data
                 parts.append(json.dumps(record, ensure_ascii=False) + "\n")
         elif opts.format == "words":
+            from glyphweave.pagewords import word_records
+
             for page, _result, blocks in doc.iter_blocks(pages, mode=opts.mode, crop=opts.crop):
-                for b, block in enumerate(blocks):
-                    for n, line in enumerate(block.lines):
-                        parts.extend(json.dumps({"page": page.number + 1, "block": b, "line": n, **word.to_dict()},
-                                                ensure_ascii=False) + "\n" for word in line.words)
+                parts.extend(json.dumps(record, ensure_ascii=False) + "\n" for record in word_records(page.number, blocks))
         elif opts.format == "markdown":
-            texts = [text for _, text in doc.iter_text(pages, mode=opts.mode or "markdown", crop=opts.crop) if text]
-            parts.append("\n".join(texts))  # pages apart by a blank line, as extract --format markdown
+            parts.append(doc.markdown(pages, mode=opts.mode or "markdown", crop=opts.crop))
         else:
             for page, glyphs in doc.iter_glyphs(pages, crop=opts.crop):
                 parts.extend(json.dumps({"page": page.number + 1, **glyph.to_dict()}, ensure_ascii=False) + "\n"

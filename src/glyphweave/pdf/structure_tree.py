@@ -49,7 +49,7 @@ _HEADS = frozenset({"THead"})  # a table's header rows
 
 class _Around(NamedTuple):
     """What surrounds content beyond its block, row and cell: carried down the walk and
-    written on each item (the fields of :class:`StructItem` of the same names)."""
+    written on each item (``_asdict()``: the fields of :class:`StructItem` of the same names)."""
 
     note: int | None = None
     block_kind: str = "Document"
@@ -57,10 +57,6 @@ class _Around(NamedTuple):
     header: bool = False
     lists: int = 0
     link: str | None = None
-
-    def item_fields(self) -> dict[str, Any]:
-        return {"note": self.note, "block_kind": self.block_kind, "table": self.table, "header": self.header,
-                "lists": self.lists, "link": self.link}
 
 
 class DocumentStructure:
@@ -296,7 +292,7 @@ class _Walk:
         if alt is not None and page is not None:
             text = _text_string(alt)
             if text:
-                self.pages[page].append(StructItem((), kind, block, row, cell, alt=text, **around.item_fields()))
+                self.pages[page].append(StructItem((), kind, block, row, cell, alt=text, **around._asdict()))
         actual = elem.get("/ActualText")
         if actual is not None:
             text = _text_string(actual)
@@ -322,7 +318,7 @@ class _Walk:
         if page is None:
             self.warn("marked content referenced without a page (no /Pg, no /ParentTree entry); skipped")
             return
-        self.pages[page].append(StructItem((key,), kind, block, row, cell, **around.item_fields()))
+        self.pages[page].append(StructItem((key,), kind, block, row, cell, **around._asdict()))
 
     def _replaced(self, elem: pikepdf.Dictionary, depth: int, page: int | None, kind: str, block: int,
                   row: int | None, cell: int | None, around: _Around, text: str) -> None:
@@ -370,7 +366,7 @@ class _Walk:
                 keys[pg].append(key)
         for n, pg in enumerate(order):
             self.pages[pg].append(StructItem(tuple(keys[pg]), kind, block, row, cell, text=text if n == 0 else "",
-                                             **around.item_fields()))
+                                             **around._asdict()))
 
 
 def _number_tree(node: Any, max_depth: int) -> list[tuple[int, Any]]:

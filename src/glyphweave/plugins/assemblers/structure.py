@@ -104,6 +104,29 @@ def play_structure(options: StructureOptions, page: PageContext, indices: Sequen
     """The page's text in structure order and the glyphs in that order, or None (with
     ``reason`` noted) when the page's structure is not usable. ``options`` is a component with the structure and geometry
     options (the structure or the auto assembler)."""
+    played = played_order(options, page, indices)
+    if played is None:
+        return None
+    order, starts, artifacts = played
+    in_order = set(order)
+    tail = [i for i in indices if i not in in_order]
+    artifact_set = set(artifacts)
+    untagged = [i for i in tail if i not in artifact_set]
+    page.note("untagged", str(len(untagged)))
+    page.check_time()
+    body = _body_text(options, page, order, starts)
+    read_before, read_after = _artifact_text(options, page, artifacts, order)
+    reads = [*read_before, (body, order), *read_after, _geometric_text(options, page, untagged)]
+    text = "".join(part if part.endswith("\n") or not part else part + "\n" for part, _ in reads if part)
+    return text, [g for _, glyphs in reads for g in glyphs]
+
+
+def played_order(options: StructureOptions, page: PageContext,
+                 indices: Sequence[int]) -> tuple[list[int], list[_Start], list[int]] | None:
+    """The glyphs the structure tree plays, in its order (floats and notes at the foot of the
+    page after the body, as the options say), where each item starts in it, and the page's
+    artifacts; None (with ``reason`` noted) when the page's structure is not usable. What
+    the page's statistics say of it is noted on the way."""
     structure = page.structure
     if structure is None:
         page.note("reason", "no structure tree")
@@ -127,17 +150,7 @@ def play_structure(options: StructureOptions, page: PageContext, indices: Sequen
     order, starts, deferred = _notes_after_body(page, order, starts)
     if deferred:
         page.note("notes", f"{deferred} note(s) at the foot of the page read after the body")
-    played = set(order)
-    tail = [i for i in indices if i not in played]
-    artifact_set = set(artifacts)
-    untagged = [i for i in tail if i not in artifact_set]
-    page.note("untagged", str(len(untagged)))
-    page.check_time()
-    body = _body_text(options, page, order, starts)
-    read_before, read_after = _artifact_text(options, page, artifacts, order)
-    reads = [*read_before, (body, order), *read_after, _geometric_text(options, page, untagged)]
-    text = "".join(part if part.endswith("\n") or not part else part + "\n" for part, _ in reads if part)
-    return text, [g for _, glyphs in reads for g in glyphs]
+    return order, starts, artifacts
 
 
 _Start = tuple[int, StructItem]

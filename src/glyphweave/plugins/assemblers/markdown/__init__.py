@@ -22,11 +22,10 @@ The tables found are also data: ``Assembled.data`` is ``{"tables": [{"rows": [[{
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl
 
-from .._shared import GEOMETRY_OPTIONS
+from .._shared import GEOMETRY_OPTIONS, rules_geometry
 from ..structure import STRUCTURE_OPTIONS, StructureOptions
 
 __all__ = ["MarkdownAssembler", "glyphweave_register_assemblers"]
@@ -93,28 +92,13 @@ class MarkdownAssembler(Assembler, StructureOptions):
         page.check_time()
         blocks.extend(geometric_blocks(self, page, rest, styles))
         order = [g for block in blocks for g in block.reading_order()]
-        tables = [table_data(block, _boxer(page)) for block in blocks if block.kind == "table"]
+        builder = rules_geometry(self, page, indices).builder  # boxes a run at a time; no walk
+
+        def box(glyphs: Sequence[int]) -> list[float]:
+            return [round(v, 3) for v in builder.box(sorted(glyphs))] if glyphs else []
+
+        tables = [table_data(block, box) for block in blocks if block.kind == "table"]
         return Assembled(text=render(blocks), data={"tables": tables} if tables else None, order=order)
-
-
-def _boxer(page: PageContext) -> Any:
-    table = page.table
-
-    def box(glyphs: Sequence[int]) -> list[float]:
-        if not glyphs:
-            return []
-        xs: list[float] = []
-        ys: list[float] = []
-        for g in glyphs:
-            for x, y in ((table.ox[g] + table.lox[g], table.oy[g] + table.loy[g]),
-                         (table.ex[g] + table.hix[g], table.ey[g] + table.hiy[g]),
-                         (table.ox[g] + table.hix[g], table.oy[g] + table.hiy[g]),
-                         (table.ex[g] + table.lox[g], table.ey[g] + table.loy[g])):
-                xs.append(x)
-                ys.append(y)
-        return [round(min(xs), 3), round(min(ys), 3), round(max(xs), 3), round(max(ys), 3)]
-
-    return box
 
 
 @hookimpl

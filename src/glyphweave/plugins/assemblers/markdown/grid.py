@@ -26,9 +26,11 @@ from collections.abc import Sequence
 
 from glyphweave.layout import Line
 
-__all__ = ["MARKER", "find_grids"]
+__all__ = ["BULLETS", "MARKER", "find_grids"]
 
-MARKER = re.compile(r"[•◦▪▫‣⁃●○■□◆◇❖►▶➢➤→⇒✓✔✗☐☑☒·*\-–]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,6})[.)]")
+BULLETS = r"•◦▪▫‣⁃●○■□◆◇❖►▶➢➤→⇒✓✔✗☐☑☒·*\-–"
+"""The bullets a list item may start with (the inside of a regex character class)."""
+MARKER = re.compile(rf"[{BULLETS}]|\(?(?:\d{{1,3}}|[a-zA-Z]|[ivxlcIVXLC]{{1,6}})[.)]")
 """A list item's marker: a first column of these alone is a list, not a table."""
 CELL_GAP = 2.0
 """A gap along a line of at least this many typical advances separates two cells."""

@@ -11,7 +11,7 @@ from glyphweave.plugin import GlyphTable
 
 from .._shared import RuleOptions, finished
 
-__all__ = ["Styles", "decorate", "one_line"]
+__all__ = ["Style", "Styles", "decorate", "decorated", "one_line"]
 
 _BOLD_NAME = re.compile(r"bold|black|heavy|demi|[-,]bd\b|[-,]medi\b|^cmb|^cmssbx|^ec-?bx|^sfbx|^lmroman\d*-bold",
                         re.IGNORECASE)
@@ -75,6 +75,21 @@ def decorate(text: str, *, bold: bool = False, italic: bool = False, link: str |
         label = core.replace("[", r"\[").replace("]", r"\]")
         core = f"[{label}]({target})"
     return lead + core + trail
+
+
+Style = tuple[bool, bool, "str | None"]
+"""(bold, italic, link URI or None): what a run of text is decorated with."""
+
+
+def decorated(runs: Sequence[tuple[Style, Sequence[str]]]) -> str:
+    """Runs of text (each its style and its parts, a part starting with the white space
+    before it) joined, each run decorated (:func:`decorate`), its leading white space outside."""
+    out = []
+    for (bold, italic, link), parts in runs:
+        text = "".join(parts)
+        lead = text[: len(text) - len(text.lstrip())]
+        out.append(lead + decorate(text.lstrip(), bold=bold, italic=italic, link=link))
+    return "".join(out)
 
 
 def one_line(options: RuleOptions, text: str) -> str:

@@ -9,19 +9,20 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from glyphweave.layout import StructItem, content_keys, coverage, has_rtl
+from glyphweave.layout import StructItem, has_rtl
 from glyphweave.plugin import PageContext
 
 from .._shared import rules_geometry
-from ..structure import _author_order, _floats_after_body, _notes_after_body, played_pieces
+from ..structure import played_order, played_pieces
 from .blocks import Cell, MdBlock
-from .inline import Styles, decorate, one_line
+from .grid import BULLETS
+from .inline import Style, Styles, decorated, one_line
 
 __all__ = ["tagged_blocks"]
 
 _HEADINGS = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6, "H": 1, "Title": 1}
 _NUMBER_LABEL = re.compile(r"\(?(\d{1,9})[.)]?")
-_BULLET_LABEL = re.compile(r"[•◦▪▫‣⁃●○■□◆◇❖►▶➢➤→⇒✓✔✗☐☑☒·*\-–—]")
+_BULLET_LABEL = re.compile(rf"[{BULLETS}—]")
 
 Span = tuple[StructItem, int, int]
 """An item and where its glyphs are in the author's order (start, end)."""
@@ -32,22 +33,10 @@ def tagged_blocks(o: Any, page: PageContext, indices: Sequence[int],
     """The tagged content as blocks, and the glyphs left for the geometric path (untagged
     content; artifacts too unless ``artifacts`` is ``drop``); None (with the reason noted)
     when the page's structure is not usable."""
-    structure = page.structure
-    if structure is None:
-        page.note("reason", "no structure tree")
+    played_glyphs = played_order(o, page, indices)
+    if played_glyphs is None:
         return None
-    by_key, artifacts, loose = content_keys(page.table, indices)
-    found = coverage(structure, by_key, artifacts, loose, o.coverage)
-    page.note("coverage", f"{found.share:.3f}")
-    if not found.usable:
-        page.note("reason", f"no usable structure: {found.reason}")
-        return None
-    page.note("served", "structure")
-    page.note("reason", found.reason)
-    order, starts, _repeated = _author_order(structure.items, by_key, o.alt)
-    if o.floats:
-        order, starts, _floated = _floats_after_body(page, order, starts)
-    order, starts, _deferred = _notes_after_body(page, order, starts)
+    order, starts, artifacts = played_glyphs
     played = set(order)
     dropped = set(artifacts) if o.artifacts == "drop" else set()
     rest = [g for g in indices if g not in played and g not in dropped]
@@ -161,7 +150,7 @@ class _Builder:
         """The spans' text on one line: runs of one style (bold, italic, link) decorated;
         right-to-left text read in logical order, without decoration."""
         emphasis = emphasis and self.o.emphasis
-        runs: list[tuple[tuple[bool, bool, str | None], list[str]]] = []
+        runs: list[tuple[Style, list[str]]] = []
         for n, (item, lo, hi) in enumerate(spans):
             if item.text is not None:
                 text = item.text
@@ -187,9 +176,4 @@ class _Builder:
             glyphs = sorted(g for item, lo, hi in spans if item.text is None for g in self.order[lo:hi])
             if glyphs:
                 return one_line(self.o, rules_geometry(self.o, self.page, glyphs).reading_text())
-        out = []
-        for (bold, italic, link), parts in runs:
-            text = "".join(parts)
-            lead = text[: len(text) - len(text.lstrip())]
-            out.append(lead + decorate(text.lstrip(), bold=bold, italic=italic, link=link))
-        return one_line(self.o, "".join(out))
+        return one_line(self.o, decorated(runs))

@@ -16,12 +16,12 @@ from glyphweave.plugin import PageContext
 from .._shared import order_thresholds, rules_geometry
 from ..geometric import geometric_choice
 from .blocks import Cell, MdBlock
-from .grid import MARKER, find_grids
-from .inline import Styles, decorate, one_line
+from .grid import BULLETS, MARKER, find_grids
+from .inline import Style, Styles, decorate, decorated, one_line
 
 __all__ = ["geometric_blocks"]
 
-_BULLET = re.compile(r"^[•◦▪▫‣⁃●○■□◆◇❖►▶➢➤→⇒✓✔✗☐☑☒·*\-–](?:\s+|$)")
+_BULLET = re.compile(rf"^[{BULLETS}](?:\s+|$)")
 _NUMBERED = re.compile(r"^\(?(\d{1,3})[.)](?:\s+|$)")
 _LETTERED = re.compile(r"^\(?(?:[a-zA-Z]|[ivxlcIVXLC]{1,6})[.)]\s+")
 HEADING_LINES = 3
@@ -92,6 +92,11 @@ def _markers_joined(entries: list[Any]) -> list[Any]:
                 continue
         out.append(entry)
     return out
+
+
+def _starts_item(text: str) -> bool:
+    """Whether ``text`` (a line's) starts with a list item's marker: a bullet, a number or a letter."""
+    return bool(_BULLET.match(text) or _NUMBERED.match(text) or _LETTERED.match(text))
 
 
 def _ranks(order: Sequence[int] | None) -> Any:
@@ -176,7 +181,7 @@ class _Shaper:
             first = tuple(g for piece in rows[cut][1] for g in piece.glyphs)
             return [*self._group(rows[:cut], body), ("heading-bold", (one_line(self.o, texts[cut]), first)),
                     *self._group(rows[cut + 1:], body)]
-        if _BULLET.match(texts[0]) or _NUMBERED.match(texts[0]) or _LETTERED.match(texts[0]):
+        if _starts_item(texts[0]):
             return self._items(rows, texts, body)
         cut = self._indented(rows)
         if cut:
@@ -227,7 +232,7 @@ class _Shaper:
         after: list[tuple[str, Any]] = []
         for k, ((_line, pieces), text) in enumerate(zip(rows, texts, strict=True)):
             glyphs = [g for piece in pieces for g in piece.glyphs]
-            if not items or _BULLET.match(text) or _NUMBERED.match(text) or _LETTERED.match(text):
+            if not items or _starts_item(text):
                 items.append(([text], glyphs))
             elif pieces[0].start > margin:  # a continuation, hanging under the item's text
                 items[-1][0].append(text)
@@ -269,7 +274,7 @@ class _Shaper:
 
     def _emphasised(self, words: list[tuple[int, Any]], targets: list[str | None]) -> str:
         """Words (with their row) on one line, runs of one style (bold, italic, link) decorated."""
-        runs: list[tuple[tuple[bool, bool, str | None], list[str]]] = []
+        runs: list[tuple[Style, list[str]]] = []
         previous = -1
         for (row, word), target in zip(words, targets, strict=True):
             bold, italic = self.styles.of(word.glyphs) if self.o.emphasis else (False, False)
@@ -281,12 +286,7 @@ class _Shaper:
                 runs[-1][1].append(sep + text)
             else:
                 runs.append((style, [sep + text]))
-        out = []
-        for (bold, italic, link), parts in runs:
-            text = "".join(parts)
-            lead = text[: len(text) - len(text.lstrip())]
-            out.append(lead + decorate(text.lstrip(), bold=bold, italic=italic, link=link))
-        return one_line(self.o, "".join(out))
+        return one_line(self.o, decorated(runs))
 
     def _link(self, glyphs: list[int]) -> str | None:
         """The URI of the link whose rectangle holds the centre of ``glyphs``, or None."""
