@@ -48,8 +48,9 @@ class Exploding(Assembler):
 
 BUILTIN_DECODERS = ("tounicode", "symbol", "zapfdingbats", "wingdings", "cid-collection", "encoding", "embedded-font", "standard-fallback")
 """The built-in profiles' decoders, in their order."""
-OPT_IN_DECODERS = ("glyph-map",)
-"""Built-in decoders only some built-in profiles select (``registry``: glyph-map after tounicode)."""
+OPT_IN_DECODERS = ("glyph-map", "shape")
+"""Built-in decoders only some built-in profiles select (``registry``: glyph-map after tounicode;
+``shapes``: shape after standard-fallback)."""
 
 
 def stand_in_plugin():
@@ -120,6 +121,13 @@ def test_builtin_registry_profile_puts_glyph_map_after_tounicode(catalog):
     assert profile.decoders == ("tounicode", "glyph-map", *BUILTIN_DECODERS[1:])
     assert profile.filters == load_profile("default", catalog).filters
     assert profile.options == {}  # no registry file: a profile of one's own sets it
+
+
+def test_builtin_shapes_profile_puts_shape_last(catalog):
+    profile = load_profile("shapes", catalog)
+    assert profile.decoders == (*BUILTIN_DECODERS, "shape")
+    assert profile.filters == load_profile("default", catalog).filters
+    assert profile.assembler == load_profile("default", catalog).assembler
 
 
 def test_every_builtin_profile_loads(catalog):
@@ -193,7 +201,7 @@ def test_unknown_profile_name_lists_the_available_ones(catalog):
     with pytest.raises(ProfileError) as info:
         load_profile("fastest", catalog)
     assert str(info.value) == (
-        "unknown profile 'fastest' (available: default, raw, reading, registry; or give the path of a .toml file)"
+        "unknown profile 'fastest' (available: default, raw, reading, registry, shapes; or give the path of a .toml file)"
     )
 
 
@@ -434,7 +442,7 @@ def test_inherited_assembler_options_are_kept(write):
 def test_extends_unknown_profile(catalog, write):
     path = write('[profile]\nextends = "defualt"\n')
     with pytest.raises(
-        ProfileError, match=rf"^{path}: extends unknown profile 'defualt' \(available: default, raw, reading, registry\)"
+        ProfileError, match=rf"^{path}: extends unknown profile 'defualt' \(available: default, raw, reading, registry, shapes\)"
     ):
         load_profile(path, catalog)
 
@@ -600,7 +608,7 @@ def test_profile_built_in_code_is_validated():
 def test_available_profiles_lists_descriptions_and_unusable_ones():
     catalog = make_catalog({"broken": '[profile]\nextends = "default"\nassembler = "gone"\n'})
     listing = available_profiles(catalog)
-    assert list(listing) == ["broken", "default", "raw", "reading", "registry"]
+    assert list(listing) == ["broken", "default", "raw", "reading", "registry", "shapes"]
     assert listing["raw"] == load_profile("raw", catalog).description
     assert listing["broken"].startswith("(unusable: ") and "unknown assembler 'gone'" in listing["broken"]
 

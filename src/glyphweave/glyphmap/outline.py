@@ -68,7 +68,8 @@ from glyphweave.core.fontinfo import FontInfo
 from glyphweave.tables.encodings import BASE_ENCODING_NAMES, base_encoding, standard_text
 from glyphweave.tables.sfnt import bounded_cmaps
 
-__all__ = ["Drawing", "draw_glyph", "outline_hash", "svg_document"]
+__all__ = ["Drawing", "draw_glyph", "drawing_of", "glyph_name", "glyph_names", "glyph_path", "is_blank",
+           "outline_hash", "svg_document"]
 
 log = logging.getLogger(__name__)
 
@@ -211,6 +212,10 @@ class _Program:
     def has_glyph(self, name: str) -> bool:
         raise NotImplementedError
 
+    def glyph_names(self) -> list[str]:
+        """The program's glyphs, in its own order (``.notdef`` left out)."""
+        raise NotImplementedError
+
     def glyph_for_code(self, info: FontInfo, code: int) -> str | None:
         raise NotImplementedError
 
@@ -247,6 +252,12 @@ def _upem_from_matrix(matrix: Any) -> int:
         return _DEFAULT_UPEM
     upem = _round(1 / scale)
     return upem if 16 <= upem <= 16384 else _DEFAULT_UPEM
+
+
+def glyph_path(glyph: Any, glyph_set: Mapping[str, Any] | None) -> tuple[str, float]:
+    """The SVG path data and advance of a fontTools glyph (anything with ``draw(pen)``), as
+    :func:`draw_glyph` writes them; components are decomposed through ``glyph_set``."""
+    return _outline(glyph, glyph_set)
 
 
 def _outline(glyph: Any, glyph_set: Mapping[str, Any] | None) -> tuple[str, float]:
@@ -306,6 +317,9 @@ class _Sfnt(_Program):
 
     def has_glyph(self, name: str) -> bool:
         return name in self.names and name != ".notdef"
+
+    def glyph_names(self) -> list[str]:
+        return [name for name in self.order if name != ".notdef"]
 
     def _pick(self, name: str | None) -> str | None:
         return name if name is not None and self.has_glyph(name) else None
@@ -444,6 +458,9 @@ class _NamedProgram(_Program):
 
     def has_glyph(self, name: str) -> bool:
         return name != ".notdef" and name in self.charstrings
+
+    def glyph_names(self) -> list[str]:
+        return [name for name in self.charstrings.keys() if name != ".notdef"]  # noqa: SIM118 - its iterator is not its names
 
     def glyph_for_code(self, info: FontInfo, code: int) -> str | None:
         candidates = (
@@ -587,29 +604,76 @@ def program_unreadable(info: FontInfo) -> bool:
     return bool(info.embedded) and info.memo.get(MEMO_KEY) is _UNUSABLE
 
 
+def _usable_program(info: FontInfo) -> _Program | None:
+    if info.subtype == "Type3" or not info.embedded or info.font_file_kind is None:
+        return None
+    return _program(info)
+
+
+def glyph_name(info: FontInfo, code: int | bytes, cid: int | None) -> str | None:
+    """The name of the program's glyph a viewer paints for ``code`` (simple fonts: the
+    byte) or ``cid`` (composite fonts) of ``info``'s font, as :func:`draw_glyph` finds it;
+    None when there is no such glyph or no readable embedded program. Never raises."""
+    try:
+        program = _usable_program(info)
+        if program is None:
+            return None
+        if info.composite:
+            return program.glyph_for_cid(info, cid) if cid is not None and cid >= 0 else None
+        if isinstance(code, (bytes, bytearray)):
+            if len(code) != 1:
+                return None
+            code = code[0]
+        return program.glyph_for_code(info, code)
+    except Exception as exc:  # never fatal
+        log.debug("no glyph for code %r / cid %r of %r: %r", code, cid, info.base_font, exc)
+        return None
+
+
+def glyph_names(info: FontInfo) -> list[str]:
+    """The names of every glyph of ``info``'s embedded program (``.notdef`` left out);
+    empty without a readable program. Never raises."""
+    try:
+        program = _usable_program(info)
+        return program.glyph_names() if program is not None else []
+    except Exception as exc:  # never fatal
+        log.debug("glyph names of %r unreadable: %r", info.base_font, exc)
+        return []
+
+
+def drawing_of(info: FontInfo, name: str) -> Drawing | None:
+    """The drawing of the glyph called ``name`` in ``info``'s embedded program; None when
+    it is empty, missing or cannot be drawn. Never raises."""
+    try:
+        program = _usable_program(info)
+        return program.drawing(name) if program is not None and program.has_glyph(name) else None
+    except Exception as exc:  # never fatal
+        log.debug("no drawing for glyph %r of %r: %r", name, info.base_font, exc)
+        return None
+
+
+def is_blank(info: FontInfo, name: str) -> bool:
+    """Whether the glyph called ``name`` in ``info``'s embedded program draws nothing but
+    advances (a space). False for a missing or broken glyph. Never raises."""
+    try:
+        program = _usable_program(info)
+        if program is None or not program.has_glyph(name):
+            return False
+        with _quiet():
+            path, advance = program._draw(name)
+        return not path and advance > 0
+    except Exception as exc:  # a broken glyph is not a blank one
+        log.debug("glyph %r of %r cannot be drawn: %r", name, info.base_font, exc)
+        return False
+
+
 def draw_glyph(info: FontInfo, code: int | bytes, cid: int | None) -> Drawing | None:
     """The drawing of the glyph a viewer paints for ``code`` (simple fonts: the byte) or
     ``cid`` (composite fonts) of ``info``'s font; None when the font has no embedded
     program (or is Type3), the glyph cannot be found, it is empty (a space) or the program
     is broken. Never raises."""
-    try:
-        if info.subtype == "Type3" or not info.embedded or info.font_file_kind is None:
-            return None
-        program = _program(info)
-        if program is None:
-            return None
-        if info.composite:
-            name = program.glyph_for_cid(info, cid) if cid is not None and cid >= 0 else None
-        else:
-            if isinstance(code, (bytes, bytearray)):
-                if len(code) != 1:
-                    return None
-                code = code[0]
-            name = program.glyph_for_code(info, code)
-        return program.drawing(name) if name is not None else None
-    except Exception as exc:  # never fatal: the scan goes on with "no outline"
-        log.debug("no drawing for code %r / cid %r of %r: %r", code, cid, info.base_font, exc)
-        return None
+    name = glyph_name(info, code, cid)
+    return drawing_of(info, name) if name is not None else None
 
 
 def _bounds(path: str) -> tuple[int, int, int, int] | None:

@@ -1,0 +1,56 @@
+"""``shape``: the character a glyph's outline draws, for glyphs no table could read (rules:
+fonts with no mapping).
+
+A font with neither /ToUnicode, nor glyph names a table knows, nor a usable encoding
+still draws its glyphs. This decoder compares the outline the embedded program draws with
+reference shapes (:mod:`glyphweave.glyphmap.shapes`: the distance, the font's x-height and
+the confidence are documented there) and answers the character it reads when its
+confidence reaches ``min_confidence``. A glyph that the program has but that draws
+nothing, and advances, is a space.
+
+It is a guess, so the default profile does not run it: the built-in ``shapes`` profile
+puts it last, after every decoder that reads a real mapping, so it answers only glyphs no
+other decoder could and never replaces a real mapping. Its answers are counted apart
+(``decoded_by: shape`` in the statistics). Type3 glyphs and fonts that embed no program
+have no outline to read; they stay unresolved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from glyphweave.plugin import Decoder, FontInfo, Option, hookimpl
+
+
+class ShapeDecoder(Decoder):
+    """Reads a glyph by the shape of its outline; answers only above ``min_confidence``."""
+
+    NAME = "shape"
+    OPTIONS: ClassVar[Mapping[str, Option]] = {
+        "min_confidence": Option(
+            default=0.1, minimum=0.0, maximum=1.0,
+            doc=("The confidence a reading needs to be answered, 0 to 1 (1: nothing else comes near "
+                 "the glyph's shape; 0: a tie). Below it the glyph stays unresolved."),
+        ),
+    }
+
+    min_confidence: float
+
+    def decode(self, font: FontInfo, code: bytes, cid: int | None) -> str | None:
+        if not font.embedded or font.subtype == "Type3":
+            return None
+        from glyphweave.glyphmap.fontshapes import blank_glyph, shape_reading
+
+        reading = shape_reading(font, code, cid)
+        if reading is None:
+            return " " if blank_glyph(font, code, cid) else None
+        if reading.confidence < self.min_confidence:
+            return None
+        return reading.char
+
+
+@hookimpl
+def glyphweave_register_decoders() -> list[type[Decoder]]:
+    return [ShapeDecoder]
+

@@ -1,0 +1,259 @@
+"""The shape matcher and the ``shape`` decoder (rules: fonts with no mapping).
+
+The fonts read here are subsets of two fonts the references are not drawn from (Noto
+Serif Display Italic, Noto Sans Display Bold: ``data/``), embedded with every mapping
+stripped as the hazard has it: glyphs renamed ``g1``, ``g2`` ..., no 'cmap' table, no
+/ToUnicode, an /Encoding whose /Differences give those names. The default profile must
+leave such a font unresolved; ``--profile shapes`` must read it.
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+import math
+import os
+import re
+from pathlib import Path
+
+import pikepdf
+import pytest
+from fontTools.ttLib import TTFont
+from pikepdf import Array, Dictionary, Name
+
+import glyphweave
+from glyphweave.glyphmap import raster, shapes
+from glyphweave.testing.pdfs import make_pdf
+
+SHARED = Path(os.environ.get("GLYPHWEAVE_SHARED") or Path(__file__).resolve().parents[2].parent / "shared")
+DATA = Path(__file__).parent / "data"
+
+TEXT = (
+    "The quick brown fox jumps over the lazy dog.",
+    "Pack my box with five dozen liquor jugs!",
+    "Sphinx of black quartz, judge my vow (1984).",
+    "Glyphs 0123456789 read well: 42 items, 7 lines; 3 faults?",
+    "How vexingly quick daft zebras jump, said Quinn & Wolf.",
+)
+
+
+def stripped_font(pdf: pikepdf.Pdf, path: Path, text: str) -> tuple[pikepdf.Object, dict[str, int]]:
+    """``path``'s font embedded with every mapping stripped: the glyph names changed to
+    ``gN``, no 'cmap', no /ToUnicode. Codes are given in order of first use from 33 (the
+    space gets 32, as producers do), so no code says which character it is."""
+    font = TTFont(str(path))
+    cmap = font.getBestCmap()
+    order = font.getGlyphOrder()
+    renamed = {name: (name if name == ".notdef" else f"g{index}") for index, name in enumerate(order)}
+    font.setGlyphOrder([renamed[name] for name in order])
+    for table in ("glyf", "hmtx"):
+        mapping = getattr(font[table], "glyphs" if table == "glyf" else "metrics")
+        for old, new in renamed.items():
+            if old != new and old in mapping:
+                mapping[new] = mapping.pop(old)
+    del font["cmap"]
+    font["post"].formatType = 2.0
+    font["post"].extraNames = []
+    font["post"].mapping = {}
+    buffer = io.BytesIO()
+    font.save(buffer)
+    codes: dict[str, int] = {" ": 32}
+    for char in text:
+        if char not in codes:
+            codes[char] = 33 + len(codes) - 1
+    upem = font["head"].unitsPerEm
+    differences = []
+    widths = {}
+    for char, code in codes.items():
+        name = renamed[cmap[ord(char)]]
+        differences += [code, Name("/" + name)]
+        widths[code] = round(font["hmtx"][name][0] * 1000 / upem)
+    first, last = min(widths), max(widths)
+    program = pdf.make_stream(buffer.getvalue())
+    descriptor = Dictionary(Type=Name.FontDescriptor, FontName=Name("/ABCDEF+Stripped"), Flags=32,
+                            FontBBox=Array([-200, -300, 1200, 1000]), ItalicAngle=0, Ascent=1000,
+                            Descent=-300, CapHeight=700, StemV=80, FontFile2=program)
+    font_dict = Dictionary(Type=Name.Font, Subtype=Name.TrueType, BaseFont=Name("/ABCDEF+Stripped"),
+                           FirstChar=first, LastChar=last,
+                           Widths=Array([widths.get(code, 0) for code in range(first, last + 1)]),
+                           Encoding=Dictionary(Type=Name.Encoding, Differences=Array(differences)),
+                           FontDescriptor=pdf.make_indirect(descriptor))
+    return pdf.make_indirect(font_dict), codes
+
+
+def stripped_pdf(font_file: str, lines: tuple[str, ...] = TEXT) -> bytes:
+    text = "".join(lines)
+    codes: dict[str, int] = {}
+
+    def spec(pdf: pikepdf.Pdf) -> pikepdf.Object:
+        font, found = stripped_font(pdf, DATA / font_file, text)
+        codes.update(found)
+        return font
+
+    # the content is written after the font is built (the codes come from it)
+    data = make_pdf(b"", fonts={"F1": spec})
+    pdf = pikepdf.open(io.BytesIO(data))
+    content = []
+    for n, line in enumerate(lines):
+        shown = bytes(codes[c] for c in line).hex()
+        content.append(f"BT /F1 14 Tf 72 {700 - 24 * n} Td <{shown}> Tj ET")
+    pdf.pages[0].Contents = pdf.make_stream("\n".join(content).encode())
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def word_f1(found: str, truth: str) -> float:
+    def words(text: str) -> collections.Counter[str]:
+        return collections.Counter(re.findall(r"\w+", text))
+
+    a, b = words(found), words(truth)
+    common = sum((a & b).values())
+    if not common:
+        return 0.0
+    precision, recall = common / sum(a.values()), common / sum(b.values())
+    return 2 * precision * recall / (precision + recall)
+
+
+FONTS = ("NotoSerifDisplay-Italic-ascii.ttf", "NotoSansDisplay-Bold-ascii.ttf")
+
+
+@pytest.mark.parametrize("font_file", FONTS)
+def test_default_profile_does_not_guess_a_font_with_no_mapping(font_file: str) -> None:
+    with glyphweave.open(stripped_pdf(font_file)) as doc:
+        page = doc.pages[0]
+        text = page.text()
+        stats = page.stats
+    assert re.sub(r"\s", "", text) == ""  # unresolved glyphs are placeholders, never letters
+    assert stats.unresolved == stats.glyphs == sum(len(line) for line in TEXT)
+    assert "shape" not in stats.decoded_by
+
+
+@pytest.mark.parametrize("font_file", FONTS)
+def test_shapes_profile_reads_a_font_with_no_mapping(font_file: str) -> None:
+    with glyphweave.open(stripped_pdf(font_file), profile="shapes") as doc:
+        page = doc.pages[0]
+        text = page.text()
+        stats = page.stats
+    truth = "\n".join(TEXT)
+    assert word_f1(text, truth) >= 0.95, text
+    letters = [(a, b) for a, b in zip(text.split("\n"), TEXT, strict=False)]
+    right = sum(x == y for a, b in letters for x, y in zip(a, b, strict=False))
+    assert right / len(re.sub(r"\n", "", truth)) >= 0.95, text
+    assert stats.decoded_by.get("shape", 0) >= 0.95 * sum(len(line.replace(" ", "")) for line in TEXT)
+
+
+def test_shape_never_replaces_a_real_mapping() -> None:
+    """A font with /ToUnicode is read through it in the shapes profile too."""
+    with glyphweave.open(make_pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"), profile="shapes") as doc:
+        stats = doc.pages[0].stats
+        assert doc.pages[0].text().strip() == "Hello"
+    assert "shape" not in stats.decoded_by
+
+
+def test_min_confidence_holds_back_doubtful_readings(tmp_path: Path) -> None:
+    def answered(min_confidence: float) -> int:
+        profile = tmp_path / f"p{min_confidence}.toml"
+        profile.write_text(f'[profile]\nname = "p"\nextends = "shapes"\n[options.shape]\n'
+                           f"min_confidence = {min_confidence}\n", encoding="utf-8")
+        with glyphweave.open(stripped_pdf(FONTS[0]), profile=str(profile)) as doc:
+            return doc.pages[0].stats.decoded_by.get("shape", 0)
+
+    assert answered(0.0) > answered(0.9) > 0
+
+
+# -- the matcher's parts ---------------------------------------------------------------------
+
+
+def test_raster_fills_by_the_nonzero_rule_and_counts_pieces_and_counters() -> None:
+    square = "M0 0L500 0L500 500L0 500Z"
+    shape = raster.shape_of_path(square, 1000, 600)
+    assert shape is not None
+    assert shape.bits == (1 << raster.GRID * raster.GRID) - 1
+    assert shape.box == (0.0, 0.0, 0.5, 0.5) and shape.advance == 0.6
+    assert (shape.parts, shape.holes) == (1, 0)
+    ring = "M0 0L0 500L500 500L500 0Z M100 100L400 100L400 400L100 400Z"  # counter drawn the other way
+    ring_shape = raster.shape_of_path(ring, 1000)
+    assert ring_shape is not None and (ring_shape.parts, ring_shape.holes) == (1, 1)
+    centre = raster.GRID // 2 * raster.GRID + raster.GRID // 2
+    assert not ring_shape.bits >> centre & 1
+    two = raster.shape_of_path("M0 0L100 0L100 100L0 100Z M0 400L100 400L100 500L0 500Z", 1000)
+    assert two is not None and (two.parts, two.holes) == (2, 0)
+    assert raster.shape_of_path("", 1000) is None
+    assert raster.shape_of_path("M0 0L100 0Z", 1000) is None  # no area
+
+
+def test_raster_keeps_a_hairline() -> None:
+    """A stroke half a pixel thick (a hairline serif, a rule) still marks its pixels."""
+    thin = round(1000 / raster.GRID / 2)
+    shape = raster.shape_of_path(f"M0 0L1000 0L1000 {thin}L0 {thin}Z M0 {1000 - thin}L1000 {1000 - thin}"
+                                 f"L1000 1000L0 1000Z", 1000)
+    assert shape is not None and shape.ink >= 2 * raster.GRID
+
+
+def test_bitmap_glyph_is_read_like_an_outline() -> None:
+    rows = [[c in (1, 2) or r in (0, 1) for c in range(8)] for r in range(10)]
+    shape = raster.shape_of_bitmap(rows, (0.0, 0.0, 0.8, 1.0))
+    assert shape is not None and shape.box == pytest.approx((0.0, 0.0, 0.8, 1.0))
+
+
+def test_references_cover_the_text_alphabets() -> None:
+    refs = shapes.load_references()
+    chars = set(refs.chars)
+    assert set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,;:!?()") <= chars
+    assert {"α", "Ж", "é", "€", "•"} <= chars
+    assert len(refs) > 5000
+
+
+def shape_of_reference(refs: shapes.References, i: int) -> raster.Shape:
+    """Reference ``i`` as a glyph's shape (its width from its proportions)."""
+    height = refs.top[i] - refs.bottom[i]
+    width = math.exp(refs.aspect[i]) * (height + 0.02) - 0.02
+    return raster.Shape(bits=refs.bits[i], box=(0.05, refs.bottom[i], 0.05 + width, refs.top[i]),
+                        advance=refs.advance[i], parts=refs.parts[i], holes=refs.holes[i])
+
+
+def test_references_read_themselves() -> None:
+    """A reference, read in a font of its own x-height, is its own character."""
+    refs = shapes.load_references()
+    wanted = {c: i for i, c in reversed(list(enumerate(refs.chars))) if c in "aegkmQRW&5"}
+    found = {}
+    for char, i in wanted.items():
+        reader = shapes.FontReader(references=refs, x_height=refs.x_height[i], script="Latn")
+        reading = reader.read(shape_of_reference(refs, i))
+        assert reading is not None
+        found[char] = reading.char
+    assert found == {c: c for c in wanted}
+
+
+def test_one_character_one_glyph() -> None:
+    """Two glyphs of different shapes that read as one character share the characters out:
+    a font's "l" and "I" are not both "l"."""
+    refs = shapes.load_references()
+    i_l = refs.chars.index("l")
+    i_i = next(i for i, c in enumerate(refs.chars) if c == "I" and refs.x_height[i] == refs.x_height[i_l])
+    readings = shapes.read_shapes({"first": shape_of_reference(refs, i_l), "second": shape_of_reference(refs, i_i)},
+                                  refs)
+    assert {r.char for r in readings.values()} == {"l", "I"}
+
+
+# -- a real file ------------------------------------------------------------------------------
+
+CAMBRIA = SHARED / "corpus" / "glyphnames-gNNN-htmldoc-cambria.pdf"
+TRUTH = DATA / "cambria-transcription.txt"
+
+
+@pytest.mark.skipif(not CAMBRIA.is_file(), reason=f"shared corpus file not found: {CAMBRIA}")
+def test_htmldoc_cambria_file_reads_by_shape() -> None:
+    """htmldoc's Cambria (a CFF subset named gNNN, no /ToUnicode): the hand-checked
+    transcription of five pages, read with F1 >= 0.95; the default profile leaves the
+    same glyphs unresolved."""
+    transcription = TRUTH.read_text(encoding="utf-8")
+    pages = [int(n) for n in re.findall(r"^=== page (\d+)", transcription, flags=re.M)]
+    truth = "\n".join(line for line in transcription.splitlines() if not line.startswith(("#", "===")))
+    with glyphweave.open(CAMBRIA, profile="shapes") as doc:
+        found = "\n".join(doc.pages[n - 1].text() for n in pages)
+    assert word_f1(found, truth) >= 0.95
+    with glyphweave.open(CAMBRIA) as doc:
+        default = "\n".join(doc.pages[n - 1].text() for n in pages)
+    assert word_f1(default, truth) < 0.5
