@@ -306,7 +306,18 @@ def cmd_extract(args: argparse.Namespace) -> int:
                       "sources": doc.resource_sources(),
                       "pages_assembly": doc.assembly()}
             print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
+        _suggest_shapes(doc)
         return _finish(args, doc)
+
+
+def _suggest_shapes(doc: Any) -> None:
+    """One line on standard error when glyphs went unread that the ``shapes`` profile could
+    read by their outlines (the default profile never guesses them)."""
+    outlined = doc.stats.unresolved_outlined
+    if not outlined or any(decoder.NAME == "shape" for decoder in doc.pipeline.chain.decoders):
+        return
+    print(f"glyphweave: note: {outlined} glyph{'s' if outlined != 1 else ''} of fonts with no mapping went unread;"
+          " --profile shapes reads them by their outlines", file=sys.stderr)
 
 
 def _write_words(args: argparse.Namespace, doc: Any, read: Iterator[tuple[Any, Any, Any]], out: IO[str]) -> None:

@@ -37,6 +37,9 @@ class PageStats:
     """Glyphs dropped, by filter name (``dedup``, ``visible-box``, ...)."""
     decoded_by: dict[str, int] = attrs.field(factory=dict)
     """Visible glyphs by the decoder that answered."""
+    unresolved_outlined: int = 0
+    """Of the unresolved glyphs, those whose font embeds an outline program: the ``shapes``
+    profile can read them by their shapes (:doc:`shapes`)."""
     untagged: int = 0
     """Visible glyphs outside any marked-content sequence with an MCID; on a page the
     structure assembler served, visible glyphs outside every structure element (artifacts
@@ -67,6 +70,7 @@ class DocumentStats:
     glyphs: int = 0
     visible: int = 0
     unresolved: int = 0
+    unresolved_outlined: int = 0
     dropped: dict[str, int] = attrs.field(factory=dict)
     decoded_by: dict[str, int] = attrs.field(factory=dict)
     untagged: int = 0
@@ -90,6 +94,7 @@ class DocumentStats:
             glyphs=self.glyphs + page.glyphs,
             visible=self.visible + page.visible,
             unresolved=self.unresolved + page.unresolved,
+            unresolved_outlined=self.unresolved_outlined + page.unresolved_outlined,
             dropped=dict(dropped),
             decoded_by=dict(decoded),
             untagged=self.untagged + page.untagged,
@@ -115,12 +120,31 @@ def page_stats(number: int, table: GlyphTable, visible: Sequence[int], dropped: 
         glyphs=len(table),
         visible=len(visible),
         unresolved=unresolved,
+        unresolved_outlined=_outlined(table, visible) if unresolved else 0,
         dropped=dropped,
         decoded_by=by,
         untagged=untagged,
         warnings=tuple(warnings),
         assembly=dict(assembly or {}),
     )
+
+
+def _outlined(table: GlyphTable, visible: Sequence[int]) -> int:
+    """Unresolved visible glyphs whose font embeds an outline program (not Type3)."""
+    decoded_by, fonts, infos = table.decoded_by, table.font, table.font_infos
+    outlined: dict[int, bool] = {}
+    count = 0
+    for g in visible:
+        if decoded_by[g] is not None:
+            continue
+        index = fonts[g]
+        has = outlined.get(index)
+        if has is None:
+            info = infos.get(index)
+            has = outlined[index] = (info is not None and bool(info.embedded) and info.subtype != "Type3"
+                                     and info.font_file_kind is not None)
+        count += has
+    return count
 
 
 def _count_visible(table: GlyphTable, visible: Sequence[int]) -> tuple[Counter[str | None], int]:

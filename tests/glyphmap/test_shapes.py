@@ -257,3 +257,17 @@ def test_htmldoc_cambria_file_reads_by_shape() -> None:
     with glyphweave.open(CAMBRIA) as doc:
         default = "\n".join(doc.pages[n - 1].text() for n in pages)
     assert word_f1(default, truth) < 0.5
+
+
+def test_default_extract_says_the_shapes_profile_could_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from glyphweave.cli import main
+
+    pdf = tmp_path / "stripped.pdf"
+    pdf.write_bytes(stripped_pdf(FONTS[1]))
+    out = tmp_path / "out.txt"
+    assert main(["extract", str(pdf), "-o", str(out)]) == 0
+    note = capsys.readouterr().err
+    assert "--profile shapes" in note and f"{sum(len(line) for line in TEXT)} glyphs" in note
+    assert main(["extract", str(pdf), "-o", str(out), "--profile", "shapes"]) == 0
+    assert "--profile shapes" not in capsys.readouterr().err
+    assert "quick brown fox" in out.read_text(encoding="utf-8")
