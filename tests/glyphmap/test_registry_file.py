@@ -28,7 +28,7 @@ from glyphweave.glyphmap.registry import (
 )
 
 HEADER = MAGIC + "\n" + "\t".join(COLUMNS) + "\n"
-ROW = "Wingdings/c:6c\tunresolved\t\t\tWingdings\t6c\t3\t1\tItem ⟦?⟧ one\t"  # a good row
+ROW = "Wingdings/c:6c\tunresolved\t\t\t\tWingdings\t6c\t3\t1\tItem ⟦?⟧ one\t"  # a good row
 
 
 def entry(key: str, status: str = "unresolved", mapping: str = "", **fields) -> Entry:
@@ -117,7 +117,7 @@ def test_text_fields_escape_tab_newline_and_backslash(context):
 
 def test_escapes_as_written():
     row = registry(entry("F/c:41", context="a\tb\nc\\d\re")).text().splitlines()[2]
-    assert row.split("\t")[8] == "a\\tb\\nc\\\\d\\re"
+    assert row.split("\t")[COLUMNS.index("context")] == "a\\tb\\nc\\\\d\\re"
 
 
 @pytest.mark.parametrize("char", ["\x0c", "\x85", "\u2028"])
@@ -198,7 +198,7 @@ BAD_FILES = {
                     "not a glyphweave glyph registry"),
     "empty": ("", 1, "not a glyphweave glyph registry"),
     "wrong header": (MAGIC + "\nkey\tstatus\tmapping\n" + ROW + "\n", 2, "the header must be the columns"),
-    "wrong column count": (HEADER + ROW + "\n" + "Extra/c:01\tunresolved\t\n", 4, "3 columns, expected 10"),
+    "wrong column count": (HEADER + ROW + "\n" + "Extra/c:01\tunresolved\t\n", 4, "3 columns, expected 11"),
     "bad status": (HEADER + ROW.replace("unresolved", "done") + "\n", 3, "status 'done' is not one of"),
     "validated without mapping": (HEADER + ROW.replace("unresolved", "validated") + "\n", 3,
                                   "a validated entry without a mapping"),
@@ -208,6 +208,8 @@ BAD_FILES = {
     "non-integer count": (HEADER + ROW.replace("\t3\t1\t", "\tmany\t1\t") + "\n", 3,
                           "count and files must be whole numbers"),
     "non-integer files": (HEADER + ROW.replace("\t3\t1\t", "\t3\t1.5\t") + "\n", 3, "whole numbers"),
+    "bad confidence": (HEADER + ROW.replace("unresolved\t\t\t\t", "proposed\tx\tshape\t1.5\t") + "\n", 3,
+                       "confidence '1.5' is not a number from 0 to 1"),
 }
 
 
@@ -316,3 +318,30 @@ def test_a_fresh_lock_is_waited_for_then_reported(tmp_path):
         pass
     assert time.monotonic() - started >= 0.45
     assert lock.read_text() == "1"  # a fresh lock is never taken over
+
+
+def test_version_1_files_are_read_and_written_as_version_2(tmp_path):
+    v1 = ("# glyphweave glyph registry v1\n"
+          "key\tstatus\tmapping\tsource\tfamily\tcode\tcount\tfiles\tcontext\tsvg\n"
+          "Wingdings/c:6c\tvalidated\t●\tperson\tWingdings\t6c\t3\t1\tItem ⟦?⟧ one\t\n")
+    registry = parse_registry(v1)
+    entry = registry.entries["Wingdings/c:6c"]
+    assert (entry.mapping, entry.source, entry.confidence, entry.count) == ("●", "person", None, 3)
+    assert registry.text().splitlines()[:2] == [MAGIC, "\t".join(COLUMNS)]
+    assert parse_registry(registry.text()) == registry
+
+
+def test_accept_validates_confident_shape_proposals_only():
+    shape = dict(status="proposed", source="shape")
+    reg = registry(
+        entry("F/o:1", mapping="a", confidence=0.8, **shape),
+        entry("F/o:2", mapping="b", confidence=0.2, **shape),
+        entry("F/o:3", status="proposed", mapping="•", source="symbol"),  # a table's proposal: not a guess to accept
+        entry("F/o:4", status="unresolved"),
+        entry("F/o:5", mapping="\ue000", confidence=0.9, **shape),  # never a weak character
+    )
+    accepted = reg.accept(0.5)
+    assert [e.key for e in accepted] == ["F/o:1"]
+    assert reg.entries["F/o:1"].status == "validated" and reg.entries["F/o:1"].source == "shape"
+    assert [e.status for e in reg] == ["validated", "proposed", "proposed", "unresolved", "proposed"]
+    assert parse_registry(reg.text()).entries["F/o:1"].confidence == 0.8

@@ -271,3 +271,44 @@ def test_default_extract_says_the_shapes_profile_could_read(tmp_path: Path, caps
     assert main(["extract", str(pdf), "-o", str(out), "--profile", "shapes"]) == 0
     assert "--profile shapes" not in capsys.readouterr().err
     assert "quick brown fox" in out.read_text(encoding="utf-8")
+
+
+def test_scan_proposes_shapes_and_accept_validates_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """scan --propose gives every outlined glyph of a stripped font a proposal with its
+    confidence; registry accept validates the confident ones, and the registry profile then
+    reads them with no shape decoder at all."""
+    from glyphweave.cli import main
+    from glyphweave.glyphmap.registry import read_registry
+
+    pdf = tmp_path / "stripped.pdf"
+    pdf.write_bytes(stripped_pdf(FONTS[0]))
+    reg = tmp_path / "registry.tsv"
+    assert main(["scan", str(pdf), "-r", str(reg), "--propose", "-j", "1", "--progress", "off"]) == 0
+    entries = list(read_registry(reg))
+    distinct = set("".join(TEXT))
+    assert len(entries) == len(distinct)
+    assert all(e.status == "proposed" and e.source == "shape" and e.confidence is not None for e in entries)
+    right = sum(e.mapping == " " if e.mapping == " " else e.mapping in distinct for e in entries)
+    assert right == len(entries)
+    capsys.readouterr()
+    assert main(["registry", "accept", "--min-confidence", "0.3", "-r", str(reg)]) == 0
+    accepted = capsys.readouterr().out.splitlines()
+    validated = [e for e in read_registry(reg) if e.status == "validated"]
+    assert len(accepted) == len(validated) > 0.8 * len(entries)
+    assert all(e.confidence is not None and e.confidence >= 0.3 for e in validated)
+    profile = tmp_path / "mine.toml"
+    profile.write_text(f'[profile]\nname = "mine"\nextends = "registry"\n[options.glyph-map]\nregistry = "{reg.name}"\n',
+                       encoding="utf-8")
+    with glyphweave.open(pdf, profile=str(profile)) as doc:
+        text = doc.pages[0].text()
+        assert doc.pages[0].stats.decoded_by.get("glyph-map", 0) >= len(validated)
+    assert word_f1(text, "\n".join(TEXT)) > 0.7
+
+
+def test_scan_without_propose_proposes_nothing(tmp_path: Path) -> None:
+    from glyphweave.glyphmap.scan import scan
+
+    pdf = tmp_path / "stripped.pdf"
+    pdf.write_bytes(stripped_pdf(FONTS[0]))
+    report = scan([str(pdf)], str(tmp_path / "registry.tsv"), jobs=1)
+    assert {e.status for e in report.registry} == {"unresolved"}

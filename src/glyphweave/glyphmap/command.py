@@ -1,4 +1,4 @@
-"""The glyph registry's commands: ``scan``, ``sheet``, ``registry validate`` and ``repair``."""
+"""The glyph registry's commands: ``scan``, ``sheet``, ``registry validate|accept|list`` and ``repair``."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ def add_parsers(sub: Any) -> None:
     sc.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (address, or 'local')")
     sc.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                     help="a progress bar on standard error: auto shows it on a terminal only")
+    sc.add_argument("--propose", action="store_true",
+                    help="propose a character for each unresolved glyph with an outline, read by its shape "
+                         "(source 'shape', with a confidence from 0 to 1)")
     sc.set_defaults(run=cmd_scan)
 
     sh = sub.add_parser("sheet", help="draw a registry as one self-contained HTML contact sheet",
@@ -44,6 +47,14 @@ def add_parsers(sub: Any) -> None:
     va.add_argument("text", help="the character(s) the glyph stands for")
     va.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
     va.set_defaults(run=cmd_validate)
+    ac = rsub.add_parser("accept", help="validate every shape proposal at or above a confidence",
+                         description="Validate in bulk the proposals of the shape matcher (scan --propose) whose "
+                                     "confidence is at least --min-confidence. Other entries are not touched.")
+    ac.add_argument("--min-confidence", type=_confidence, required=True, metavar="X",
+                    help="the confidence a proposal needs, from 0 to 1")
+    ac.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
+    ac.add_argument("--dry-run", action="store_true", help="list what would be accepted, write nothing")
+    ac.set_defaults(run=cmd_accept)
     ls = rsub.add_parser("list", help="print the entries (key, status, mapping, count)")
     ls.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
     ls.add_argument("--status", choices=("unresolved", "proposed", "validated"), help="only entries with this status")
@@ -77,7 +88,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         bar = tqdm(unit="file", file=sys.stderr, dynamic_ncols=True, mininterval=0.2)
     try:
         report = scan(args.inputs, args.registry, options=options, jobs=args.jobs, dask=args.dask,
-                      progress=(lambda result: bar.update(1)) if bar is not None else None)
+                      progress=(lambda result: bar.update(1)) if bar is not None else None, propose=args.propose)
     finally:
         if bar is not None:
             bar.close()
@@ -122,6 +133,33 @@ def cmd_validate(args: argparse.Namespace) -> int:
         entry = registry.validate(args.key, args.text)
         write_registry(args.registry, registry)
     print(f"{entry.key}\t{entry.mapping}\tvalidated")
+    return 0
+
+
+def _confidence(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 0 to 1")
+    return value
+
+
+def cmd_accept(args: argparse.Namespace) -> int:
+    from .registry import locked, read_registry, write_registry
+
+    read_registry(args.registry)  # a missing registry is named before a lock file is made beside it
+    with locked(args.registry):
+        registry = read_registry(args.registry)
+        accepted = registry.accept(args.min_confidence)
+        if accepted and not args.dry_run:
+            write_registry(args.registry, registry)
+    for entry in accepted:
+        print(f"{entry.key}\t{entry.mapping}\t{entry.confidence:.3f}")
+    verb = "would be" if args.dry_run else "were"
+    print(f"glyphweave: {len(accepted)} shape proposal{'s' if len(accepted) != 1 else ''} {verb} accepted "
+          f"(confidence >= {args.min_confidence:g})", file=sys.stderr)
     return 0
 
 

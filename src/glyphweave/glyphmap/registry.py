@@ -5,12 +5,16 @@ drawing, its proposed character and whether a person validated it.
 The file is a plain TSV, sorted by key, written atomically (:mod:`glyphweave.files`), so
 that it diffs well and survives a crash:
 
-* a first line ``# glyphweave glyph registry v1``, then a header line naming the columns
-  (:data:`COLUMNS`), then one row per key;
+* a first line ``# glyphweave glyph registry v2``, then a header line naming the columns
+  (:data:`COLUMNS`), then one row per key (a version 1 file, which has no ``confidence``
+  column, is read as well, and written as version 2);
 * ``key`` is ``FAMILY/o:HASH`` when the glyph has an outline (its drawing identifies it
   across subsets, whatever code a subset gave it) and ``FAMILY/c:CODE`` when it has not;
-* ``status`` is ``unresolved`` (no character yet), ``proposed`` (a character a table or
-  rule suggests) or ``validated`` (set by a person: never changed by a scan);
+* ``status`` is ``unresolved`` (no character yet), ``proposed`` (a character a table, a
+  rule or the shape matcher suggests) or ``validated`` (set by a person, or accepted in
+  bulk from confident proposals: never changed by a scan);
+* ``confidence`` is the shape matcher's confidence in a proposal (0 to 1, three decimals;
+  empty for a proposal of a table, which is not a guess);
 * text fields escape backslash, tab and line ends (``\\\\``, ``\\t``, ``\\n``, ``\\r``).
 
 Merging (:meth:`Registry.merge`) is cumulative and idempotent: counts and files are
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import math
 import os
 import stat
 import time
@@ -35,8 +40,10 @@ import attrs
 from glyphweave.core.decoding import is_weak_code_point
 from glyphweave.core.errors import GlyphweaveError, UsageError
 
-MAGIC = "# glyphweave glyph registry v1"
-COLUMNS = ("key", "status", "mapping", "source", "family", "code", "count", "files", "context", "svg")
+MAGIC = "# glyphweave glyph registry v2"
+COLUMNS = ("key", "status", "mapping", "source", "confidence", "family", "code", "count", "files", "context", "svg")
+MAGIC_V1 = "# glyphweave glyph registry v1"
+COLUMNS_V1 = ("key", "status", "mapping", "source", "family", "code", "count", "files", "context", "svg")
 STATUSES = ("unresolved", "proposed", "validated")
 
 _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
@@ -85,7 +92,10 @@ class Entry:
     mapping: str = ""
     """The character(s) the glyph stands for ("" while unresolved)."""
     source: str = ""
-    """Who proposed the mapping: a decoder's name, a rule's, or ``person``."""
+    """Who proposed the mapping: a decoder's name, a rule's, ``shape`` (the shape matcher),
+    or ``person``."""
+    confidence: float | None = None
+    """The shape matcher's confidence in a ``shape`` proposal, 0 to 1; None otherwise."""
     family: str = ""
     code: str = ""
     """The character code (hex) of the first occurrence met."""
@@ -97,8 +107,9 @@ class Entry:
     """An SVG path of the glyph's outline (font units, y up), "" when the font has none."""
 
     def row(self) -> str:
-        values = (self.key, self.status, self.mapping, self.source, self.family, self.code, str(self.count),
-                  str(self.files), self.context, self.svg)
+        confidence = "" if self.confidence is None else f"{self.confidence:.3f}"
+        values = (self.key, self.status, self.mapping, self.source, confidence, self.family, self.code,
+                  str(self.count), str(self.files), self.context, self.svg)
         return "\t".join(escape(v) for v in values)
 
 
@@ -145,9 +156,26 @@ class Registry:
         entry = self.entries.get(key)
         if entry is None:
             raise RegistryUsageError(f"no entry {key!r} in the registry")
-        entry = attrs.evolve(entry, mapping=mapping, status="validated", source="person")
+        entry = attrs.evolve(entry, mapping=mapping, status="validated", source="person", confidence=None)
         self.entries[key] = entry
         return entry
+
+    def accept(self, min_confidence: float) -> list[Entry]:
+        """Validate in bulk every ``shape`` proposal whose confidence is at least
+        ``min_confidence`` (the proposal's character, its source and confidence kept, so the
+        file says how it was validated). The entries accepted, in key order."""
+        accepted = []
+        for entry in self:
+            if (entry.status == "proposed" and entry.source == "shape" and entry.confidence is not None
+                    and entry.confidence >= min_confidence and entry.mapping):
+                try:
+                    check_mapping(entry.mapping)
+                except RegistryUsageError:
+                    continue
+                entry = attrs.evolve(entry, status="validated")
+                self.entries[entry.key] = entry
+                accepted.append(entry)
+        return accepted
 
     def text(self) -> str:
         lines = [MAGIC, "\t".join(COLUMNS), *(entry.row() for entry in self)]
@@ -216,19 +244,22 @@ def parse_registry(data: str, name: str = "<registry>") -> Registry:
     # Rows end at "\n" only (a "\r" before it, from an editor, is dropped): str.splitlines()
     # would also cut a row at U+0085 or U+2028, which a font name from a PDF may hold.
     lines = [line[:-1] if line.endswith("\r") else line for line in data.split("\n")]
-    if not lines or lines[0].strip() != MAGIC:
+    if not lines or lines[0].strip() not in (MAGIC, MAGIC_V1):
         raise RegistryError(f"{name}:1: not a glyphweave glyph registry (the first line must be {MAGIC!r})")
-    if len(lines) < 2 or tuple(lines[1].split("\t")) != COLUMNS:
-        raise RegistryError(f"{name}:2: the header must be the columns {', '.join(COLUMNS)} (tab-separated)")
+    columns = COLUMNS if lines[0].strip() == MAGIC else COLUMNS_V1
+    if len(lines) < 2 or tuple(lines[1].split("\t")) != columns:
+        raise RegistryError(f"{name}:2: the header must be the columns {', '.join(columns)} (tab-separated)")
     entries: dict[str, Entry] = {}
     for number, line in enumerate(lines[2:], 3):
         if not line.strip():
             continue
         where = f"{name}:{number}"
         cells = line.split("\t")
-        if len(cells) != len(COLUMNS):
-            raise RegistryError(f"{where}: {len(cells)} columns, expected {len(COLUMNS)}")
-        key, status, mapping, source, family, code, count, files, context, svg = (
+        if len(cells) != len(columns):
+            raise RegistryError(f"{where}: {len(cells)} columns, expected {len(columns)}")
+        if columns is COLUMNS_V1:
+            cells.insert(4, "")
+        key, status, mapping, source, confidence_text, family, code, count, files, context, svg = (
             unescape(cell, where) for cell in cells)
         if status not in STATUSES:
             raise RegistryError(f"{where}: status {status!r} is not one of {', '.join(STATUSES)}")
@@ -240,9 +271,23 @@ def parse_registry(data: str, name: str = "<registry>") -> Registry:
             raise RegistryError(f"{where}: count and files must be whole numbers") from None
         if key in entries:
             raise RegistryError(f"{where}: key {key!r} appears twice")
-        entries[key] = Entry(key=key, status=status, mapping=mapping, source=source, family=family, code=code,
+        confidence = _confidence(confidence_text, where)
+        entries[key] = Entry(key=key, status=status, mapping=mapping, source=source, confidence=confidence,
+                             family=family, code=code,
                              count=n_count, files=n_files, context=context, svg=svg)
     return Registry(entries)
+
+
+def _confidence(text: str, where: str) -> float | None:
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 1.0:
+        raise RegistryError(f"{where}: confidence {text!r} is not a number from 0 to 1")
+    return value
 
 
 def write_registry(path: str | os.PathLike[str], registry: Registry) -> None:

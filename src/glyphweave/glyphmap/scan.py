@@ -37,10 +37,12 @@ MARK = "⟦?⟧"
 _SHOWN = "\ufffd"  # an unresolved glyph in the context walk (replaced by MARK, or by the text it has)
 
 def scan_file(source: str, options: OpenOptions | None = None,
-              warnings: list[str] | None = None) -> dict[str, dict[str, Any]]:
+              warnings: list[str] | None = None, *, propose: bool = False) -> dict[str, dict[str, Any]]:
     """The registry groups of one file: key -> {count, family, code, context, svg, mapping,
-    source, status}. Fonts whose embedded program could not be read (their glyphs get
-    "no outline") are added to ``warnings``."""
+    source, confidence, status}. Fonts whose embedded program could not be read (their
+    glyphs get "no outline") are added to ``warnings``. ``propose``: an unresolved glyph
+    with an outline gets the shape matcher's reading as a proposal (source ``shape``, with
+    its confidence)."""
     from glyphweave.api import open_with
 
     groups: dict[str, dict[str, Any]] = {}
@@ -57,7 +59,7 @@ def scan_file(source: str, options: OpenOptions | None = None,
                 continue
             pieces = _pieces(page, visible)
             for g in wanted:
-                _record(groups, table, g, pieces)
+                _record(groups, table, g, pieces, propose)
             broken.update(_unreadable_fonts(table, wanted))
     if warnings is not None:
         warnings.extend(f"font {name}: its embedded program could not be read; its glyphs have no outline"
@@ -134,7 +136,8 @@ def _context(pieces: dict[int, str], g: int) -> str:
     return " ".join(text.replace(_SHOWN, "?").split())
 
 
-def _record(groups: dict[str, dict[str, Any]], table: Any, g: int, pieces: dict[int, str]) -> None:
+def _record(groups: dict[str, dict[str, Any]], table: Any, g: int, pieces: dict[int, str],
+            propose: bool = False) -> None:
     info = table.font_infos.get(table.font[g])
     code = table.code[g]
     cid = table.cid[g]
@@ -150,9 +153,26 @@ def _record(groups: dict[str, dict[str, Any]], table: Any, g: int, pieces: dict[
             "count": 0, "family": family, "code": hex_code, "context": _context(pieces, g),
             "svg": drawing.path if drawing is not None else "",
             "mapping": table.text[g] if by is not None else "",
-            "source": by or "", "status": "proposed" if by is not None else "unresolved",
+            "source": by or "", "confidence": None, "status": "proposed" if by is not None else "unresolved",
         }
+        if by is None and propose:
+            _propose(group, info, code, cid, drawing)
     group["count"] += 1
+
+
+def _propose(group: dict[str, Any], info: Any, code: Any, cid: Any, drawing: Any) -> None:
+    """The shape matcher's proposal for an unresolved glyph: its reading, or a space for a
+    glyph the program has that draws nothing."""
+    if info is None:
+        return
+    from .fontshapes import blank_glyph, shape_reading
+
+    if drawing is not None:
+        reading = shape_reading(info, code, cid)
+        if reading is not None:
+            group.update(mapping=reading.char, source="shape", confidence=reading.confidence, status="proposed")
+    elif blank_glyph(info, code, cid):
+        group.update(mapping=" ", source="shape", confidence=1.0, status="proposed")
 
 
 def _draw(info: Any, code: Any, cid: Any) -> Any:
@@ -168,13 +188,13 @@ def _draw(info: Any, code: Any, cid: Any) -> Any:
         return None
 
 
-def scan_job(job: FileJob) -> FileResult:
+def scan_job(job: FileJob, propose: bool = False) -> FileResult:
     """One file of a scan, as the batch pool runs it: the groups travel back as JSON in
     the result's content (a scan writes no output per file)."""
     started = time.perf_counter()
     warnings: list[str] = []
     try:
-        groups = scan_file(job.source, job.options.open, warnings)
+        groups = scan_file(job.source, job.options.open, warnings, propose=propose)
     except Exception as exc:
         from glyphweave.exits import exit_status
 
@@ -211,22 +231,39 @@ def merge_groups(results: Iterable[tuple[str, dict[str, dict[str, Any]]]]) -> li
             else:
                 have["count"] += group["count"]
                 have["files"] += 1
-                if have["status"] == "unresolved" and group["status"] == "proposed":
-                    have.update(mapping=group["mapping"], source=group["source"], status="proposed")
-    return [Entry(key=key, status=g["status"], mapping=g["mapping"], source=g["source"], family=g["family"],
+                if group["status"] == "proposed" and _better(group, have):
+                    have.update(mapping=group["mapping"], source=group["source"], confidence=group.get("confidence"),
+                                status="proposed")
+    return [Entry(key=key, status=g["status"], mapping=g["mapping"], source=g["source"],
+                  confidence=g.get("confidence"), family=g["family"],
                   code=g["code"], count=g["count"], files=g["files"], context=g["context"], svg=g["svg"])
             for key, g in sorted(merged.items())]
 
 
+def _better(new: dict[str, Any], have: dict[str, Any]) -> bool:
+    """Whether a file's proposal replaces the one merged so far: any proposal beats none, a
+    table's beats the shape matcher's, and of two shape readings the more confident wins
+    (the first file's on a tie)."""
+    if have["status"] == "unresolved":
+        return True
+    if (have["source"] == "shape") != (new["source"] == "shape"):
+        return have["source"] == "shape"
+    if new["source"] == "shape":
+        return (new.get("confidence") or 0.0) > (have.get("confidence") or 0.0)
+    return False
+
+
 def scan(inputs: Sequence[str], registry_path: str, *, options: OpenOptions | None = None,
          jobs: int | None = None, dask: str | None = None,
-         progress: Any = None) -> ScanReport:
+         progress: Any = None, propose: bool = False) -> ScanReport:
     """Scan the PDFs of ``inputs`` (files, folders, ``@lists``, as ``glyphweave batch``
     takes them) and merge what they hold into the registry at ``registry_path`` (created
     when it does not exist; written through :mod:`glyphweave.files`).
     ``options``: what each file is opened with (default: the installed plugins and the
     default profile, the collector paused while a page is read: the scan's workers are
     processes it owns). ``progress`` (optional) is called with each file's result as it finishes.
+    ``propose``: unresolved glyphs with an outline get the shape matcher's reading as a
+    proposal (:func:`scan_file`).
 
     :raises UsageError: ``registry_path`` is one of the files named in ``inputs``.
     """
@@ -243,7 +280,7 @@ def scan(inputs: Sequence[str], registry_path: str, *, options: OpenOptions | No
     collected: list[tuple[str, dict[str, dict[str, Any]]]] = []
     warned: list[str] = []
     failed = list(batch.problems)
-    for result in _run(batch.jobs, jobs=jobs, dask=dask):
+    for result in _run(batch.jobs, jobs=jobs, dask=dask, propose=propose):
         if progress is not None:
             progress(result)
         if result.status == "ok" and result.content is not None:
@@ -258,7 +295,8 @@ def scan(inputs: Sequence[str], registry_path: str, *, options: OpenOptions | No
                       registry=registry, warnings=sorted(warned))
 
 
-def _run(jobs_list: list[FileJob], *, jobs: int | None, dask: str | None) -> Iterator[FileResult]:
+def _run(jobs_list: list[FileJob], *, jobs: int | None, dask: str | None, propose: bool = False) -> Iterator[FileResult]:
+    import functools
     import os
 
     if not jobs_list:
@@ -266,9 +304,9 @@ def _run(jobs_list: list[FileJob], *, jobs: int | None, dask: str | None) -> Ite
     if dask is not None:
         from glyphweave.batch import dask as dask_backend
 
-        yield from dask_backend.run_dask(jobs_list, address=dask, gather=True, job_runner=scan_job)
+        yield from dask_backend.run_dask(jobs_list, address=dask, gather=True, job_runner=functools.partial(scan_job, propose=propose))
         return
     from glyphweave.batch.pool import run_pool
 
     workers = max(1, min(jobs or os.cpu_count() or 1, len(jobs_list)))
-    yield from run_pool(jobs_list, workers=workers, job_runner=scan_job)
+    yield from run_pool(jobs_list, workers=workers, job_runner=functools.partial(scan_job, propose=propose))
