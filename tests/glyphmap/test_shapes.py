@@ -15,9 +15,11 @@ import math
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 import pytest
+from fontTools.pens.basePen import BasePen
 from fontTools.ttLib import TTFont
 from pikepdf import Array, Dictionary, Name
 
@@ -103,6 +105,67 @@ def stripped_pdf(font_file: str, lines: tuple[str, ...] = TEXT) -> bytes:
     return out.getvalue()
 
 
+class _PdfPathPen(BasePen):
+    """A glyph outline as PDF path operators (quadratic curves made cubic by BasePen)."""
+
+    def __init__(self, glyph_set: Any) -> None:
+        super().__init__(glyph_set)
+        self.ops: list[str] = []
+
+    def _moveTo(self, pt: tuple[float, float]) -> None:
+        self.ops.append(f"{pt[0]:g} {pt[1]:g} m")
+
+    def _lineTo(self, pt: tuple[float, float]) -> None:
+        self.ops.append(f"{pt[0]:g} {pt[1]:g} l")
+
+    def _curveToOne(self, p1: tuple[float, float], p2: tuple[float, float], p3: tuple[float, float]) -> None:
+        self.ops.append(" ".join(f"{v:g}" for point in (p1, p2, p3) for v in point) + " c")
+
+    def _closePath(self) -> None:
+        self.ops.append("h")
+
+
+def type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT) -> bytes:
+    """The text of ``lines`` in a Type3 font whose glyph procedures fill the outlines of
+    ``font_file``'s glyphs, named ``g1``, ``g2`` ... by first use, with no /ToUnicode."""
+    font = TTFont(str(DATA / font_file))
+    cmap = font.getBestCmap()
+    glyph_set = font.getGlyphSet()
+    upem = font["head"].unitsPerEm
+    codes: dict[str, int] = {" ": 32}
+    for char in "".join(lines):
+        if char not in codes:
+            codes[char] = 33 + len(codes) - 1
+    pdf = pikepdf.new()
+    procs = Dictionary()
+    differences: list[Any] = []
+    widths = {}
+    for char, code in codes.items():
+        glyph = glyph_set[cmap[ord(char)]]
+        pen = _PdfPathPen(glyph_set)
+        glyph.draw(pen)
+        name = f"g{code}"
+        body = f"{glyph.width} 0 d0\n" + "\n".join(pen.ops) + ("\nf" if pen.ops else "")
+        procs[f"/{name}"] = pdf.make_stream(body.encode())
+        differences += [code, Name("/" + name)]
+        widths[code] = glyph.width
+    first, last = min(widths), max(widths)
+    type3 = Dictionary(Type=Name.Font, Subtype=Name.Type3, FontBBox=Array([-200, -300, 1200, 1000]),
+                       FontMatrix=Array([1 / upem, 0, 0, 1 / upem, 0, 0]), CharProcs=procs,
+                       Encoding=Dictionary(Type=Name.Encoding, Differences=Array(differences)),
+                       FirstChar=first, LastChar=last,
+                       Widths=Array([widths.get(code, 0) for code in range(first, last + 1)]),
+                       Resources=Dictionary())
+    content = "\n".join(f"BT /F1 14 Tf 72 {700 - 24 * n} Td <{bytes(codes[c] for c in line).hex()}> Tj ET"
+                         for n, line in enumerate(lines))
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = Dictionary(Font=Dictionary(F1=pdf.make_indirect(type3)))
+    page.Contents = pdf.make_stream(content.encode())
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
 def word_f1(found: str, truth: str) -> float:
     def words(text: str) -> collections.Counter[str]:
         return collections.Counter(re.findall(r"\w+", text))
@@ -141,6 +204,17 @@ def test_shapes_profile_reads_a_font_with_no_mapping(font_file: str) -> None:
     right = sum(x == y for a, b in letters for x, y in zip(a, b, strict=False))
     assert right / len(re.sub(r"\n", "", truth)) >= 0.95, text
     assert stats.decoded_by.get("shape", 0) >= 0.95 * sum(len(line.replace(" ", "")) for line in TEXT)
+
+
+@pytest.mark.parametrize("font_file", FONTS)
+def test_shapes_profile_reads_a_type3_font_from_its_glyph_procedures(font_file: str) -> None:
+    data = type3_pdf(font_file)
+    with glyphweave.open(data) as doc:
+        assert re.sub(r"\s", "", doc.pages[0].text()) == ""
+        assert doc.pages[0].stats.unresolved_outlined == 0  # no outline program: nothing to suggest
+    with glyphweave.open(data, profile="shapes") as doc:
+        text = doc.pages[0].text()
+    assert word_f1(text, "\n".join(TEXT)) >= 0.95, text
 
 
 def test_shape_never_replaces_a_real_mapping() -> None:

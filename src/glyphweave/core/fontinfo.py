@@ -73,7 +73,12 @@ class FontInfo:
     font_file_kind: str | None = None
     """FontFile (Type1), FontFile2 (TrueType) or the /Subtype of FontFile3."""
     memo: dict[str, Any] = attrs.field(factory=dict)
+    type3_glyphs: tuple[str, ...] = ()
+    """Type3: the names of its glyph procedures (/CharProcs), in the dictionary's order."""
+    type3_matrix: tuple[float, ...] | None = None
+    """Type3: the /FontMatrix (glyph space to text space)."""
 
+    _charproc_loader: Callable[[str], bytes | None] | None = attrs.field(default=None, alias="charproc_loader")
     _to_unicode_loader: Callable[[], CodeToText | None] | None = attrs.field(default=None, alias="to_unicode_loader")
     _cid_to_gid_loader: Callable[[], bytes | None] | None = attrs.field(default=None, alias="cid_to_gid_loader")
     _font_file_loader: Callable[[], bytes | None] | None = attrs.field(default=None, alias="font_file_loader")
@@ -98,6 +103,11 @@ class FontInfo:
         if self._font_file is _UNLOADED:
             self._font_file = self._font_file_loader() if self._font_file_loader else None
         return self._font_file
+
+    def charproc(self, name: str) -> bytes | None:
+        """Type3: the decoded content stream of the glyph procedure ``name``; None when the
+        font has none of that name (or it is unreadable)."""
+        return self._charproc_loader(name) if self._charproc_loader is not None else None
 
     def cid_to_gid_map(self) -> bytes | None:
         """CIDFontType2: the /CIDToGIDMap stream (2 bytes big-endian per CID), or None

@@ -1,4 +1,6 @@
-"""Reading an embedded font's glyphs by their shapes (rules: fonts with no mapping).
+"""Reading an embedded font's glyphs by their shapes (rules: fonts with no mapping): the
+outlines of its program (:mod:`.outline`), or a Type3 font's glyph procedures
+(:mod:`.type3`).
 
 :func:`shape_reading` answers what the glyph a code paints looks like, for the ``shape``
 decoder and ``scan --propose``. The font is measured once (:class:`~.shapes.FontReader`:
@@ -13,13 +15,16 @@ depends on which glyphs a page happened to use first.
 
 from __future__ import annotations
 
+import math
+import statistics
 from typing import Any
 
 from glyphweave.core.fontinfo import FontInfo
 
 from .outline import drawing_of, glyph_name, glyph_names, is_blank
-from .raster import Shape, shape_of_path
+from .raster import Shape, flipped, shape_of_path
 from .shapes import FontReader, Reading, read_shapes
+from .type3 import type3_blank, type3_glyph_name, type3_shape
 
 __all__ = ["SAMPLE", "blank_glyph", "glyph_shape", "shape_reading"]
 
@@ -31,8 +36,19 @@ _MEMO_READINGS = "shape-readings"
 _NO_READER = "none"
 
 
+def _names(info: FontInfo) -> list[str]:
+    return list(info.type3_glyphs) if info.subtype == "Type3" else glyph_names(info)
+
+
+def _name(info: FontInfo, code: int | bytes, cid: int | None) -> str | None:
+    return type3_glyph_name(info, code) if info.subtype == "Type3" else glyph_name(info, code, cid)
+
+
 def glyph_shape(info: FontInfo, name: str) -> Shape | None:
-    """The shape of the glyph called ``name`` in ``info``'s embedded program."""
+    """The shape of the glyph called ``name`` in ``info``'s embedded program (a Type3
+    font's glyph procedure)."""
+    if info.subtype == "Type3":
+        return type3_shape(info, name)
     drawing = drawing_of(info, name)
     if drawing is None:
         return None
@@ -49,12 +65,12 @@ def _readings(info: FontInfo) -> tuple[FontReader | None, dict[str, Reading | No
         return (None if cached is _NO_READER else cached), memo[_MEMO_READINGS]
     reader: FontReader | None = None
     readings: dict[str, Reading | None] = {}
-    names = glyph_names(info)
+    names = _names(info)
     if len(names) <= SAMPLE:
         shapes = {name: shape for name, shape in ((n, glyph_shape(info, n)) for n in names) if shape is not None}
         if shapes:
             readings = dict.fromkeys(names)
-            readings.update(read_shapes(shapes))
+            readings.update(_read_type3(shapes) if info.subtype == "Type3" else read_shapes(shapes))
             reader = FontReader.measure(())  # everything is read: no glyph asks the reader
     else:
         step = len(names) // SAMPLE + 1
@@ -66,11 +82,26 @@ def _readings(info: FontInfo) -> tuple[FontReader | None, dict[str, Reading | No
     return reader, readings
 
 
+def _read_type3(shapes: dict[str, Shape]) -> dict[str, Reading]:
+    """A Type3 font read upright or upside down, whichever reads better (the smaller mean
+    distance). Some producers (Ghostscript's bitmap fonts) design glyphs upside down for a
+    text matrix that turns them over; turned, such a glyph's baseline is taken as the
+    median of the glyphs' tops (most glyphs stand on the baseline)."""
+    upright = read_shapes(shapes)
+    baseline = statistics.median(shape.box[3] for shape in shapes.values())
+    over = read_shapes({name: flipped(shape, baseline) for name, shape in shapes.items()})
+
+    def mean(readings: dict[str, Reading]) -> float:
+        return sum(r.distance for r in readings.values()) / len(readings) if readings else math.inf
+
+    return over if mean(over) < mean(upright) else upright
+
+
 def shape_reading(info: FontInfo, code: int | bytes, cid: int | None) -> Reading | None:
     """What the glyph ``code`` (simple fonts) or ``cid`` (composite fonts) paints reads as;
     None when the font embeds no readable outline of it (a damaged program reads as none:
     the outline module never raises)."""
-    name = glyph_name(info, code, cid)
+    name = _name(info, code, cid)
     if name is None:
         return None
     reader, readings = _readings(info)
@@ -85,5 +116,7 @@ def shape_reading(info: FontInfo, code: int | bytes, cid: int | None) -> Reading
 def blank_glyph(info: FontInfo, code: int | bytes, cid: int | None) -> bool:
     """Whether the glyph ``code`` or ``cid`` paints is in the font's program and draws
     nothing but advances: a space, whatever the font calls it."""
-    name = glyph_name(info, code, cid)
-    return name is not None and is_blank(info, name)
+    name = _name(info, code, cid)
+    if name is None:
+        return False
+    return type3_blank(info, name) if info.subtype == "Type3" else is_blank(info, name)

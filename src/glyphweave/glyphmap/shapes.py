@@ -45,7 +45,7 @@ import itertools
 import math
 import statistics
 import struct
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import TypeVar
 
@@ -87,6 +87,10 @@ RARE = (0.0, 0.02, 0.04)
 digits and punctuation; the other ASCII symbols, Latin-1, Latin Extended-A and the
 typographic punctuation; everything else (a "C" is not read as the complement sign "∁",
 nor an "i" as an "ì", on a hair's breadth)."""
+CAPITAL = 0.005
+"""Added to the distance of a capital letter: running text has many more small letters, so
+where "l" and "I" tie the small letter is the likelier (by this much only: a font's own
+"I", read elsewhere, still wins its glyph)."""
 FOREIGN = 0.03
 """Added to the distance of a letter of another script than the font's (a Latin font's
 "r" is not read as a Cyrillic "г")."""
@@ -144,6 +148,8 @@ class References:
     priors: Mapping[str | None, tuple[float, ...]] = attrs.field(factory=dict)
     """Per font script (None: not yet known), what each reference adds to a distance for
     being rare in text or foreign to the script (:data:`RARE`, :data:`FOREIGN`)."""
+    typical_top: float = 0.6
+    """The median top, in em, of the references of letters and digits that stand on the baseline."""
     em_cells: Mapping[tuple, list[tuple]] = attrs.field(factory=dict)
     """((pieces, counters), proportion cell, top cell in em) → the rows of the references
     of letters and digits: what the matcher walks to measure a font, before its x-height is
@@ -171,7 +177,7 @@ _ARCHAIC = frozenset("ſĸŉ")  # long s, kra, n preceded by apostrophe: Latin l
 
 
 def _priors(chars: tuple[str, ...]) -> dict[str | None, tuple[float, ...]]:
-    rarity = [RARE[_rarity(char)] for char in chars]
+    rarity = [RARE[_rarity(char)] + (CAPITAL if char.isupper() else 0.0) for char in chars]
     scripts = [_script_of(char) if char.isalpha() else None for char in chars]
     priors: dict[str | None, tuple[float, ...]] = {None: tuple(rarity)}
     for script in ("Latn", "Grek", "Cyrl"):
@@ -243,7 +249,11 @@ def make_references(chars: tuple[str, ...], **columns: tuple) -> References:
         if chars[i].isalnum():  # the first reading only measures letters
             em_cells.setdefault((topology, a_cell, math.floor(top * _NOMINAL / _CELL)), []).append(row)
         xh_cells.setdefault((topology, a_cell, math.floor(top / xh / _CELL)), []).append(row)
-    return References(chars=chars, priors=_priors(chars), em_cells=em_cells, xh_cells=xh_cells, **columns)
+    tops = [columns["top"][i] for i in range(len(chars))
+            if chars[i].isalnum() and columns["bottom"][i] >= -0.1 * columns["top"][i] and columns["top"][i] > 0]
+    typical_top = statistics.median(tops) if tops else 0.6
+    return References(chars=chars, priors=_priors(chars), em_cells=em_cells, xh_cells=xh_cells,
+                      typical_top=typical_top, **columns)
 
 
 @attrs.frozen
@@ -270,18 +280,27 @@ class FontReader:
     """The font's x-height in em; None when no glyph told it (places are then compared in em)."""
     script: str
     """``Latn``, ``Grek`` or ``Cyrl``: how homoglyphs are written."""
+    scale: float = 1.0
+    """What the font's sizes are multiplied by to be in em as the references' are (1 but
+    for fonts drawn far from the usual size: :meth:`measure`)."""
 
     @classmethod
     def measure(cls, shapes: Iterable[Shape], references: References | None = None) -> FontReader:
         """A reader for the font these shapes come from (all of its glyphs, or a fair
         sample of a large font): every glyph first read as one of the letters whose top is
-        the x-height votes for the font's x-height, and the median wins."""
+        the x-height votes for the font's x-height, and the median wins.
+
+        The first reading compares places in em. A font whose glyphs are far from the usual
+        size in em (a Type3 font drawn in its own units, 130 units high under an identity
+        /FontMatrix) is first brought to it: scaled so that the median top of its glyphs
+        that stand on the baseline is the references' (:func:`_font_scale`)."""
         refs = load_references() if references is None else references
+        shapes = list(shapes)
+        scale = _font_scale(shapes, refs)
         votes = []
         letters = []
-        shapes = list(shapes)
         for shape in shapes[:: len(shapes) // MEASURED + 1]:
-            ranked = _nearest(shape, None, refs)
+            ranked = _nearest(_scaled(shape, scale), None, refs)
             if not ranked:
                 continue
             index = ranked[0][1]
@@ -289,7 +308,8 @@ class FontReader:
             letters.append(char)
             if char in _X_HEIGHT_LETTERS and refs.top[index] > 0.2:
                 votes.append(shape.box[3] * refs.x_height[index] / refs.top[index])
-        return cls(references=refs, x_height=statistics.median(votes) if votes else None, script=_script(letters))
+        return cls(references=refs, x_height=statistics.median(votes) if votes else None, script=_script(letters),
+                   scale=scale)
 
     def ranked(self, shape: Shape) -> list[tuple[float, str]]:
         """The nearest characters (homoglyphs as one, written in the font's script) by
@@ -297,7 +317,8 @@ class FontReader:
         refs = self.references
         out: list[tuple[float, str]] = []
         seen: set[str] = set()
-        for distance, index in _nearest(shape, self.x_height, refs, self.script):
+        query = shape if self.x_height is not None else _scaled(shape, self.scale)
+        for distance, index in _nearest(query, self.x_height, refs, self.script):
             char = refs.chars[index]
             group = _LATIN_FIRST.get(char, char)
             if group in seen:
@@ -311,6 +332,24 @@ class FontReader:
         compare."""
         ranked = self.ranked(shape)
         return _reading(ranked, ranked[0][1]) if ranked else None
+
+
+def _font_scale(shapes: Sequence[Shape], refs: References) -> float:
+    """1, or for a font whose glyphs standing on the baseline have a median top outside
+    half to twice the references' (:attr:`References.typical_top`), the factor that brings
+    it there."""
+    tops = [s.box[3] for s in shapes if s.box[3] > 0 and s.box[1] >= -0.1 * s.box[3]]
+    if not tops:
+        return 1.0
+    ratio = refs.typical_top / statistics.median(tops)
+    return ratio if not 0.5 <= ratio <= 2.0 and math.isfinite(ratio) else 1.0
+
+
+def _scaled(shape: Shape, scale: float) -> Shape:
+    if scale == 1.0:
+        return shape
+    x0, y0, x1, y1 = shape.box
+    return attrs.evolve(shape, box=(x0 * scale, y0 * scale, x1 * scale, y1 * scale), advance=shape.advance * scale)
 
 
 def _reading(ranked: list[tuple[float, str]], char: str, taken: frozenset[str] = frozenset()) -> Reading:

@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 DEFAULT_ASCENT = 0.75
 DEFAULT_DESCENT = -0.25
 DEFAULT_WIDTH = 0.5
+MAX_TYPE3_GLYPHS = 4096
+"""Glyph procedures of a Type3 font that are read (a simple font paints 256 codes at most)."""
 """Advance (in ems) of a glyph whose font gives no width at all (broken files)."""
 
 
@@ -370,6 +372,8 @@ class FontLoader:
             base_enc, differences = self._simple_encoding(font.get("/Encoding"))
             info_kwargs["base_encoding"] = base_enc
             info_kwargs["differences"] = differences
+            if subtype == "Type3":
+                info_kwargs.update(self._type3_glyphs(font, key))
         state = FontState(FontInfo(**info_kwargs))
         if composite:
             assert cmap is not None  # _encoding_cmap always gives one
@@ -449,6 +453,30 @@ class FontLoader:
                 return None
 
         return load
+
+    def _type3_glyphs(self, font: Any, font_key: Any) -> dict[str, Any]:
+        """A Type3 font's glyph procedures, each read on first use as :meth:`_stream_loader`
+        reads a stream (the first :data:`MAX_TYPE3_GLYPHS` names), and its /FontMatrix."""
+        found: dict[str, Any] = {}
+        matrix = font.get("/FontMatrix")
+        if isinstance(matrix, pikepdf.Array) and len(matrix) == 6:
+            found["type3_matrix"] = tuple(_num(v) for v in matrix)
+        procs = font.get("/CharProcs")
+        if not isinstance(procs, pikepdf.Dictionary):
+            return found
+        loaders: dict[str, Callable[[], bytes | None]] = {}
+        for name in list(procs.keys())[:MAX_TYPE3_GLYPHS]:
+            stream = procs.get(name)
+            if isinstance(stream, pikepdf.Stream):
+                loaders[name[1:]] = self._stream_loader(stream, f"glyph procedure {name}", font_key)
+
+        def charproc(name: str) -> bytes | None:
+            load = loaders.get(name)
+            return load() if load is not None else None
+
+        found["type3_glyphs"] = tuple(loaders)
+        found["charproc_loader"] = charproc
+        return found
 
     def _font_file(self, descriptor: Any, font_key: Any) -> tuple[str | None, Callable[[], bytes | None] | None]:
         if descriptor is None:

@@ -11,8 +11,9 @@ nothing, and advances, is a space.
 It is a guess, so the default profile does not run it: the built-in ``shapes`` profile
 puts it last, after every decoder that reads a real mapping, so it answers only glyphs no
 other decoder could and never replaces a real mapping. Its answers are counted apart
-(``decoded_by: shape`` in the statistics). Type3 glyphs and fonts that embed no program
-have no outline to read; they stay unresolved.
+(``decoded_by: shape`` in the statistics). Type3 glyphs are read from their glyph
+procedures (paths, or the image masks of bitmap fonts); fonts that embed no program have
+no outline to read and stay unresolved.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ class ShapeDecoder(Decoder):
     min_confidence: float
 
     def decode(self, font: FontInfo, code: bytes, cid: int | None) -> str | None:
-        if not font.embedded or font.subtype == "Type3":
+        if not font.embedded and font.subtype != "Type3":
             return None
         from glyphweave.glyphmap.fontshapes import blank_glyph, shape_reading
 
