@@ -38,8 +38,8 @@ class PageStats:
     decoded_by: dict[str, int] = attrs.field(factory=dict)
     """Visible glyphs by the decoder that answered."""
     unresolved_outlined: int = 0
-    """Of the unresolved glyphs, those whose font embeds an outline program: the ``shapes``
-    profile can read them by their shapes (:doc:`shapes`)."""
+    """Of the unresolved glyphs, those whose font embeds outlines (a program, or Type3 glyph
+    procedures) and has no /ToUnicode: the ``shapes`` profile can read them by their shapes."""
     untagged: int = 0
     """Visible glyphs outside any marked-content sequence with an MCID; on a page the
     structure assembler served, visible glyphs outside every structure element (artifacts
@@ -130,7 +130,8 @@ def page_stats(number: int, table: GlyphTable, visible: Sequence[int], dropped: 
 
 
 def _outlined(table: GlyphTable, visible: Sequence[int]) -> int:
-    """Unresolved visible glyphs whose font embeds an outline program (not Type3)."""
+    """Unresolved visible glyphs whose font embeds an outline program (or is a Type3 font
+    with glyph procedures) and has no /ToUnicode: the glyphs the ``shape`` decoder reads."""
     decoded_by, fonts, infos = table.decoded_by, table.font, table.font_infos
     outlined: dict[int, bool] = {}
     count = 0
@@ -141,8 +142,9 @@ def _outlined(table: GlyphTable, visible: Sequence[int]) -> int:
         has = outlined.get(index)
         if has is None:
             info = infos.get(index)
-            has = outlined[index] = (info is not None and bool(info.embedded) and info.subtype != "Type3"
-                                     and info.font_file_kind is not None)
+            has = outlined[index] = info is not None and info.to_unicode is None and (
+                bool(info.type3_glyphs) if info.subtype == "Type3"
+                else bool(info.embedded) and info.font_file_kind is not None)
         count += has
     return count
 

@@ -211,10 +211,27 @@ def test_shapes_profile_reads_a_type3_font_from_its_glyph_procedures(font_file: 
     data = type3_pdf(font_file)
     with glyphweave.open(data) as doc:
         assert re.sub(r"\s", "", doc.pages[0].text()) == ""
-        assert doc.pages[0].stats.unresolved_outlined == 0  # no outline program: nothing to suggest
+        stats = doc.pages[0].stats
+        assert stats.unresolved_outlined == stats.unresolved == stats.glyphs  # glyph procedures draw them
     with glyphweave.open(data, profile="shapes") as doc:
         text = doc.pages[0].text()
     assert word_f1(text, "\n".join(TEXT)) >= 0.95, text
+
+
+def test_a_font_with_tounicode_is_left_to_it() -> None:
+    """A glyph the font's /ToUnicode leaves out is there on purpose (a shaping part):
+    the shape decoder does not read it, and the default profile suggests nothing."""
+    data = stripped_pdf(FONTS[0])
+    pdf = pikepdf.open(io.BytesIO(data))
+    font = pdf.pages[0].Resources.Font.F1
+    font.ToUnicode = pdf.make_stream(b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
+                                     b"1 begincodespacerange <00> <FF> endcodespacerange "
+                                     b"1 beginbfchar <21> <0054> endbfchar endcmap end end")
+    out = io.BytesIO()
+    pdf.save(out)
+    with glyphweave.open(out.getvalue(), profile="shapes") as doc:
+        stats = doc.pages[0].stats
+    assert set(stats.decoded_by) == {"tounicode"} and stats.unresolved_outlined == 0
 
 
 def test_shape_never_replaces_a_real_mapping() -> None:

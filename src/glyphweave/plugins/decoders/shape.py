@@ -8,6 +8,10 @@ the confidence are documented there) and answers the character it reads when its
 confidence reaches ``min_confidence``. A glyph that the program has but that draws
 nothing, and advances, is a space.
 
+A font with a /ToUnicode map is left alone: its producer said what its text is, and a
+glyph the map leaves out is there on purpose (a shaping part of a Devanagari cluster,
+which no Latin shape describes).
+
 It is a guess, so the default profile does not run it: the built-in ``shapes`` profile
 puts it last, after every decoder that reads a real mapping, so it answers only glyphs no
 other decoder could and never replaces a real mapping. Its answers are counted apart
@@ -39,7 +43,7 @@ class ShapeDecoder(Decoder):
     min_confidence: float
 
     def decode(self, font: FontInfo, code: bytes, cid: int | None) -> str | None:
-        if not font.embedded and font.subtype != "Type3":
+        if (not font.embedded and font.subtype != "Type3") or font.to_unicode is not None:
             return None
         from glyphweave.glyphmap.fontshapes import blank_glyph, shape_reading
 
