@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pikepdf
 import pytest
 from fontTools.pens.basePen import BasePen
@@ -326,6 +327,12 @@ def test_one_character_one_glyph() -> None:
     readings = shapes.read_shapes({"first": shape_of_reference(refs, i_l), "second": shape_of_reference(refs, i_i)},
                                   refs)
     assert {r.char for r in readings.values()} == {"l", "I"}
+    # a subset's duplicate of one of them (a hair taller) follows it, whatever it is given
+    twin = shape_of_reference(refs, i_l)
+    twin = attrs.evolve(twin, box=(*twin.box[:3], twin.box[3] + 0.001))
+    readings = shapes.read_shapes({"first": shape_of_reference(refs, i_l), "second": shape_of_reference(refs, i_i),
+                                   "copy": twin}, refs)
+    assert readings["copy"].char == readings["first"].char
 
 
 # -- a real file ------------------------------------------------------------------------------

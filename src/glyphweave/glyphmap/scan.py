@@ -161,16 +161,15 @@ def _record(groups: dict[str, dict[str, Any]], table: Any, g: int, pieces: dict[
 
 
 def _propose(group: dict[str, Any], info: Any, code: Any, cid: Any, drawing: Any) -> None:
-    """The shape matcher's proposal for an unresolved glyph: its reading, or a space for a
-    glyph the program has that draws nothing."""
-    if info is None:
+    """The shape matcher's proposal for an unresolved glyph (an outline's, or a Type3 glyph
+    procedure's): its reading, or a space for a glyph that draws nothing and advances."""
+    if info is None or (drawing is None and info.subtype != "Type3" and not info.embedded):
         return
     from .fontshapes import blank_glyph, shape_reading
 
-    if drawing is not None:
-        reading = shape_reading(info, code, cid)
-        if reading is not None:
-            group.update(mapping=reading.char, source="shape", confidence=reading.confidence, status="proposed")
+    reading = shape_reading(info, code, cid)
+    if reading is not None:
+        group.update(mapping=reading.char, source="shape", confidence=reading.confidence, status="proposed")
     elif blank_glyph(info, code, cid):
         group.update(mapping=" ", source="shape", confidence=1.0, status="proposed")
 

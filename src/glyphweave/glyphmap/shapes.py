@@ -390,6 +390,7 @@ def read_shapes(shapes: Mapping[K, Shape], references: References | None = None)
     claims: dict[str, list[K]] = {}
     for key, char in chosen.items():
         claims.setdefault(char, []).append(key)
+    twin_of: dict[K, K] = {}
     for group in _conflicts(claims, shapes):
         best_cost = math.inf
         best_choice: tuple[str, ...] = ()
@@ -407,10 +408,15 @@ def read_shapes(shapes: Mapping[K, Shape], references: References | None = None)
                 chosen[key] = char
             for key in claimed:  # a duplicate follows the glyph it copies
                 if key not in group:
-                    twin = next(k for k in group if _same_shape(shapes[key], shapes[k]))
-                    chosen[key] = chosen[twin]
+                    twin = next((k for k in group if _same_shape(shapes[key], shapes[k])), None)
+                    if twin is not None:
+                        chosen[key] = chosen[twin]
+                        twin_of[key] = twin
     everything = frozenset(chosen.values())
-    return {key: _reading(ranked[key], chosen[key], everything - {chosen[key]}) for key in ranked}
+    readings = {key: _reading(ranked[key], chosen[key], everything - {chosen[key]})
+                for key in ranked if key not in twin_of}
+    readings.update({key: readings[twin] for key, twin in twin_of.items()})
+    return readings
 
 
 def _conflicts(claims: Mapping[str, list[K]], shapes: Mapping[K, Shape]) -> list[list[K]]:
