@@ -74,11 +74,9 @@ class FontInfo:
     """FontFile (Type1), FontFile2 (TrueType) or the /Subtype of FontFile3."""
     memo: dict[str, Any] = attrs.field(factory=dict)
     type3_glyphs: tuple[str, ...] = ()
-    """Type3: the names of its glyph procedures (/CharProcs), in the dictionary's order."""
-    type3_matrix: tuple[float, ...] | None = None
-    """Type3: the /FontMatrix (glyph space to text space)."""
-
-    _charproc_loader: Callable[[str], bytes | None] | None = attrs.field(default=None, alias="charproc_loader")
+    """Type3: the names of its glyph procedures (/CharProcs)."""
+    charproc: Callable[[str], Any] = attrs.field(default={}.get, repr=False)
+    """Type3: a procedure's name → what it paints, in em (``pdf.charprocs.Painted``), or None."""
     _to_unicode_loader: Callable[[], CodeToText | None] | None = attrs.field(default=None, alias="to_unicode_loader")
     _cid_to_gid_loader: Callable[[], bytes | None] | None = attrs.field(default=None, alias="cid_to_gid_loader")
     _font_file_loader: Callable[[], bytes | None] | None = attrs.field(default=None, alias="font_file_loader")
@@ -103,11 +101,6 @@ class FontInfo:
         if self._font_file is _UNLOADED:
             self._font_file = self._font_file_loader() if self._font_file_loader else None
         return self._font_file
-
-    def charproc(self, name: str) -> bytes | None:
-        """Type3: the decoded content stream of the glyph procedure ``name``; None when the
-        font has none of that name (or it is unreadable)."""
-        return self._charproc_loader(name) if self._charproc_loader is not None else None
 
     def cid_to_gid_map(self) -> bytes | None:
         """CIDFontType2: the /CIDToGIDMap stream (2 bytes big-endian per CID), or None

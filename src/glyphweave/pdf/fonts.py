@@ -9,6 +9,7 @@ string is measured and decoded with ``map`` at C speed.
 from __future__ import annotations
 
 import logging
+import math
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -455,12 +456,16 @@ class FontLoader:
         return load
 
     def _type3_glyphs(self, font: Any, font_key: Any) -> dict[str, Any]:
-        """A Type3 font's glyph procedures, each read on first use as :meth:`_stream_loader`
-        reads a stream (the first :data:`MAX_TYPE3_GLYPHS` names), and its /FontMatrix."""
+        """A Type3 font's glyph procedures (the first :data:`MAX_TYPE3_GLYPHS` names), each
+        read on first use as :meth:`_stream_loader` reads a stream and what it paints kept
+        (:func:`~.charprocs.glyph_paint`: in em, through the /FontMatrix)."""
         found: dict[str, Any] = {}
         matrix = font.get("/FontMatrix")
+        font_matrix = (0.001, 0.0, 0.0, 0.001, 0.0, 0.0)
         if isinstance(matrix, pikepdf.Array) and len(matrix) == 6:
-            found["type3_matrix"] = tuple(_num(v) for v in matrix)
+            values = tuple(_num(v) for v in matrix)
+            if all(map(math.isfinite, values)) and values[0] * values[3] - values[1] * values[2]:
+                font_matrix = values  # type: ignore[assignment]
         procs = font.get("/CharProcs")
         if not isinstance(procs, pikepdf.Dictionary):
             return found
@@ -470,12 +475,23 @@ class FontLoader:
             if isinstance(stream, pikepdf.Stream):
                 loaders[name[1:]] = self._stream_loader(stream, f"glyph procedure {name}", font_key)
 
-        def charproc(name: str) -> bytes | None:
-            load = loaders.get(name)
-            return load() if load is not None else None
+        painted: dict[str, Any] = {}
+
+        def charproc(name: str) -> Any:
+            if name not in painted:
+                from glyphweave.pdf.charprocs import glyph_paint
+
+                load = loaders.get(name)
+                data = load() if load is not None else None
+                try:
+                    painted[name] = glyph_paint(data, font_matrix) if data is not None else None
+                except Exception as exc:  # a damaged procedure: no shape, never an error
+                    log.debug("Type3 glyph %r of font %s unreadable: %r", name, font_key, exc)
+                    painted[name] = None
+            return painted[name]
 
         found["type3_glyphs"] = tuple(loaders)
-        found["charproc_loader"] = charproc
+        found["charproc"] = charproc
         return found
 
     def _font_file(self, descriptor: Any, font_key: Any) -> tuple[str | None, Callable[[], bytes | None] | None]:
