@@ -75,7 +75,7 @@ class FontInfo:
     memo: dict[str, Any] = attrs.field(factory=dict)
     type3_glyphs: tuple[str, ...] = ()
     """Type3: the names of its glyph procedures (/CharProcs)."""
-    charproc: Callable[[str], Any] = attrs.field(default={}.get, repr=False)
+    charproc: Callable[[str], Any] | None = attrs.field(default=None, repr=False)
     """Type3: a procedure's name → what it paints, in em (``pdf.charprocs.Painted``), or None."""
     _to_unicode_loader: Callable[[], CodeToText | None] | None = attrs.field(default=None, alias="to_unicode_loader")
     _cid_to_gid_loader: Callable[[], bytes | None] | None = attrs.field(default=None, alias="cid_to_gid_loader")

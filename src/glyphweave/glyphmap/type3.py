@@ -33,7 +33,7 @@ def type3_glyph_name(info: FontInfo, code: int | bytes) -> str | None:
 def _painted(info: FontInfo, name: str) -> tuple[list[list[Point]], list[tuple[list[list[bool]], tuple]]] | None:
     """The filled polygons and the image masks (rows, box) the procedure paints, in em;
     None when it has none or cannot be read (the font loader keeps it)."""
-    painted = info.charproc(name)
+    painted = info.charproc(name) if info.charproc is not None else None
     return painted if isinstance(painted, tuple) else None
 
 
