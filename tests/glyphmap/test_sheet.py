@@ -3,6 +3,7 @@ headless Chromium (a screenshot that is not blank and shows the red unresolved c
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import struct
@@ -51,10 +52,12 @@ def test_unresolved_count() -> None:
     assert unresolved_count(Registry()) == 0
 
 
-def test_one_card_per_entry_in_registry_order() -> None:
+def test_one_card_per_entry_most_text_first() -> None:
     page = render_sheet(make_registry())
-    statuses = re.findall(r'<article class="card status-(\w+)" data-status="\1"', page)
-    assert statuses == [e.status for e in make_registry()]
+    keys = re.findall(r'<code class="key field">([^<]*)</code>', page)
+    by_impact = sorted(make_registry(), key=lambda e: (-e.count * max(e.files, 1), e.family, e.key))
+    assert keys == [html.escape(e.key) for e in by_impact]
+    assert len(keys) == len(make_registry())
     assert page.count('<span class="badge">unresolved</span>') == 2
     assert "<dt>count</dt><dd>12</dd><dt>files</dt><dd>3</dd>" in page
 
@@ -160,17 +163,23 @@ def test_screenshot_shows_the_cards_in_colour(tmp_path: Path) -> None:
     amber = sum(n for (r, g, b), n in colours.items() if r > 200 and 120 < g < 180 and b < 40)
     assert red > 2000, f"no red unresolved cards ({red} red pixels)"
     assert green > 500 and amber > 500, (green, amber)
-    # The square outlines are drawn solid, about 60 x 80 pixels: text never has such a run of dark pixels.
-    solid_rows = sum(1 for y in range(height) if longest_dark_run(pixels[y * width:(y + 1) * width]) >= 40)
-    assert solid_rows >= 2 * 60, f"the glyph outlines are not drawn ({solid_rows} rows with a solid run)"
+    # The two square outlines are drawn solid, about 60 x 80 pixels: text never has such a run of
+    # dark pixels. Counted per run, since the two may share a row of cards.
+    solid_runs = sum(dark_runs(pixels[y * width:(y + 1) * width], 40) for y in range(height))
+    assert solid_runs >= 2 * 60, f"the glyph outlines are not drawn ({solid_runs} solid runs)"
 
 
-def longest_dark_run(row: list[tuple[int, int, int]]) -> int:
-    best = run = 0
+def dark_runs(row: list[tuple[int, int, int]], length: int) -> int:
+    """Runs of at least ``length`` dark pixels in ``row``."""
+    runs = run = 0
     for r, g, b in row:
-        run = run + 1 if max(r, g, b) < 60 else 0
-        best = max(best, run)
-    return best
+        if max(r, g, b) < 60:
+            run += 1
+            if run == length:
+                runs += 1
+        else:
+            run = 0
+    return runs
 
 
 def test_the_address_filters_the_cards(tmp_path: Path) -> None:
@@ -235,3 +244,10 @@ def unfilter(kind: int, row: bytearray, up: bytearray, bpp: int) -> None:
             row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
     else:
         assert kind == 0, f"bad PNG filter {kind}"
+
+
+def test_shape_proposals_show_their_confidence() -> None:
+    registry = Registry({"F/o:1": Entry(key="F/o:1", status="proposed", mapping="e", source="shape",
+                                        confidence=0.757, family="F", code="41", count=3, files=1)})
+    assert 'shape <span class="confidence" title="the shape matcher\'s confidence">0.76</span>' in (
+        render_sheet(registry))

@@ -2,10 +2,12 @@
 each glyph drawn from its own outline beside its identification and the character chosen
 for it, so that a person can check the registry at a glance and validate it.
 
-* One card per entry, in the registry's (sorted) order: the outline drawn as inline SVG
+* One card per entry, the entries that would resolve the most text first (occurrences ×
+  files), then by font family and key: the outline drawn as inline SVG
   from the entry's path (font units, y up, flipped upright), or "no outline"; the chosen
   character drawn large in a system font, with its code points; then the key, font
-  family, code, status, source, count, files and one context.
+  family, code, status, source (with the shape matcher's confidence), count, files and
+  one context.
 * Unresolved entries are red, proposed ones amber, validated ones green.
 * A header counts the entries per status and filters them by status (checkboxes) and by
   font family (a select); a little inline script toggles a class on the cards. The
@@ -139,7 +141,7 @@ def unresolved_count(registry: Registry) -> int:
 
 def render_sheet(registry: Registry, *, title: str = "glyphweave contact sheet") -> str:
     """The contact sheet of ``registry``: one self-contained HTML page (see the module docstring)."""
-    entries = list(registry)
+    entries = sorted(registry, key=lambda e: (-e.count * max(e.files, 1), e.family, e.key))
     if entries:
         body = '<main id="cards">\n' + "\n".join(_card(entry) for entry in entries) + "\n</main>"
     else:
@@ -196,10 +198,18 @@ def _card(entry: Entry) -> str:
         "<dl>"
         f'<dt>font</dt><dd class="field">{_esc(entry.family) or "(no family)"}</dd>'
         f'<dt>code</dt><dd class="field"><code>{_esc(entry.code) or "?"}</code></dd>'
-        f'<dt>source</dt><dd class="field">{_esc(entry.source) or "(none)"}</dd>'
+        f'<dt>source</dt><dd class="field">{_source(entry)}</dd>'
         f"<dt>count</dt><dd>{entry.count}</dd><dt>files</dt><dd>{entry.files}</dd>"
         f'</dl><p class="context" title="one context (the glyph is {_CONTEXT_MARK})">{context}</p>'
         "</article>")
+
+
+def _source(entry: Entry) -> str:
+    """Who proposed the character, with the shape matcher's confidence when it did."""
+    source = _esc(entry.source) or "(none)"
+    if entry.confidence is None:
+        return source
+    return f'{source} <span class="confidence" title="the shape matcher\'s confidence">{entry.confidence:.2f}</span>'
 
 
 def _chosen(mapping: str) -> str:
