@@ -84,6 +84,55 @@ def stripped_font(pdf: pikepdf.Pdf, path: Path, text: str) -> tuple[pikepdf.Obje
     return pdf.make_indirect(font_dict), codes
 
 
+def symbolic_truetype_pdf(font_file: str, renumbered: bool, lines: tuple[str, ...] = TEXT) -> bytes:
+    """``lines`` in an embedded TrueType subset flagged symbolic, with no /Encoding and no
+    /ToUnicode, its glyphs reached through a (3,0) symbol cmap at U+F000 + code and named
+    ``gN`` (no glyph name says a character). ``renumbered``: codes in order of first use from
+    33, as subsetting writers give them; otherwise each character's own WinAnsi code."""
+    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+
+    font = TTFont(str(DATA / font_file))
+    cmap = font.getBestCmap()
+    order = font.getGlyphOrder()
+    renamed = {name: (name if name == ".notdef" else f"g{index}") for index, name in enumerate(order)}
+    font.setGlyphOrder([renamed[name] for name in order])
+    for table in ("glyf", "hmtx"):
+        mapping = getattr(font[table], "glyphs" if table == "glyf" else "metrics")
+        for old, new in renamed.items():
+            if old != new and old in mapping:
+                mapping[new] = mapping.pop(old)
+    codes: dict[str, int] = {" ": 32}
+    for char in "".join(lines):
+        if char not in codes:
+            codes[char] = 33 + len(codes) - 1 if renumbered else ord(char)
+    symbol = CmapSubtable.newSubtable(4)
+    symbol.platformID, symbol.platEncID, symbol.language = 3, 0, 0
+    symbol.cmap = {0xF000 + code: renamed[cmap[ord(char)]] for char, code in codes.items()}
+    font["cmap"].tables = [symbol]
+    font["post"].formatType = 3.0
+    buffer = io.BytesIO()
+    font.save(buffer)
+    upem = font["head"].unitsPerEm
+    widths = {code: round(font["hmtx"][renamed[cmap[ord(char)]]][0] * 1000 / upem) for char, code in codes.items()}
+    first, last = min(widths), max(widths)
+    pdf = pikepdf.new()
+    descriptor = Dictionary(Type=Name.FontDescriptor, FontName=Name("/ABCDEF+PlainSans"), Flags=4,
+                            FontBBox=Array([-200, -300, 1200, 1000]), ItalicAngle=0, Ascent=1000, Descent=-300,
+                            CapHeight=700, StemV=80, FontFile2=pdf.make_stream(buffer.getvalue()))
+    truetype = Dictionary(Type=Name.Font, Subtype=Name.TrueType, BaseFont=Name("/ABCDEF+PlainSans"),
+                          FirstChar=first, LastChar=last,
+                          Widths=Array([widths.get(code, 0) for code in range(first, last + 1)]),
+                          FontDescriptor=pdf.make_indirect(descriptor))
+    content = "\n".join(f"BT /F1 14 Tf 72 {700 - 24 * n} Td <{bytes(codes[c] for c in line).hex()}> Tj ET"
+                         for n, line in enumerate(lines))
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = Dictionary(Font=Dictionary(F1=pdf.make_indirect(truetype)))
+    page.Contents = pdf.make_stream(content.encode())
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
 def stripped_pdf(font_file: str, lines: tuple[str, ...] = TEXT) -> bytes:
     text = "".join(lines)
     codes: dict[str, int] = {}
@@ -233,6 +282,38 @@ def test_a_font_with_tounicode_is_left_to_it() -> None:
     with glyphweave.open(out.getvalue(), profile="shapes") as doc:
         stats = doc.pages[0].stats
     assert set(stats.decoded_by) == {"tounicode"} and stats.unresolved_outlined == 0
+
+
+@pytest.mark.parametrize("font_file", FONTS)
+def test_renumbered_symbolic_truetype_prints_no_garbage(font_file: str) -> None:
+    """WinAnsi assumed for a symbolic TrueType subset whose codes were renumbered would print
+    "!\"#$..." for "The quick": its glyphs' shapes say otherwise, so the default profile
+    leaves them unresolved, and the shapes profile reads them."""
+    data = symbolic_truetype_pdf(font_file, renumbered=True)
+    with glyphweave.open(data) as doc:
+        text = doc.pages[0].text()
+        stats = doc.pages[0].stats
+    assert re.sub(r"\s", "", text) == "", text
+    assert "standard-fallback" not in stats.decoded_by and stats.unresolved_outlined == stats.unresolved > 0
+    with glyphweave.open(data, profile="shapes") as doc:
+        assert word_f1(doc.pages[0].text(), "\n".join(TEXT)) >= 0.95
+
+
+def test_without_the_check_the_renumbered_font_is_garbage(tmp_path: Path) -> None:
+    profile = tmp_path / "unchecked.toml"
+    profile.write_text('[profile]\nname = "unchecked"\nextends = "default"\n'
+                       "[options.standard-fallback]\ncheck_shapes = false\n", encoding="utf-8")
+    with glyphweave.open(symbolic_truetype_pdf(FONTS[0], renumbered=True), profile=str(profile)) as doc:
+        text = doc.pages[0].text()
+    assert text.startswith('!"# $%&')  # "The quick" as the codes 0x21... read as WinAnsi
+
+
+@pytest.mark.parametrize("font_file", FONTS)
+def test_symbolic_truetype_whose_codes_are_winansi_keeps_them(font_file: str) -> None:
+    with glyphweave.open(symbolic_truetype_pdf(font_file, renumbered=False)) as doc:
+        text = doc.pages[0].text()
+        assert doc.pages[0].stats.decoded_by.get("standard-fallback", 0) > 150
+    assert text.split("\n")[:len(TEXT)] == list(TEXT)
 
 
 def test_shape_never_replaces_a_real_mapping() -> None:

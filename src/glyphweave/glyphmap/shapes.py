@@ -443,6 +443,14 @@ def _same_shape(a: Shape, b: Shape) -> bool:
     return stray <= 2 and abs(height_a - height_b) <= 0.02 * max(height_a, height_b, 1e-9) + 0.005
 
 
+def nearest(shape: Shape, x_height: float | None, refs: References,
+            script: str | None = None) -> list[tuple[float, int]]:
+    """The references nearest ``shape``: (distance, row) for the best of each character,
+    nearest first. With ``x_height`` None, places are compared in em and only the
+    references of letters and digits are looked at (a font's first reading)."""
+    return _nearest(shape, x_height, refs, script)
+
+
 def _nearest(shape: Shape, x_height: float | None, refs: References,
              script: str | None = None) -> list[tuple[float, int]]:
     """The references by distance: the best per character, nearest first (the few needed

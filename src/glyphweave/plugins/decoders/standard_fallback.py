@@ -15,7 +15,14 @@ It never answers for:
 - a code listed in /Differences: that glyph has its own name (``encoding`` decodes it,
   or nothing does);
 - symbolic Type1/Type3 fonts: their built-in encoding is their own;
-- symbolic TrueType fonts when the ``symbolic_truetype`` option is off.
+- symbolic TrueType fonts when the ``symbolic_truetype`` option is off;
+- a symbolic TrueType font whose own glyphs say WinAnsi is wrong (option ``check_shapes``):
+  such a font is often a subset whose codes were renumbered in order of first use, and
+  reading code 0x21 as "!" would print confident garbage. The glyphs WinAnsi calls letters
+  and digits are compared by shape with the references of letters and digits
+  (:mod:`glyphweave.glyphmap.shapes`); when fewer than half look like what WinAnsi says,
+  the font's codes are left unresolved (and counted) instead. The check is made once per
+  font (:func:`_winansi_looks_right`).
 """
 
 from __future__ import annotations
@@ -50,9 +57,19 @@ class StandardFallbackDecoder(Decoder):
                 "applies to the Symbol, ZapfDingbats, Wingdings or Webdings families."
             ),
         ),
+
+        "check_shapes": Option(
+            default=True,
+            doc=(
+                "Check a symbolic TrueType font read as WinAnsiEncoding against the shapes of its "
+                "letters and digits, and leave its codes unresolved when most of them disagree "
+                "(a subset whose codes were renumbered)."
+            ),
+        ),
     }
 
     symbolic_truetype: bool
+    check_shapes: bool
 
     def decode(self, font: FontInfo, code: bytes, cid: int | None) -> str | None:
         if font.composite or len(code) != 1:
@@ -66,8 +83,43 @@ class StandardFallbackDecoder(Decoder):
         if font.subtype == "TrueType":
             if font.symbolic and not self.symbolic_truetype:
                 return None
+            if font.symbolic and font.embedded and self.check_shapes and not _winansi_looks_right(font):
+                return None
             return standard_text("WinAnsiEncoding", code[0])
         return None
+
+
+MIN_CHECKED = 5
+"""Letters and digits the check must see to judge a font (fewer: WinAnsi is kept)."""
+CHECKED = 10
+"""Letters and digits the check looks at, at most (the first by code that the font draws)."""
+_MEMO_KEY = "standard-fallback:winansi"
+
+
+def _winansi_looks_right(font: FontInfo) -> bool:
+    """Whether a symbolic TrueType font's glyphs agree with WinAnsiEncoding, by shape: for
+    the first :data:`CHECKED` codes WinAnsi gives a letter or digit (and the font draws), is
+    the nearest letter or digit by shape that one (case aside: an em-only look cannot tell
+    "o" from "O")? At least half must agree. Decided once per font, in a few milliseconds a
+    glyph; a font the matcher cannot judge keeps WinAnsi."""
+    verdict = font.memo.get(_MEMO_KEY)
+    if verdict is None:
+        from glyphweave.glyphmap.fontshapes import nearest_letter
+
+        agree = checked = 0
+        for code in range(0x21, 0x100):
+            expected = standard_text("WinAnsiEncoding", code)
+            if not expected or not expected.isalnum():
+                continue
+            found = nearest_letter(font, code, None)
+            if found is None:
+                continue
+            checked += 1
+            agree += found.casefold() == expected.casefold()
+            if checked == CHECKED:
+                break
+        verdict = font.memo[_MEMO_KEY] = checked < MIN_CHECKED or 2 * agree >= checked
+    return bool(verdict)
 
 
 @hookimpl
