@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.guard.report import WarningRecord
 
@@ -142,11 +143,21 @@ def _outlined(table: GlyphTable, visible: Sequence[int]) -> int:
         has = outlined.get(index)
         if has is None:
             info = infos.get(index)
-            has = outlined[index] = info is not None and info.to_unicode is None and (
+            has = outlined[index] = info is not None and not _map_reads(info) and (
                 bool(info.type3_glyphs) if info.subtype == "Type3"
                 else bool(info.embedded) and info.font_file_kind is not None)
         count += has
     return count
+
+
+def _map_reads(info: Any) -> bool:
+    """Whether a font's /ToUnicode reads any of its codes (as the ``shape`` decoder decides)."""
+    tounicode = info.to_unicode
+    if tounicode is None:
+        return False
+    if info.composite:
+        return True
+    return any((text := tounicode.to_unicode(bytes((code,)))) and not is_weak(text) for code in range(256))
 
 
 def _count_visible(table: GlyphTable, visible: Sequence[int]) -> tuple[Counter[str | None], int]:

@@ -316,6 +316,20 @@ def test_symbolic_truetype_whose_codes_are_winansi_keeps_them(font_file: str) ->
     assert text.split("\n")[:len(TEXT)] == list(TEXT)
 
 
+def test_a_tounicode_that_reads_nothing_says_nothing() -> None:
+    """TraceMonkey's figure font has a /ToUnicode with no entry for its codes: it is read by shape."""
+    pdf = pikepdf.open(io.BytesIO(stripped_pdf(FONTS[0])))
+    pdf.pages[0].Resources.Font.F1.ToUnicode = pdf.make_stream(
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap "
+        b"1 begincodespacerange <00> <FF> endcodespacerange endcmap end end")
+    out = io.BytesIO()
+    pdf.save(out)
+    with glyphweave.open(out.getvalue(), profile="shapes") as doc:
+        text = doc.pages[0].text()
+        assert doc.pages[0].stats.decoded_by.get("shape", 0) > 150
+    assert word_f1(text, "\n".join(TEXT)) >= 0.95
+
+
 def test_shape_never_replaces_a_real_mapping() -> None:
     """A font with /ToUnicode is read through it in the shapes profile too."""
     with glyphweave.open(make_pdf(b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"), profile="shapes") as doc:
