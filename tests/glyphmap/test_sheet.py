@@ -251,3 +251,14 @@ def test_shape_proposals_show_their_confidence() -> None:
                                         confidence=0.757, family="F", code="41", count=3, files=1)})
     assert 'shape <span class="confidence" title="the shape matcher\'s confidence">0.76</span>' in (
         render_sheet(registry))
+
+
+def test_a_card_with_no_outline_says_why() -> None:
+    registry = Registry({
+        "F/c:02": Entry(key="F/c:02", status="proposed", mapping=" ", source="shape", confidence=1.0, family="F",
+                        code="02", count=9, files=1),
+        "T/c:41": Entry(key="T/c:41", status="unresolved", family="T", code="41", count=1, files=1),
+    })
+    page = render_sheet(registry)
+    assert "draws nothing<br>(a space)" in page
+    assert "no outline<br>(not embedded, or Type3)" in page

@@ -193,7 +193,7 @@ def _card(entry: Entry) -> str:
     return (
         f'<article class="card status-{status}" data-status="{status}" data-family="f:{_esc(entry.family)}">'
         f'<div class="top"><span class="badge">{status}</span><code class="key field">{_esc(entry.key)}</code></div>'
-        f'<div class="glyph" title="the glyph as its font draws it">{_outline(entry.svg)}</div>'
+        f'<div class="glyph" title="the glyph as its font draws it">{_outline(entry.svg, blank=entry.source == "shape" and entry.mapping == " ")}</div>'
         f'<div class="char" title="the chosen character, in a system font">{_chosen(entry.mapping)}</div>'
         "<dl>"
         f'<dt>font</dt><dd class="field">{_esc(entry.family) or "(no family)"}</dd>'
@@ -221,10 +221,14 @@ def _chosen(mapping: str) -> str:
     return f'<span class="{size} field">{_esc(mapping)}</span><span class="cps">{points}</span>'
 
 
-def _outline(path: str) -> str:
-    """An inline SVG of ``path`` (font units, y up) fitted to its bounds, upright."""
+def _outline(path: str, blank: bool = False) -> str:
+    """An inline SVG of ``path`` (font units, y up) fitted to its bounds, upright. With no
+    path: ``blank``, a glyph the font draws as nothing (the shape matcher proposed a space);
+    otherwise a glyph whose font embeds no outline to draw (not embedded, or Type3)."""
     if not path.strip():
-        return '<span class="none">no outline<br>(font not embedded)</span>'
+        if blank:
+            return '<span class="none">draws nothing<br>(a space)</span>'
+        return '<span class="none">no outline<br>(not embedded, or Type3)</span>'
     bounds = path_bounds(path) if _PATH_CHARS.fullmatch(path) else None
     if bounds is None:
         return '<span class="none">unreadable outline</span>'
