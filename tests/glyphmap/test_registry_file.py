@@ -28,7 +28,7 @@ from glyphweave.glyphmap.registry import (
 )
 
 HEADER = MAGIC + "\n" + "\t".join(COLUMNS) + "\n"
-ROW = "Wingdings/c:6c\tunresolved\t\t\t\tWingdings\t6c\t3\t1\tItem ⟦?⟧ one\t"  # a good row
+ROW = "Wingdings/c:6c\tunresolved\t\t\t\tWingdings\t6c\t\t3\t1\tItem ⟦?⟧ one\t"  # a good row
 
 
 def entry(key: str, status: str = "unresolved", mapping: str = "", **fields) -> Entry:
@@ -198,7 +198,7 @@ BAD_FILES = {
                     "not a glyphweave glyph registry"),
     "empty": ("", 1, "not a glyphweave glyph registry"),
     "wrong header": (MAGIC + "\nkey\tstatus\tmapping\n" + ROW + "\n", 2, "the header must be the columns"),
-    "wrong column count": (HEADER + ROW + "\n" + "Extra/c:01\tunresolved\t\n", 4, "3 columns, expected 11"),
+    "wrong column count": (HEADER + ROW + "\n" + "Extra/c:01\tunresolved\t\n", 4, "3 columns, expected 12"),
     "bad status": (HEADER + ROW.replace("unresolved", "done") + "\n", 3, "status 'done' is not one of"),
     "validated without mapping": (HEADER + ROW.replace("unresolved", "validated") + "\n", 3,
                                   "a validated entry without a mapping"),

@@ -356,3 +356,26 @@ def test_real_files_scan_twice_byte_identical_and_draw_a_sheet(tmp_path):
     page = sheet.read_text(encoding="utf-8")
     assert page.count("<article ") == len(reg)
     assert "<path d=" in page  # some glyphs are drawn from their outlines
+
+
+def test_a_renumbered_symbol_subset_records_what_other_tools_print(tmp_path, capsys):
+    """Word's SymbolMT subsets paint code 0x01 and map it to U+F0B7 in /ToUnicode: other tools
+    print U+F0B7, which the code 0x01 does not predict. The scan records it as the entry's
+    stand-in, and repair replaces it once the entry is validated."""
+    pdf = tmp_path / "word.pdf"
+    pdf.write_bytes(make_pdf(
+        b"\n".join([text_at("Item", 72, 700, font="F1"), text_at(b"\x01", 100, 700, font="S"),
+                    text_at("one", 110, 700, font="F1")]),
+        fonts={"F1": helvetica(widths=True),
+               "S": truetype(base_font="ABCDEF+SymbolMT", mapping={0x01: "\uf0b7"}, first_char=1, widths=[500])}))
+    path = tmp_path / "reg.tsv"
+    scan([str(pdf)], str(path), jobs=1)
+    (entry,) = [e for e in read_registry(path) if e.code == "01"]
+    assert (entry.mapping, entry.standin) == ("•", "\uf0b7")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "doc.txt").write_text("Item \uf0b7 one\n", encoding="utf-8")
+    assert run("registry", "validate", entry.key, "•", "-r", str(path)) == 0
+    assert run("repair", str(out), "-r", str(path)) == 0
+    capsys.readouterr()
+    assert (out / "doc.txt").read_text(encoding="utf-8") == "Item • one\n"

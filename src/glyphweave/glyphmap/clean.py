@@ -22,9 +22,10 @@ it is left alone and listed (:attr:`StandIns.ambiguous`). An entry whose charact
 itself weak (Private Use, U+FFFD, a control character) is skipped. Every stand-in is a
 Private Use character and no replacement contains one, so cleaning twice changes nothing.
 
-Limits: the stand-in is built from the code the registry recorded. A subset font that
-renumbered its glyphs (Word's SymbolMT subsets paint code 0x01 and map it to U+F0B7) left
-U+F0B7 in the text, which the entry's code 0x01 does not predict.
+* A glyph whose font's /ToUnicode gives it a Private Use character leaves that character
+  in other tools' output, whatever its code: Word's SymbolMT subsets paint code 0x01 and
+  map it to U+F0B7. The scan records it as the entry's ``standin``, and it stands for the
+  entry's character too.
 
 The look-alike rules (:mod:`.lookalikes`) run after the registry when asked
 (``lookalikes=True``; off by default, they change characters no registry entry names).
@@ -111,17 +112,19 @@ class StandIns:
 def stand_ins(registry: Registry) -> StandIns:
     """The stand-ins of ``registry``'s validated entries (see the module docstring),
     cached by the validated entries' content."""
-    fingerprint = tuple((e.key, e.code, e.mapping) for e in registry.entries.values() if e.status == "validated")
+    fingerprint = tuple((e.key, e.code, e.mapping, e.standin) for e in registry.entries.values()
+                        if e.status == "validated")
     return _stand_ins(fingerprint)
 
 
 @functools.lru_cache(maxsize=16)
-def _stand_ins(validated: tuple[tuple[str, str, str], ...]) -> StandIns:
+def _stand_ins(validated: tuple[tuple[str, str, str, str], ...]) -> StandIns:
     claims: dict[str, dict[str, list[str]]] = {}
-    for key, code, mapping in sorted(validated):
+    for key, code, mapping, standin in sorted(validated):
         if not mapping or is_weak(mapping):
             continue
-        for ch in stand_ins_of(code.strip().lower()):
+        recorded = [standin] if len(standin) == 1 and PUA_FIRST <= ord(standin) <= PUA_LAST else []
+        for ch in dict.fromkeys([*stand_ins_of(code.strip().lower()), *recorded]):
             claims.setdefault(ch, {}).setdefault(mapping, []).append(key)
     table: dict[int, str] = {}
     keys: dict[str, tuple[str, ...]] = {}

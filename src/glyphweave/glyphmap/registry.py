@@ -7,7 +7,7 @@ that it diffs well and survives a crash:
 
 * a first line ``# glyphweave glyph registry v2``, then a header line naming the columns
   (:data:`COLUMNS`), then one row per key (a version 1 file, which has no ``confidence``
-  column, is read as well, and written as version 2);
+  and ``standin`` columns, is read as well, and written as version 2);
 * ``key`` is ``FAMILY/o:HASH`` when the glyph has an outline (its drawing identifies it
   across subsets, whatever code a subset gave it) and ``FAMILY/c:CODE`` when it has not;
 * ``status`` is ``unresolved`` (no character yet), ``proposed`` (a character a table, a
@@ -15,6 +15,9 @@ that it diffs well and survives a crash:
   bulk from confident proposals: never changed by a scan);
 * ``confidence`` is the shape matcher's confidence in a proposal (0 to 1, three decimals;
   empty for a proposal of a table, which is not a guess);
+* ``standin`` is what other tools print for the glyph when the font's /ToUnicode gives it a
+  Private Use character (Word's SymbolMT subsets map code 0x01 to U+F0B7): ``repair``
+  replaces it too (empty when the /ToUnicode says nothing of the kind);
 * text fields escape backslash, tab and line ends (``\\\\``, ``\\t``, ``\\n``, ``\\r``).
 
 Merging (:meth:`Registry.merge`) is cumulative and idempotent: counts and files are
@@ -41,7 +44,8 @@ from glyphweave.core.decoding import is_weak_code_point
 from glyphweave.core.errors import GlyphweaveError, UsageError
 
 MAGIC = "# glyphweave glyph registry v2"
-COLUMNS = ("key", "status", "mapping", "source", "confidence", "family", "code", "count", "files", "context", "svg")
+COLUMNS = ("key", "status", "mapping", "source", "confidence", "family", "code", "standin", "count", "files", "context",
+           "svg")
 MAGIC_V1 = "# glyphweave glyph registry v1"
 COLUMNS_V1 = ("key", "status", "mapping", "source", "family", "code", "count", "files", "context", "svg")
 STATUSES = ("unresolved", "proposed", "validated")
@@ -99,6 +103,8 @@ class Entry:
     family: str = ""
     code: str = ""
     """The character code (hex) of the first occurrence met."""
+    standin: str = ""
+    """The Private Use text the font's /ToUnicode gives the glyph (what other tools print), or ""."""
     count: int = 0
     files: int = 0
     context: str = ""
@@ -109,7 +115,7 @@ class Entry:
     def row(self) -> str:
         confidence = "" if self.confidence is None else f"{self.confidence:.3f}"
         values = (self.key, self.status, self.mapping, self.source, confidence, self.family, self.code,
-                  str(self.count), str(self.files), self.context, self.svg)
+                  self.standin, str(self.count), str(self.files), self.context, self.svg)
         return "\t".join(escape(v) for v in values)
 
 
@@ -140,7 +146,7 @@ class Registry:
                 out[new.key] = new
                 continue
             if old.status == "validated":
-                out[new.key] = attrs.evolve(old, count=new.count, files=new.files,
+                out[new.key] = attrs.evolve(old, count=new.count, files=new.files, standin=old.standin or new.standin,
                                             context=old.context or new.context, svg=old.svg or new.svg)
             else:
                 out[new.key] = attrs.evolve(new, context=old.context or new.context, svg=old.svg or new.svg)
@@ -259,7 +265,8 @@ def parse_registry(data: str, name: str = "<registry>") -> Registry:
             raise RegistryError(f"{where}: {len(cells)} columns, expected {len(columns)}")
         if columns is COLUMNS_V1:
             cells.insert(4, "")
-        key, status, mapping, source, confidence_text, family, code, count, files, context, svg = (
+            cells.insert(7, "")
+        key, status, mapping, source, confidence_text, family, code, standin, count, files, context, svg = (
             unescape(cell, where) for cell in cells)
         if status not in STATUSES:
             raise RegistryError(f"{where}: status {status!r} is not one of {', '.join(STATUSES)}")
@@ -273,7 +280,7 @@ def parse_registry(data: str, name: str = "<registry>") -> Registry:
             raise RegistryError(f"{where}: key {key!r} appears twice")
         confidence = _confidence(confidence_text, where)
         entries[key] = Entry(key=key, status=status, mapping=mapping, source=source, confidence=confidence,
-                             family=family, code=code,
+                             family=family, code=code, standin=standin,
                              count=n_count, files=n_files, context=context, svg=svg)
     return Registry(entries)
 

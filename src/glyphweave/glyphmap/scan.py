@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from glyphweave.batch.task import ExtractOptions, FileJob, FileResult, one_line
+from glyphweave.core.decoding import has_private_use
 from glyphweave.layout import page_geometry
 from glyphweave.opening import OpenOptions
 
@@ -154,10 +155,21 @@ def _record(groups: dict[str, dict[str, Any]], table: Any, g: int, pieces: dict[
             "svg": drawing.path if drawing is not None else "",
             "mapping": table.text[g] if by is not None else "",
             "source": by or "", "confidence": None, "status": "proposed" if by is not None else "unresolved",
+            "standin": _standin(info, code),
         }
         if by is None and propose:
             _propose(group, info, code, cid, drawing)
     group["count"] += 1
+
+
+def _standin(info: Any, code: Any) -> str:
+    """The Private Use text the font's /ToUnicode gives ``code``: what other extractors
+    print for the glyph, so that ``repair`` can find it ("" when there is none)."""
+    if info is None or info.to_unicode is None:
+        return ""
+    raw = bytes((code,)) if isinstance(code, int) else bytes(code)
+    text = info.to_unicode.to_unicode(raw) or ""
+    return text if text and has_private_use(text) else ""
 
 
 def _propose(group: dict[str, Any], info: Any, code: Any, cid: Any, drawing: Any) -> None:
@@ -230,11 +242,13 @@ def merge_groups(results: Iterable[tuple[str, dict[str, dict[str, Any]]]]) -> li
             else:
                 have["count"] += group["count"]
                 have["files"] += 1
+                if not have.get("standin") and group.get("standin"):
+                    have["standin"] = group["standin"]
                 if group["status"] == "proposed" and _better(group, have):
                     have.update(mapping=group["mapping"], source=group["source"], confidence=group.get("confidence"),
                                 status="proposed")
     return [Entry(key=key, status=g["status"], mapping=g["mapping"], source=g["source"],
-                  confidence=g.get("confidence"), family=g["family"],
+                  confidence=g.get("confidence"), standin=g.get("standin", ""), family=g["family"],
                   code=g["code"], count=g["count"], files=g["files"], context=g["context"], svg=g["svg"])
             for key, g in sorted(merged.items())]
 
