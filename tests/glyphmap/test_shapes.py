@@ -505,3 +505,46 @@ def test_scan_without_propose_proposes_nothing(tmp_path: Path) -> None:
     pdf.write_bytes(stripped_pdf(FONTS[0]))
     report = scan([str(pdf)], str(tmp_path / "registry.tsv"), jobs=1)
     assert {e.status for e in report.registry} == {"unresolved"}
+
+
+def test_type3_glyphs_are_drawn_for_the_sheet(tmp_path: Path) -> None:
+    """A Type3 glyph keeps its code as its key, but the registry holds its drawing now."""
+    from glyphweave.glyphmap.scan import scan
+    from glyphweave.glyphmap.sheet import path_bounds
+
+    pdf = tmp_path / "type3.pdf"
+    pdf.write_bytes(type3_pdf(FONTS[1]))
+    report = scan([str(pdf)], str(tmp_path / "registry.tsv"), jobs=1, propose=True)
+    drawn = [e for e in report.registry if e.svg]
+    assert len(drawn) == len(set("".join(TEXT)) - {" "})
+    assert all("/c:" in e.key for e in drawn)
+    bounds = path_bounds(next(e.svg for e in drawn if e.mapping == "T"))
+    assert bounds is not None and 500 < bounds[3] < 800  # a capital's top, in thousandths of an em
+
+
+def test_a_bitmap_type3_glyph_is_read_from_its_image_mask() -> None:
+    """An inline image mask (a ring, 16 x 16, /Decode [1 0]: 1 paints) read as a shape and drawn."""
+    from glyphweave.glyphmap.type3 import type3_path, type3_shape
+
+    rows = [[(4 <= abs(r - 7.5) + 0.0 <= 7.5 and 4 <= abs(c - 7.5) <= 7.5) or
+             (abs(r - 7.5) > 3.5 or abs(c - 7.5) > 3.5) for c in range(16)] for r in range(16)]
+    data = bytes(int("".join("1" if v else "0" for v in row[i:i + 8]), 2) for row in rows for i in (0, 8))
+    proc = b"600 0 0 0 600 700 d1\nq 600 0 0 700 0 0 cm\nBI /W 16 /H 16 /IM true /D [1 0] ID " + data + b" EI Q"
+    pdf = pikepdf.new()
+    font = Dictionary(Type=Name.Font, Subtype=Name.Type3, FontBBox=Array([0, 0, 600, 700]),
+                      FontMatrix=Array([0.001, 0, 0, 0.001, 0, 0]),
+                      CharProcs=Dictionary(ring=pdf.make_stream(proc)),
+                      Encoding=Dictionary(Type=Name.Encoding, Differences=Array([65, Name("/ring")])),
+                      FirstChar=65, LastChar=65, Widths=Array([600]), Resources=Dictionary())
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = Dictionary(Font=Dictionary(F1=pdf.make_indirect(font)))
+    page.Contents = pdf.make_stream(b"BT /F1 24 Tf 72 700 Td (A) Tj ET")
+    out = io.BytesIO()
+    pdf.save(out)
+    with glyphweave.open(out.getvalue()) as doc:
+        info = doc.pages[0].table.font_infos[0]
+        shape = type3_shape(info, "ring")
+        drawing = type3_path(info, "ring")
+    assert shape is not None and (shape.parts, shape.holes) == (1, 1)
+    assert shape.box == pytest.approx((0.0, 0.0, 0.6, 0.7))
+    assert drawing.startswith("M") and drawing.count("Z") == 16 + 8  # a run per row, two in the ring's middle rows

@@ -13,7 +13,7 @@ from glyphweave.tables.encodings import BASE_ENCODING_NAMES, base_encoding
 
 from .raster import Shape, shape_of_bitmap, shape_of_polygons
 
-__all__ = ["type3_blank", "type3_glyph_name", "type3_shape"]
+__all__ = ["type3_blank", "type3_glyph_name", "type3_path", "type3_shape"]
 
 Point = tuple[float, float]
 
@@ -55,3 +55,47 @@ def type3_shape(info: FontInfo, name: str) -> Shape | None:
         rows, box = max(images, key=lambda image: len(image[0]) * len(image[0][0]))
         return shape_of_bitmap(rows, box)
     return None
+
+
+MAX_PATH_RUNS = 4000
+"""Runs of ink a bitmap glyph's drawing may hold (a larger bitmap is drawn coarser)."""
+
+
+def type3_path(info: FontInfo, name: str) -> str:
+    """SVG path data of what the Type3 glyph ``name`` paints, in thousandths of an em, y up,
+    as :mod:`.outline` writes outlines (``M L Z``, integers): its filled polygons, or the
+    runs of ink of its image mask as rectangles. "" when it paints nothing or is unreadable.
+    For the contact sheet: a Type3 glyph is keyed by its code, not by this path."""
+    painted = _painted(info, name)
+    if painted is None:
+        return ""
+    polygons, images = painted
+    if not polygons and images:
+        rows, (x0, y0, x1, y1) = max(images, key=lambda image: len(image[0]) * len(image[0][0]))
+        height, width = len(rows), max(len(row) for row in rows)
+        step = 1
+        while sum(1 for row in rows[::step] for c in range(0, len(row), step)
+                  if row[c] and (c < step or not row[c - step])) > MAX_PATH_RUNS:
+            step += 1
+        px, py = (x1 - x0) / width, (y1 - y0) / height
+        polygons = []
+        for r in range(0, height, step):
+            row = rows[r]
+            c = 0
+            while c < len(row):
+                if not row[c]:
+                    c += step
+                    continue
+                start = c
+                while c < len(row) and row[c]:
+                    c += step
+                top, bottom = y1 - r * py, y1 - min(r + step, height) * py
+                polygons.append([(x0 + start * px, bottom), (x0 + c * px, bottom), (x0 + c * px, top),
+                                 (x0 + start * px, top)])
+    parts = []
+    for polygon in polygons:
+        if len(polygon) < 3:
+            continue
+        points = [f"{round(x * 1000)} {round(y * 1000)}" for x, y in polygon]
+        parts.append("M" + points[0] + "".join("L" + p for p in points[1:]) + "Z")
+    return "".join(parts)
