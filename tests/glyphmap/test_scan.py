@@ -132,7 +132,9 @@ def test_scan_records_unresolved_and_recovered_glyphs(corpus, tmp_path):
 
     t3 = reg.entries[TYPE3_KEY]
     assert (t3.status, t3.mapping, t3.source, t3.family, t3.code) == ("unresolved", "", "", "Type3", "61")
-    assert (t3.count, t3.files, t3.svg) == (1, 1, "")  # Type3 glyphs have no outline program
+    # A Type3 glyph is drawn from its procedure (a filled square here, in thousandths of an em);
+    # its key stays its code.
+    assert (t3.count, t3.files, t3.svg) == (1, 1, "M0 0L500 0L500 500L0 500Z")
     assert MARK in t3.context and t3.context.startswith("Tick: ⟦?⟧") and "done" in t3.context
 
     sym = reg.entries[SYMBOL_KEY]
