@@ -86,7 +86,7 @@ def characters() -> list[str]:
         (0x2200, 0x2212), (0x2218, 0x221E), (0x2227, 0x222B), (0x2248, 0x2248), (0x2260, 0x2265),
         (0x2282, 0x2287),  # mathematical operators
     ]
-    singles = "€™™ƒ†‡•…‰№ℓ℮∂∆∏∑−√∞∫≈≠≤≥■□▪▫▲►▼◄◆◇○●◦★☆✓✔✗✘♠♣♥♦ﬁﬂ"
+    singles = "€™™ƒ†‡•…‰№ℓ℮∂∆∏∑−√∞∫≈≠≤≥■□▪▫▲►▼◄◆◇○●◦★☆✓✔✗✘♠♣♥♦ﬀﬁﬂﬃﬄ"
     for first, last in ranges:
         for point in range(first, last + 1):
             char = chr(point)
