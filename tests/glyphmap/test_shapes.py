@@ -40,12 +40,9 @@ TEXT = (
 )
 
 
-def stripped_font(pdf: pikepdf.Pdf, path: Path, text: str) -> tuple[pikepdf.Object, dict[str, int]]:
-    """``path``'s font embedded with every mapping stripped: the glyph names changed to
-    ``gN``, no 'cmap', no /ToUnicode. Codes are given in order of first use from 33 (the
-    space gets 32, as producers do), so no code says which character it is."""
-    font = TTFont(str(path))
-    cmap = font.getBestCmap()
+def rename_glyphs(font: TTFont) -> dict[str, str]:
+    """Rename ``font``'s glyphs ``g1``, ``g2`` ... in glyph order, so that no name says a
+    character; the old name → new name."""
     order = font.getGlyphOrder()
     renamed = {name: (name if name == ".notdef" else f"g{index}") for index, name in enumerate(order)}
     font.setGlyphOrder([renamed[name] for name in order])
@@ -54,6 +51,16 @@ def stripped_font(pdf: pikepdf.Pdf, path: Path, text: str) -> tuple[pikepdf.Obje
         for old, new in renamed.items():
             if old != new and old in mapping:
                 mapping[new] = mapping.pop(old)
+    return renamed
+
+
+def stripped_font(pdf: pikepdf.Pdf, path: Path, text: str) -> tuple[pikepdf.Object, dict[str, int]]:
+    """``path``'s font embedded with every mapping stripped: the glyph names changed to
+    ``gN``, no 'cmap', no /ToUnicode. Codes are given in order of first use from 33 (the
+    space gets 32, as producers do), so no code says which character it is."""
+    font = TTFont(str(path))
+    cmap = font.getBestCmap()
+    renamed = rename_glyphs(font)
     del font["cmap"]
     font["post"].formatType = 2.0
     font["post"].extraNames = []
@@ -93,14 +100,7 @@ def symbolic_truetype_pdf(font_file: str, renumbered: bool, lines: tuple[str, ..
 
     font = TTFont(str(DATA / font_file))
     cmap = font.getBestCmap()
-    order = font.getGlyphOrder()
-    renamed = {name: (name if name == ".notdef" else f"g{index}") for index, name in enumerate(order)}
-    font.setGlyphOrder([renamed[name] for name in order])
-    for table in ("glyf", "hmtx"):
-        mapping = getattr(font[table], "glyphs" if table == "glyf" else "metrics")
-        for old, new in renamed.items():
-            if old != new and old in mapping:
-                mapping[new] = mapping.pop(old)
+    renamed = rename_glyphs(font)
     codes: dict[str, int] = {" ": 32}
     for char in "".join(lines):
         if char not in codes:

@@ -57,8 +57,9 @@ def glyph_shape(info: FontInfo, name: str) -> Shape | None:
 
 def _readings(info: FontInfo) -> tuple[FontReader | None, dict[str, Reading | None]]:
     """The font's reader and the readings made so far, by glyph name. A program of up to
-    :data:`SAMPLE` glyphs is read whole, its glyphs together (:func:`~.shapes.read_shapes`);
-    a larger one is measured on a sample and its glyphs read one by one as they are met."""
+    :data:`SAMPLE` glyphs is read whole, its glyphs together (:func:`~.shapes.read_shapes`),
+    and needs no reader; a larger one is measured on a sample and its glyphs read one by one
+    as they are met."""
     memo: dict[str, Any] = info.memo
     cached = memo.get(_MEMO_READER)
     if cached is not None:
@@ -71,7 +72,6 @@ def _readings(info: FontInfo) -> tuple[FontReader | None, dict[str, Reading | No
         if shapes:
             readings = dict.fromkeys(names)
             readings.update(_read_type3(shapes) if info.subtype == "Type3" else read_shapes(shapes))
-            reader = FontReader.measure(())  # everything is read: no glyph asks the reader
     else:
         step = len(names) // SAMPLE + 1
         sample = [shape for shape in (glyph_shape(info, name) for name in names[::step]) if shape is not None]

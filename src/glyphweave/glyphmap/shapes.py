@@ -157,7 +157,7 @@ class References:
     em_cells: Mapping[tuple, list[tuple]] = attrs.field(factory=dict)
     """((pieces, counters), proportion cell, top cell in em) → the rows of the references
     of letters and digits: what the matcher walks to measure a font, before its x-height is
-    known (:func:`_nearest`)."""
+    known (:func:`nearest`)."""
     xh_cells: Mapping[tuple, list[tuple]] = attrs.field(factory=dict)
     """The same with the top in x-heights."""
 
@@ -304,7 +304,7 @@ class FontReader:
         votes = []
         letters = []
         for shape in shapes[:: len(shapes) // MEASURED + 1]:
-            ranked = _nearest(_scaled(shape, scale), None, refs)
+            ranked = nearest(_scaled(shape, scale), None, refs)
             if not ranked:
                 continue
             index = ranked[0][1]
@@ -322,7 +322,7 @@ class FontReader:
         out: list[tuple[float, str]] = []
         seen: set[str] = set()
         query = shape if self.x_height is not None else _scaled(shape, self.scale)
-        for distance, index in _nearest(query, self.x_height, refs, self.script):
+        for distance, index in nearest(query, self.x_height, refs, self.script):
             char = refs.chars[index]
             group = _LATIN_FIRST.get(char, char)
             if group in seen:
@@ -446,15 +446,9 @@ def _same_shape(a: Shape, b: Shape) -> bool:
 def nearest(shape: Shape, x_height: float | None, refs: References,
             script: str | None = None) -> list[tuple[float, int]]:
     """The references nearest ``shape``: (distance, row) for the best of each character,
-    nearest first. With ``x_height`` None, places are compared in em and only the
-    references of letters and digits are looked at (a font's first reading)."""
-    return _nearest(shape, x_height, refs, script)
-
-
-def _nearest(shape: Shape, x_height: float | None, refs: References,
-             script: str | None = None) -> list[tuple[float, int]]:
-    """The references by distance: the best per character, nearest first (the few needed
-    for a confidence). Only references within one piece or counter of the shape, within
+    nearest first (the few needed for a confidence). With ``x_height`` None, places are
+    compared in em and only the references of letters and digits are looked at (a font's
+    first reading). Only references within one piece or counter of the shape, within
     :data:`ASPECT_WINDOW` of its proportions and :data:`TOP_WINDOW` of its top are
     compared: the others are farther than any reading worth a confidence."""
     bits = shape.bits

@@ -39,15 +39,6 @@ Painted = tuple[list[list[Point]], list[tuple[list[list[bool]], tuple[float, flo
 """The filled polygons, and the image masks as (rows of ink top to bottom, box), in em."""
 
 
-def glyph_paint(data: bytes, font_matrix: Matrix = (0.001, 0.0, 0.0, 0.001, 0.0, 0.0)) -> Painted:
-    """What the glyph procedure ``data`` (a decoded content stream) paints, in text space
-    (em): glyph space is taken through ``font_matrix``, the font's /FontMatrix.
-
-    :raises Exception: the stream cannot be parsed (the caller reads that as no shape).
-    """
-    return _interpret(data, font_matrix)
-
-
 def _multiply(m: Matrix, n: Matrix) -> Matrix:
     """``m`` then ``n`` (PDF's row-vector convention: the point times m times n)."""
     a, b, c, d, e, f = m
@@ -70,7 +61,12 @@ def _numbers(operands: Sequence[Any], count: int) -> list[float] | None:
     return values if all(map(math.isfinite, values)) else None
 
 
-def _interpret(data: bytes, font_matrix: Matrix) -> Painted:
+def glyph_paint(data: bytes, font_matrix: Matrix = (0.001, 0.0, 0.0, 0.001, 0.0, 0.0)) -> Painted:
+    """What the glyph procedure ``data`` (a decoded content stream) paints, in text space
+    (em): glyph space is taken through ``font_matrix``, the font's /FontMatrix.
+
+    :raises Exception: the stream cannot be parsed (the caller reads that as no shape).
+    """
     pdf = pikepdf.new()
     instructions = pikepdf.parse_content_stream(pikepdf.Stream(pdf, data))
     ctm: Matrix = font_matrix
