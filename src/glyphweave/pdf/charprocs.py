@@ -203,7 +203,7 @@ def _image_mask(image: Any, ctm: Matrix) -> tuple[list[list[bool]], tuple[float,
         # pikepdf hands CCITT data to Pillow as WhiteIsZero: a sample of 0 is a white (255) pixel
         rows = [[(pixels[c, r] == 0) == bool(paint) for c in range(width)] for r in range(height)]
     else:
-        raw = bytes(image.read_raw_bytes())
+        raw = _raw_bytes(image)
         if len(raw) < stride * height:
             return None
         rows = [[(raw[r * stride + c // 8] >> (7 - c % 8) & 1) == paint for c in range(width)] for r in range(height)]
@@ -215,13 +215,25 @@ def _image_mask(image: Any, ctm: Matrix) -> tuple[list[list[bool]], tuple[float,
     return rows, (min(xs), min(ys), max(xs), max(ys))
 
 
+def _raw_bytes(image: Any) -> bytes:
+    """An inline image's data as the content stream holds it (still filtered).
+
+    Recent pikepdf releases have ``read_raw_bytes`` (10.18 does); older ones (10.13, the
+    release pip picks for Python 3.10 here) keep the same bytes behind the image's data object.
+    """
+    reader = getattr(image, "read_raw_bytes", None)
+    if reader is not None:
+        return bytes(reader())
+    return bytes(image._data._inline_image_raw_bytes())
+
+
 def _decoded(image: Any) -> Any:
     """The samples of a filtered inline image (Ghostscript's CCITT fax glyphs), decoded by
     pikepdf as an image XObject with the same dictionary: a Pillow pixel access object
     (black or white); None when the image cannot be decoded."""
     try:
         pdf = pikepdf.new()
-        stream = pikepdf.Stream(pdf, bytes(image.read_raw_bytes()))
+        stream = pikepdf.Stream(pdf, _raw_bytes(image))
         for key, value in image.obj.items():
             stream[key] = value
         stream.Type = pikepdf.Name.XObject
