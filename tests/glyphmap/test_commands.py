@@ -82,8 +82,10 @@ def test_sheet_of_a_missing_registry_exits_2_naming_it(tmp_path):
 @pytest.mark.parametrize("argv", [
     ["registry", "list", "-r", "{reg}"],
     ["registry", "validate", "Type3/c:61", "✓", "-r", "{reg}"],
+    ["registry", "accept", "--min-confidence", "0.5", "-r", "{reg}"],
+    ["registry", "import", "{txt}", "-r", "{reg}"],
     ["repair", "{txt}", "-r", "{reg}"],
-], ids=["list", "validate", "repair"])
+], ids=["list", "validate", "accept", "import", "repair"])
 def test_every_command_that_reads_a_registry_refuses_a_missing_one(tmp_path, capsys, argv):
     text = tmp_path / "out.txt"
     text.write_text("tick \uf0fc\n", encoding="utf-8")

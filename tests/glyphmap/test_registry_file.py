@@ -28,7 +28,7 @@ from glyphweave.glyphmap.registry import (
 )
 
 HEADER = MAGIC + "\n" + "\t".join(COLUMNS) + "\n"
-ROW = "Wingdings/c:6c\tunresolved\t\t\t\tWingdings\t6c\t\t3\t1\tItem ⟦?⟧ one\t"  # a good row
+ROW = "Wingdings/c:6c\tunresolved\t\t\t\tWingdings\t6c\t\t3\t1\tItem ⟦?⟧ one\t\t"  # a good row
 
 
 def entry(key: str, status: str = "unresolved", mapping: str = "", **fields) -> Entry:
@@ -42,7 +42,8 @@ def registry(*entries: Entry) -> Registry:
 
 
 SAMPLE = registry(
-    entry("Wingdings/o:0123456789abcdef", count=12, files=3, context="Item ⟦?⟧ one", svg="M0 0L500 0L500 700Z"),
+    entry("Wingdings/o:0123456789abcdef", count=12, files=3, context="Item ⟦?⟧ one", em=2048,
+          svg="M0 0L500 0L500 700Z"),
     entry("Symbol/c:b7", "proposed", "•", source="symbol", count=4, files=2, context="a ⟦?⟧ b"),
     entry("Type3/c:61", "validated", "✓", source="person", count=1, files=1, context="Tick: ⟦?⟧ done"),
 )
@@ -198,7 +199,7 @@ BAD_FILES = {
                     "not a glyphweave glyph registry"),
     "empty": ("", 1, "not a glyphweave glyph registry"),
     "wrong header": (MAGIC + "\nkey\tstatus\tmapping\n" + ROW + "\n", 2, "the header must be the columns"),
-    "wrong column count": (HEADER + ROW + "\n" + "Extra/c:01\tunresolved\t\n", 4, "3 columns, expected 12"),
+    "wrong column count": (HEADER + ROW + "\n" + "Extra/c:01\tunresolved\t\n", 4, "3 columns, expected 13"),
     "bad status": (HEADER + ROW.replace("unresolved", "done") + "\n", 3, "status 'done' is not one of"),
     "validated without mapping": (HEADER + ROW.replace("unresolved", "validated") + "\n", 3,
                                   "a validated entry without a mapping"),
@@ -206,8 +207,10 @@ BAD_FILES = {
     "escape at the end": (HEADER + ROW + "\\\n", 3, "bad escape"),
     "duplicate key": (HEADER + ROW + "\n" + ROW + "\n", 4, "key 'Wingdings/c:6c' appears twice"),
     "non-integer count": (HEADER + ROW.replace("\t3\t1\t", "\tmany\t1\t") + "\n", 3,
-                          "count and files must be whole numbers"),
+                          "count, files and em must be whole numbers"),
     "non-integer files": (HEADER + ROW.replace("\t3\t1\t", "\t3\t1.5\t") + "\n", 3, "whole numbers"),
+    "non-integer em": (HEADER + ROW.replace("one\t\t", "one\t2048.5\t") + "\n", 3, "whole numbers"),
+    "negative em": (HEADER + ROW.replace("one\t\t", "one\t-1000\t") + "\n", 3, "is not a number of units per em"),
     "bad confidence": (HEADER + ROW.replace("unresolved\t\t\t\t", "proposed\tx\tshape\t1.5\t") + "\n", 3,
                        "confidence '1.5' is not a number from 0 to 1"),
 }
@@ -320,7 +323,23 @@ def test_a_fresh_lock_is_waited_for_then_reported(tmp_path):
     assert lock.read_text() == "1"  # a fresh lock is never taken over
 
 
-def test_version_1_files_are_read_and_written_as_version_2(tmp_path):
+def test_version_2_files_are_read_with_no_em_and_written_as_version_3():
+    v2 = ("# glyphweave glyph registry v2\n"
+          "key\tstatus\tmapping\tsource\tconfidence\tfamily\tcode\tstandin\tcount\tfiles\tcontext\tsvg\n"
+          "Cambria/o:ab\tproposed\te\tshape\t0.500\tCambria\t48\t\t9\t2\tth⟦?⟧ end\tM0 0L1 1Z\n")
+    registry = parse_registry(v2)
+    entry = registry.entries["Cambria/o:ab"]
+    assert (entry.mapping, entry.confidence, entry.em, entry.svg) == ("e", 0.5, 0, "M0 0L1 1Z")
+    assert registry.text().splitlines()[:2] == [MAGIC, "\t".join(COLUMNS)]
+    assert parse_registry(registry.text()) == registry
+    # a new scan of the same glyph gives the drawing its em; a scan without a drawing keeps both
+    rescanned = registry.merge([attrs.evolve(entry, em=2048)])
+    assert rescanned.entries["Cambria/o:ab"].em == 2048
+    kept = rescanned.merge([attrs.evolve(entry, em=0, svg="")])
+    assert (kept.entries["Cambria/o:ab"].em, kept.entries["Cambria/o:ab"].svg) == (2048, "M0 0L1 1Z")
+
+
+def test_version_1_files_are_read_and_written_as_version_3(tmp_path):
     v1 = ("# glyphweave glyph registry v1\n"
           "key\tstatus\tmapping\tsource\tfamily\tcode\tcount\tfiles\tcontext\tsvg\n"
           "Wingdings/c:6c\tvalidated\t●\tperson\tWingdings\t6c\t3\t1\tItem ⟦?⟧ one\t\n")

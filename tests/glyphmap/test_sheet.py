@@ -1,20 +1,30 @@
 """The contact sheet: one self-contained, escaped HTML page, checked as text and in a
-headless Chromium (a screenshot that is not blank and shows the red unresolved cards)."""
+headless Chromium (a screenshot that is not blank and shows the red unresolved cards;
+decisions typed into the cards, exported, downloaded and imported into the registry)."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import html
+import json
+import os
 import re
+import select
 import shutil
 import struct
 import subprocess
+import time
 import zlib
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from glyphweave.glyphmap.registry import Entry, Registry
+from glyphweave.cli import main
+from glyphweave.glyphmap.registry import Entry, Registry, read_registry, write_registry
 from glyphweave.glyphmap.sheet import path_bounds, render_sheet, unresolved_count
 
 HOSTILE = '<script>alert("x")</script><img src=http://evil.example/x.png onerror=alert(1)>'
@@ -262,3 +272,163 @@ def test_a_card_with_no_outline_says_why() -> None:
     page = render_sheet(registry)
     assert "draws nothing<br>(a space)" in page
     assert "no outline<br>(not embedded, or Type3)" in page
+
+
+def test_glyphs_are_drawn_at_their_size_in_the_em() -> None:
+    """A large square and a small one of the same font get the same view (the em), so the small
+    one is drawn small; a drawing whose em is unknown is fitted to its card."""
+    big, small = "M50 0L650 0L650 600L50 600Z", "M200 150L400 150L400 350L200 350Z"
+    registry = Registry({
+        "F/o:1": Entry(key="F/o:1", status="unresolved", family="F", code="6e", count=2, files=1, em=1000, svg=big),
+        "F/o:2": Entry(key="F/o:2", status="unresolved", family="F", code="a7", count=1, files=1, em=1000, svg=small),
+        "F/o:3": Entry(key="F/o:3", status="unresolved", family="F", code="a8", count=1, files=1, svg=small),
+    })
+    boxes = [tuple(float(v) for v in box.split()) for box in re.findall(r'viewBox="([^"]+)"', render_sheet(registry))]
+    assert len(boxes) == 3
+    (big_box, small_box, fitted) = boxes
+    assert big_box[2:] == small_box[2:] and big_box[3] == pytest.approx(1.25 * 1000 * 1.16)  # the em, with margins
+    assert small_box[0] == pytest.approx(300 - 625 - 100)  # centred on the ink across
+    assert fitted[2:] == pytest.approx((200 * 1.16, 200 * 1.16))  # fitted to the 200-unit square
+
+
+def test_every_card_has_a_box_to_decide_in() -> None:
+    page = render_sheet(make_registry())
+    assert page.count('<input class="answer"') == 5
+    assert page.count('class="take"') == 2  # the proposed entries, with their character
+    assert 'data-char="&lt;&amp;&gt;">take “&lt;&amp;&gt;”</button>' in page
+    assert 'data-key="Evil&quot;&gt;&lt;b&gt;/c:41"' in page
+
+
+class DevTools:
+    """A headless Chromium driven through the DevTools protocol over a pipe
+    (``--remote-debugging-pipe``: JSON messages ended by NUL, on the child's fds 3 and 4),
+    so a test types into a page and clicks as a person would, with no network port."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        commands_read, self._commands = os.pipe()
+        self._replies, replies_write = os.pipe()
+        # the child's fds 3 and 4 must be these pipes: move them above any fd the dup2 overwrites
+        high_read = fcntl.fcntl(commands_read, fcntl.F_DUPFD, 10)
+        high_write = fcntl.fcntl(replies_write, fcntl.F_DUPFD, 10)
+
+        def wire() -> None:
+            os.dup2(high_read, 3)
+            os.dup2(high_write, 4)
+
+        self.process = subprocess.Popen(
+            [chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+             f"--user-data-dir={tmp_path / 'profile'}", "--remote-debugging-pipe", "about:blank"],
+            pass_fds=(3, 4), preexec_fn=wire, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        for fd in (commands_read, replies_write, high_read, high_write):
+            os.close(fd)
+        self._buffer = b""
+        self._id = 0
+        self.session = ""
+
+    def send(self, method: str, params: dict[str, Any] | None = None, session: str = "") -> dict[str, Any]:
+        self._id += 1
+        message: dict[str, Any] = {"id": self._id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + 60
+        while True:
+            while b"\0" not in self._buffer:
+                ready, _, _ = select.select([self._replies], [], [], max(deadline - time.monotonic(), 0))
+                if not ready:
+                    raise TimeoutError(f"Chromium did not answer {method}")
+                chunk = os.read(self._replies, 1 << 16)
+                if not chunk:
+                    raise EOFError(f"Chromium closed the pipe during {method}")
+                self._buffer += chunk
+            raw, self._buffer = self._buffer.split(b"\0", 1)
+            reply = json.loads(raw)
+            if reply.get("id") == self._id:
+                assert "error" not in reply, reply["error"]
+                return reply["result"]
+
+    def open(self, url: str, downloads: Path) -> None:
+        target = self.send("Target.createTarget", {"url": url})["targetId"]
+        self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        self.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+        self.run("new Promise((done) => { if (document.readyState === 'complete') done(); "
+                 "else addEventListener('load', () => done()); })")
+
+    def run(self, expression: str) -> Any:
+        """The value of ``expression`` in the page (DevTools evaluates it whatever the page's CSP)."""
+        result = self.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                "returnByValue": True}, self.session)
+        assert "exceptionDetails" not in result, result["exceptionDetails"]
+        return result["result"].get("value")
+
+    def type(self, selector: str, text: str) -> None:
+        """Focus ``selector`` and type ``text`` into it as a keyboard would insert it."""
+        self.run(f"document.querySelector({json.dumps(selector)}).focus()")
+        self.send("Input.insertText", {"text": text}, self.session)
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=30)
+        for fd in (self._commands, self._replies):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+@contextlib.contextmanager
+def devtools(tmp_path: Path) -> Iterator[DevTools]:
+    browser = DevTools(tmp_path)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+def wait_for_file(folder: Path, name: str) -> Path:
+    path = folder / name
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if path.exists() and not list(folder.glob("*.crdownload")):
+            return path
+        time.sleep(0.05)
+    raise AssertionError(f"no {name} downloaded into {folder}: {sorted(p.name for p in folder.glob('*'))}")
+
+
+def test_decisions_typed_on_the_sheet_are_exported_and_imported(tmp_path: Path) -> None:
+    """A person types a character into one card, takes a proposal on another, exports: the
+    page downloads a decisions file (under its strict CSP) that ``registry import`` applies."""
+    reg = tmp_path / "reg.tsv"
+    write_registry(reg, make_registry())
+    sheet = tmp_path / "sheet.html"
+    assert main(["sheet", str(reg), "-o", str(sheet)]) == 3  # two entries unresolved
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    with devtools(tmp_path) as browser:
+        browser.open(sheet.as_uri(), downloads)
+        browser.type('.card[data-key="Wingdings/o:9f3a"] input.answer', "☛")
+        browser.type('.card[data-key="Symbol/c:f0c6"] input.answer', "\uf0c6")  # a PUA character: refused
+        browser.run("""document.querySelector('.card[data-key="TimesNewRoman/o:77aa"] button.take').click()""")
+        assert browser.run("document.getElementById('decided').textContent") == "2"
+        assert browser.run("document.querySelector('.card[data-key=\"Symbol/c:f0c6\"] input.answer')"
+                           ".classList.contains('bad')")
+        browser.run("document.getElementById('export').click()")
+        shown = browser.run("document.getElementById('decisions').value")
+        exported = wait_for_file(downloads, "glyph-decisions.tsv")
+    assert exported.read_text(encoding="utf-8") == shown == (
+        "# glyphweave glyph decisions v1\nkey\tmapping\nTimesNewRoman/o:77aa\t⌀\nWingdings/o:9f3a\t☛\n")
+    assert main(["registry", "import", str(exported), "-r", str(reg)]) == 0
+    entries = read_registry(reg).entries
+    assert (entries["Wingdings/o:9f3a"].status, entries["Wingdings/o:9f3a"].mapping) == ("validated", "☛")
+    assert (entries["TimesNewRoman/o:77aa"].status, entries["TimesNewRoman/o:77aa"].source) == ("validated", "person")
+    assert entries["Symbol/c:f0c6"].status == "unresolved"
+
+
+def test_take_the_shown_proposals_takes_only_what_the_filters_show(tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.html"
+    sheet.write_text(render_sheet(make_registry()), encoding="utf-8")
+    with devtools(tmp_path) as browser:
+        browser.open(sheet.as_uri() + "#status=proposed&family=TimesNewRoman", tmp_path)
+        browser.run("document.getElementById('take-shown').click()")
+        taken = browser.run("Array.from(document.querySelectorAll('input.answer')).filter((a) => a.value)"
+                            ".map((a) => [a.closest('.card').dataset.key, a.value])")
+    assert taken == [["TimesNewRoman/o:77aa", "⌀"]]  # not the hidden proposal of the other font

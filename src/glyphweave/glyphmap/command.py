@@ -55,6 +55,16 @@ def add_parsers(sub: Any) -> None:
     ac.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
     ac.add_argument("--dry-run", action="store_true", help="list what would be accepted, write nothing")
     ac.set_defaults(run=cmd_accept)
+    im = rsub.add_parser("import", help="apply decisions exported from the contact sheet (or another registry's "
+                         "validated entries)",
+                         description="Apply the characters chosen on the contact sheet (its export file) or the "
+                                     "validated entries of another registry. Every row is checked first: one bad "
+                                     "row refuses the whole import and nothing is written.")
+    im.add_argument("files", nargs="+", metavar="FILE", help="decisions files or registry files, applied in order")
+    im.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
+    im.add_argument("--dry-run", action="store_true", help="list what would change, write nothing")
+    im.set_defaults(run=cmd_import)
+
     ls = rsub.add_parser("list", help="print the entries (key, status, mapping, count)")
     ls.add_argument("-r", "--registry", default=DEFAULT_REGISTRY, help=f"the registry file (default: {DEFAULT_REGISTRY})")
     ls.add_argument("--status", choices=("unresolved", "proposed", "validated"), help="only entries with this status")
@@ -160,6 +170,28 @@ def cmd_accept(args: argparse.Namespace) -> int:
     verb = "would be" if args.dry_run else "were"
     print(f"glyphweave: {len(accepted)} shape proposal{'s' if len(accepted) != 1 else ''} {verb} accepted "
           f"(confidence >= {args.min_confidence:g})", file=sys.stderr)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from .decisions import apply_decisions, read_decisions
+    from .registry import locked, read_registry, write_registry
+
+    read_registry(args.registry)  # a missing registry is named before a lock file is made beside it
+    decisions = [d for path in args.files for d in read_decisions(path)]  # all read before the lock
+    with locked(args.registry):
+        registry = read_registry(args.registry)
+        report = apply_decisions(registry, decisions)
+        if (report.validated or report.added) and not args.dry_run:
+            write_registry(args.registry, registry)
+    for entry in report.validated:
+        print(f"{entry.key}\t{entry.mapping}\tvalidated")
+    for entry in report.added:
+        print(f"{entry.key}\t{entry.mapping}\tadded")
+    validate, add = ("would validate", "add") if args.dry_run else ("validated", "added")
+    n = len(report.validated)
+    print(f"glyphweave: {validate} {n} entr{'y' if n == 1 else 'ies'}, {add} {len(report.added)}; "
+          f"{report.unchanged} already as decided", file=sys.stderr)
     return 0
 
 

@@ -5,9 +5,9 @@ drawing, its proposed character and whether a person validated it.
 The file is a plain TSV, sorted by key, written atomically (:mod:`glyphweave.files`), so
 that it diffs well and survives a crash:
 
-* a first line ``# glyphweave glyph registry v2``, then a header line naming the columns
-  (:data:`COLUMNS`), then one row per key (a version 1 file, which has no ``confidence``
-  and ``standin`` columns, is read as well, and written as version 2);
+* a first line ``# glyphweave glyph registry v3``, then a header line naming the columns
+  (:data:`COLUMNS`), then one row per key (files of versions 1 and 2, which lack some
+  columns, are read as well, the missing cells empty, and written as version 3);
 * ``key`` is ``FAMILY/o:HASH`` when the glyph has an outline (its drawing identifies it
   across subsets, whatever code a subset gave it) and ``FAMILY/c:CODE`` when it has not;
 * ``status`` is ``unresolved`` (no character yet), ``proposed`` (a character a table, a
@@ -18,6 +18,9 @@ that it diffs well and survives a crash:
 * ``standin`` is what other tools print for the glyph when the font's /ToUnicode gives it a
   Private Use character (Word's SymbolMT subsets map code 0x01 to U+F0B7): ``repair``
   replaces it too (empty when the /ToUnicode says nothing of the kind);
+* ``em`` is the number of ``svg``'s units in the font's em (its units per em; 1000 for a
+  Type3 glyph, whose drawing is kept in thousandths of an em), so the sheet can draw
+  glyphs at their size (empty when unknown: the drawing is then fitted to its card);
 * text fields escape backslash, tab and line ends (``\\\\``, ``\\t``, ``\\n``, ``\\r``).
 
 Merging (:meth:`Registry.merge`) is cumulative and idempotent: counts and files are
@@ -43,11 +46,17 @@ import attrs
 from glyphweave.core.decoding import is_weak_code_point
 from glyphweave.core.errors import GlyphweaveError, UsageError
 
-MAGIC = "# glyphweave glyph registry v2"
+MAGIC = "# glyphweave glyph registry v3"
 COLUMNS = ("key", "status", "mapping", "source", "confidence", "family", "code", "standin", "count", "files", "context",
-           "svg")
-MAGIC_V1 = "# glyphweave glyph registry v1"
-COLUMNS_V1 = ("key", "status", "mapping", "source", "family", "code", "count", "files", "context", "svg")
+           "em", "svg")
+# The columns of each version the reader accepts, by first line.
+_VERSIONS = {
+    MAGIC: COLUMNS,
+    "# glyphweave glyph registry v2": ("key", "status", "mapping", "source", "confidence", "family", "code", "standin",
+                                       "count", "files", "context", "svg"),
+    "# glyphweave glyph registry v1": ("key", "status", "mapping", "source", "family", "code", "count", "files",
+                                       "context", "svg"),
+}
 STATUSES = ("unresolved", "proposed", "validated")
 
 _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
@@ -109,13 +118,16 @@ class Entry:
     files: int = 0
     context: str = ""
     """The text around one occurrence, the glyph shown as ``⟦?⟧``."""
+    em: int = 0
+    """How many of ``svg``'s units make the font's em (0: unknown)."""
     svg: str = ""
     """An SVG path of the glyph's outline (font units, y up), "" when the font has none."""
 
     def row(self) -> str:
         confidence = "" if self.confidence is None else f"{self.confidence:.3f}"
         values = (self.key, self.status, self.mapping, self.source, confidence, self.family, self.code,
-                  self.standin, str(self.count), str(self.files), self.context, self.svg)
+                  self.standin, str(self.count), str(self.files), self.context, str(self.em) if self.em else "",
+                  self.svg)
         return "\t".join(escape(v) for v in values)
 
 
@@ -145,11 +157,12 @@ class Registry:
             if old is None:
                 out[new.key] = new
                 continue
+            svg, em = _drawing(old, new)
             if old.status == "validated":
                 out[new.key] = attrs.evolve(old, count=new.count, files=new.files, standin=old.standin or new.standin,
-                                            context=old.context or new.context, svg=old.svg or new.svg)
+                                            context=old.context or new.context, svg=svg, em=em)
             else:
-                out[new.key] = attrs.evolve(new, context=old.context or new.context, svg=old.svg or new.svg)
+                out[new.key] = attrs.evolve(new, context=old.context or new.context, svg=svg, em=em)
         return Registry(out)
 
     def validate(self, key: str, mapping: str) -> Entry:
@@ -186,6 +199,14 @@ class Registry:
     def text(self) -> str:
         lines = [MAGIC, "\t".join(COLUMNS), *(entry.row() for entry in self)]
         return "\n".join(lines) + "\n"
+
+
+def _drawing(old: Entry, new: Entry) -> tuple[str, int]:
+    """The drawing a merged entry keeps: the newer scan's when it has one with its em (a
+    registry written before the ``em`` column gains it), else the older one's."""
+    if new.svg and (new.em or not old.svg):
+        return new.svg, new.em
+    return (old.svg, old.em) if old.svg else (new.svg, new.em)
 
 
 def check_mapping(mapping: str) -> None:
@@ -250,9 +271,9 @@ def parse_registry(data: str, name: str = "<registry>") -> Registry:
     # Rows end at "\n" only (a "\r" before it, from an editor, is dropped): str.splitlines()
     # would also cut a row at U+0085 or U+2028, which a font name from a PDF may hold.
     lines = [line[:-1] if line.endswith("\r") else line for line in data.split("\n")]
-    if not lines or lines[0].strip() not in (MAGIC, MAGIC_V1):
+    columns = _VERSIONS.get(lines[0].strip()) if lines else None
+    if columns is None:
         raise RegistryError(f"{name}:1: not a glyphweave glyph registry (the first line must be {MAGIC!r})")
-    columns = COLUMNS if lines[0].strip() == MAGIC else COLUMNS_V1
     if len(lines) < 2 or tuple(lines[1].split("\t")) != columns:
         raise RegistryError(f"{name}:2: the header must be the columns {', '.join(columns)} (tab-separated)")
     entries: dict[str, Entry] = {}
@@ -263,25 +284,26 @@ def parse_registry(data: str, name: str = "<registry>") -> Registry:
         cells = line.split("\t")
         if len(cells) != len(columns):
             raise RegistryError(f"{where}: {len(cells)} columns, expected {len(columns)}")
-        if columns is COLUMNS_V1:
-            cells.insert(4, "")
-            cells.insert(7, "")
-        key, status, mapping, source, confidence_text, family, code, standin, count, files, context, svg = (
-            unescape(cell, where) for cell in cells)
+        row = dict.fromkeys(COLUMNS, "")
+        row.update(zip(columns, (unescape(cell, where) for cell in cells), strict=True))
+        key, status, mapping, source, confidence_text, family, code, standin, count, files, context, em, svg = (
+            row[column] for column in COLUMNS)
         if status not in STATUSES:
             raise RegistryError(f"{where}: status {status!r} is not one of {', '.join(STATUSES)}")
         if status == "validated" and not mapping:
             raise RegistryError(f"{where}: a validated entry without a mapping")
         try:
-            n_count, n_files = int(count), int(files)
+            n_count, n_files, n_em = int(count), int(files), int(em or 0)
         except ValueError:
-            raise RegistryError(f"{where}: count and files must be whole numbers") from None
+            raise RegistryError(f"{where}: count, files and em must be whole numbers") from None
+        if not 0 <= n_em <= 1_000_000:
+            raise RegistryError(f"{where}: em {n_em} is not a number of units per em")
         if key in entries:
             raise RegistryError(f"{where}: key {key!r} appears twice")
         confidence = _confidence(confidence_text, where)
         entries[key] = Entry(key=key, status=status, mapping=mapping, source=source, confidence=confidence,
                              family=family, code=code, standin=standin,
-                             count=n_count, files=n_files, context=context, svg=svg)
+                             count=n_count, files=n_files, context=context, em=n_em, svg=svg)
     return Registry(entries)
 
 

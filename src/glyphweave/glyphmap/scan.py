@@ -153,6 +153,7 @@ def _record(groups: dict[str, dict[str, Any]], table: Any, g: int, pieces: dict[
         group = groups[key] = {
             "count": 0, "family": family, "code": hex_code, "context": _context(pieces, g),
             "svg": drawing.path if drawing is not None else _type3_svg(info, code),
+            "em": drawing.units_per_em if drawing is not None else 1000,
             "mapping": table.text[g] if by is not None else "",
             "source": by or "", "confidence": None, "status": "proposed" if by is not None else "unresolved",
             "standin": _standin(info, code),
@@ -259,7 +260,8 @@ def merge_groups(results: Iterable[tuple[str, dict[str, dict[str, Any]]]]) -> li
                                 status="proposed")
     return [Entry(key=key, status=g["status"], mapping=g["mapping"], source=g["source"],
                   confidence=g.get("confidence"), standin=g.get("standin", ""), family=g["family"],
-                  code=g["code"], count=g["count"], files=g["files"], context=g["context"], svg=g["svg"])
+                  code=g["code"], count=g["count"], files=g["files"], context=g["context"],
+                  em=g.get("em", 0) if g["svg"] else 0, svg=g["svg"])
             for key, g in sorted(merged.items())]
 
 

@@ -4,7 +4,8 @@ for it, so that a person can check the registry at a glance and validate it.
 
 * One card per entry, the entries that would resolve the most text first (occurrences ×
   files), then by font family and key: the outline drawn as inline SVG
-  from the entry's path (font units, y up, flipped upright), or "no outline"; the chosen
+  from the entry's path (font units, y up, flipped upright) at its size in the font's em
+  (so a small square and a large one differ), or why there is none; the chosen
   character drawn large in a system font, with its code points; then the key, font
   family, code, status, source (with the shape matcher's confidence), count, files and
   one context.
@@ -16,6 +17,11 @@ for it, so that a person can check the registry at a glance and validate it.
   Content-Security-Policy that allows only its own inline style and script (by hash),
   so nothing a hostile PDF put in a key or a context can load or run anything.
 * Every text field is HTML-escaped: keys, families and contexts come from PDFs.
+* Decisions are made on the page: each card has a box for the character(s) the glyph
+  stands for and, for a proposal, a button that takes it ("take the shown proposals" takes
+  every proposal the filters show). "export" writes the decisions as a file
+  (:mod:`.decisions`, downloaded and shown on the page) that ``glyphweave registry
+  import`` applies; the page warns before it is closed with decisions not exported.
 
 :func:`unresolved_count` is what ``glyphweave sheet`` exits on, so a batch job can alert
 while any key is unresolved.
@@ -78,9 +84,19 @@ dt { color: #666; } dd { margin: 0; overflow-wrap: anywhere; }
            font-size: 13px; overflow-wrap: anywhere; white-space: pre-wrap; unicode-bidi: isolate; }
 .context mark { background: #ffd54f; }
 .empty { margin: 40px 16px; font-size: 18px; color: #555; }
+.decide { grid-column: 1 / -1; display: flex; gap: 8px; align-items: center; font-size: 13px; }
+.decide input { width: 9em; font: 18px system-ui, sans-serif; padding: 1px 6px; border: 1px solid #999;
+                border-radius: 4px; }
+.decide input.bad { border: 2px solid var(--red); background: #fdecea; }
+.card.decided { outline: 3px solid #1565c0; }
+button { font: inherit; padding: 2px 10px; border-radius: 4px; border: 1px solid #888; background: #fff;
+         cursor: pointer; }
+#export { border-color: #1565c0; color: #1565c0; font-weight: 600; }
+#decisions { width: 100%; height: 8em; font: 12px ui-monospace, "DejaVu Sans Mono", monospace; }
+.exportbox { flex-basis: 100%; }
 """
 
-_JS = """
+_JS = r"""
 (() => {
   "use strict";
   const boxes = Array.from(document.querySelectorAll("input[name=status]"));
@@ -123,6 +139,59 @@ _JS = """
   window.addEventListener("hashchange", () => { fromHash(); apply(); });
   fromHash();
   apply();
+
+  // Decisions: characters typed into the cards, exported as a file `registry import` reads.
+  const answers = Array.from(document.querySelectorAll("input.answer"));
+  const count = document.getElementById("decided");
+  const output = document.getElementById("decisions");
+  const weak = /[\u0000-\u001f\u007f-\u009f\ue000-\uf8ff\ufffd\u{f0000}-\u{10ffff}]/u;
+  const escape = (t) => t.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
+  let exported = 0;
+  const chosen = () => answers.filter((a) => a.value !== "" && !weak.test(a.value));
+  const refresh = () => {
+    answers.forEach((a) => {
+      a.classList.toggle("bad", weak.test(a.value));
+      a.closest(".card").classList.toggle("decided", a.value !== "" && !weak.test(a.value));
+    });
+    if (count) count.textContent = String(chosen().length);
+  };
+  answers.forEach((a) => a.addEventListener("input", refresh));
+  document.querySelectorAll("button.take").forEach((b) => b.addEventListener("click", () => {
+    const answer = b.parentElement.querySelector("input.answer");
+    answer.value = b.dataset.char;
+    refresh();
+  }));
+  const takeShown = document.getElementById("take-shown");
+  if (takeShown) takeShown.addEventListener("click", () => {
+    answers.forEach((a) => {
+      const card = a.closest(".card");
+      const take = card.querySelector("button.take");
+      if (take && a.value === "" && !card.classList.contains("hidden") && card.dataset.status === "proposed") {
+        a.value = take.dataset.char;
+      }
+    });
+    refresh();
+  });
+  const exportButton = document.getElementById("export");
+  if (exportButton) exportButton.addEventListener("click", () => {
+    const rows = chosen().map((a) => escape(a.closest(".card").dataset.key) + "\t" + escape(a.value));
+    const text = "# glyphweave glyph decisions v1\nkey\tmapping\n" + rows.map((r) => r + "\n").join("");
+    output.value = text;
+    output.parentElement.hidden = false;
+    const url = URL.createObjectURL(new Blob([text], { type: "text/tab-separated-values;charset=utf-8" }));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = "glyph-decisions.tsv";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+    exported = rows.length;
+  });
+  window.addEventListener("beforeunload", (event) => {
+    if (chosen().length > exported) { event.preventDefault(); event.returnValue = ""; }
+  });
+  refresh();
 })();
 """
 
@@ -184,16 +253,24 @@ def _header(title: str, entries: list[Entry]) -> str:
         f'<span class="total"><span id="shown">{len(entries)}</span> of {len(entries)} glyphs shown</span>'
         f'<div class="filters" id="filters">{chips}'
         f'<label>font <select id="family"><option value="">all fonts ({len(families)})</option>{options}'
-        "</select></label></div></header>")
+        "</select></label></div>"
+        '<div class="filters" title="type characters into the cards, then export them for '
+        "'glyphweave registry import'\">"
+        '<button type="button" id="take-shown">take the shown proposals</button>'
+        '<button type="button" id="export">export <span id="decided">0</span> decisions</button></div>'
+        '<div class="exportbox" hidden><label>the exported file (also downloaded as glyph-decisions.tsv; '
+        'apply it with <code>glyphweave registry import glyph-decisions.tsv</code>)<br>'
+        '<textarea id="decisions" readonly></textarea></label></div></header>')
 
 
 def _card(entry: Entry) -> str:
     status = _esc(entry.status)
     context = _esc(entry.context).replace(_CONTEXT_MARK, f"<mark>{_CONTEXT_MARK}</mark>")
     return (
-        f'<article class="card status-{status}" data-status="{status}" data-family="f:{_esc(entry.family)}">'
+        f'<article class="card status-{status}" data-status="{status}" data-family="f:{_esc(entry.family)}" '
+        f'data-key="{_esc(entry.key)}">'
         f'<div class="top"><span class="badge">{status}</span><code class="key field">{_esc(entry.key)}</code></div>'
-        f'<div class="glyph" title="the glyph as its font draws it">{_outline(entry.svg, blank=entry.source == "shape" and entry.mapping == " ")}</div>'
+        f'<div class="glyph" title="{_drawn_how(entry)}">{_outline(entry.svg, entry.em, blank=entry.source == "shape" and entry.mapping == " ")}</div>'
         f'<div class="char" title="the chosen character, in a system font">{_chosen(entry.mapping)}</div>'
         "<dl>"
         f'<dt>font</dt><dd class="field">{_esc(entry.family) or "(no family)"}</dd>'
@@ -201,7 +278,26 @@ def _card(entry: Entry) -> str:
         f'<dt>source</dt><dd class="field">{_source(entry)}</dd>'
         f"<dt>count</dt><dd>{entry.count}</dd><dt>files</dt><dd>{entry.files}</dd>"
         f'</dl><p class="context" title="one context (the glyph is {_CONTEXT_MARK})">{context}</p>'
-        "</article>")
+        f"{_decide(entry)}</article>")
+
+
+def _decide(entry: Entry) -> str:
+    """The card's answer box (what a person decides the glyph is), with a button that takes
+    the proposal when there is one."""
+    take = ""
+    if entry.status == "proposed" and entry.mapping:
+        shown = entry.mapping if entry.mapping.strip() else "a space"
+        take = (f'<button type="button" class="take" data-char="{_esc(entry.mapping)}">'
+                f'take “{_esc(shown)}”</button>')
+    return ('<div class="decide"><label>decide <input class="answer" type="text" maxlength="32" '
+            'autocomplete="off" spellcheck="false" aria-label="the character(s) this glyph stands for"></label>'
+            f"{take}</div>")
+
+
+def _drawn_how(entry: Entry) -> str:
+    if entry.em:
+        return "the glyph as its font draws it, at its size in the em (the line is the baseline)"
+    return "the glyph as its font draws it, fitted to the box (its size in the em is unknown)"
 
 
 def _source(entry: Entry) -> str:
@@ -221,10 +317,13 @@ def _chosen(mapping: str) -> str:
     return f'<span class="{size} field">{_esc(mapping)}</span><span class="cps">{points}</span>'
 
 
-def _outline(path: str, blank: bool = False) -> str:
-    """An inline SVG of ``path`` (font units, y up) fitted to its bounds, upright. With no
-    path: ``blank``, a glyph the font draws as nothing (the shape matcher proposed a space);
-    otherwise a glyph whose font embeds no outline to draw (not embedded, or Type3)."""
+def _outline(path: str, em: int = 0, blank: bool = False) -> str:
+    """An inline SVG of ``path`` (font units, y up), upright: at its size in the font's em
+    when ``em`` (units per em) is known, so that ■ and ▪ differ (the view spans the em
+    from a descender's depth to a capital's height, around the ink, grown where the ink goes
+    beyond), otherwise fitted to its bounds. With no path: ``blank``, a glyph the font draws
+    as nothing (the shape matcher proposed a space); otherwise a glyph whose font embeds
+    no outline to draw (not embedded, or Type3)."""
     if not path.strip():
         if blank:
             return '<span class="none">draws nothing<br>(a space)</span>'
@@ -233,6 +332,11 @@ def _outline(path: str, blank: bool = False) -> str:
     if bounds is None:
         return '<span class="none">unreadable outline</span>'
     x0, y0, x1, y1 = bounds
+    if em > 0:  # the em's vertical span, centred on the ink across
+        middle = (x0 + x1) / 2
+        y0, y1 = min(y0, -0.25 * em), max(y1, 1.0 * em)
+        half = max(x1 - x0, y1 - y0) / 2
+        x0, x1 = middle - half, middle + half
     size = max(x1 - x0, y1 - y0, 1.0)
     margin = size * 0.08
     if not math.isfinite(size + margin + abs(x0) + abs(y1)):
