@@ -430,6 +430,58 @@ def test_one_character_one_glyph() -> None:
     assert readings["copy"].char == readings["first"].char
 
 
+def one_font(refs: shapes.References, chars: str) -> dict[str, raster.Shape]:
+    """The references of ``chars`` from one reference font (the one whose "0" comes first)."""
+    x_height = refs.x_height[refs.chars.index("0")]
+    found = {}
+    for i, char in enumerate(refs.chars):
+        if char in chars and char not in found and refs.x_height[i] == x_height:
+            found[char] = shape_of_reference(refs, i)
+    assert set(found) == set(chars)
+    return found
+
+
+def test_tabular_figures_tell_zero_from_o() -> None:
+    """A zero-shaped glyph as wide as a letter, in a font whose figures share one width, is an
+    "O"; as wide as the figures, a "0". With no figures to measure, or in a monospaced font,
+    the widths tell nothing and the shape alone decides."""
+    refs = shapes.load_references()
+    font = one_font(refs, "023456789HETaonbdhkO")
+    figure, letter = font["5"].advance, font["O"].advance
+    assert abs(figure - letter) > 0.03  # the premise: this font's "O" is wider than its figures
+    zero = font.pop("0")
+    del font["O"]
+    wide_zero = attrs.evolve(zero, advance=letter)
+    assert shapes.read_shapes({**font, "?": wide_zero}, refs)["?"].char == "O"
+    assert shapes.read_shapes({**font, "?": zero}, refs)["?"].char == "0"
+    no_figures = {k: v for k, v in font.items() if not k.isdigit()}
+    assert shapes.read_shapes({**no_figures, "?": wide_zero}, refs)["?"].char == "0"
+    monospaced = {k: attrs.evolve(v, advance=letter) for k, v in font.items()}
+    assert shapes.read_shapes({**monospaced, "?": wide_zero}, refs)["?"].char == "0"
+
+
+def test_capital_height_tells_i_from_l() -> None:
+    """A stem read as "l" that stands at the capitals' height, lower than the ascenders, is
+    not an "l" (an "I"): in every reference font whose ascenders stand above its capitals."""
+    refs = shapes.load_references()
+    fonts: dict[float, dict[str, int]] = {}
+    for i, char in enumerate(refs.chars):
+        fonts.setdefault(refs.x_height[i], {}).setdefault(char, i)
+    tried = 0
+    for indices in fonts.values():
+        if not all(c in indices for c in "HETBDbdhkl"):
+            continue
+        font = {c: shape_of_reference(refs, indices[c]) for c in "HETBDbdhk"}
+        stem, capital = shape_of_reference(refs, indices["l"]), font["H"].box[3]
+        if font["b"].box[3] - capital <= 0.02:
+            continue
+        tried += 1
+        short = attrs.evolve(stem, box=(*stem.box[:3], capital))
+        assert shapes.read_shapes({**font, "?": stem}, refs)["?"].char == "l"
+        assert shapes.read_shapes({**font, "?": short}, refs)["?"].char != "l"
+    assert tried >= 2
+
+
 # -- a real file ------------------------------------------------------------------------------
 
 CAMBRIA = SHARED / "corpus" / "glyphnames-gNNN-htmldoc-cambria.pdf"
@@ -439,14 +491,14 @@ TRUTH = DATA / "cambria-transcription.txt"
 @pytest.mark.skipif(not CAMBRIA.is_file(), reason=f"shared corpus file not found: {CAMBRIA}")
 def test_htmldoc_cambria_file_reads_by_shape() -> None:
     """htmldoc's Cambria (a CFF subset named gNNN, no /ToUnicode): the hand-checked
-    transcription of five pages, read with F1 >= 0.95; the default profile leaves the
+    transcription of five pages, read with F1 >= 0.98; the default profile leaves the
     same glyphs unresolved."""
     transcription = TRUTH.read_text(encoding="utf-8")
     pages = [int(n) for n in re.findall(r"^=== page (\d+)", transcription, flags=re.M)]
     truth = "\n".join(line for line in transcription.splitlines() if not line.startswith(("#", "===")))
     with glyphweave.open(CAMBRIA, profile="shapes") as doc:
         found = "\n".join(doc.pages[n - 1].text() for n in pages)
-    assert word_f1(found, truth) >= 0.95
+    assert word_f1(found, truth) >= 0.98  # the issue asks 0.95; 1.0 since the font's widths and heights count
     with glyphweave.open(CAMBRIA) as doc:
         default = "\n".join(doc.pages[n - 1].text() for n in pages)
     assert word_f1(default, truth) < 0.5
@@ -483,6 +535,13 @@ def test_scan_proposes_shapes_and_accept_validates_them(tmp_path: Path, capsys: 
     assert all(e.status == "proposed" and e.source == "shape" and e.confidence is not None for e in entries)
     right = sum(e.mapping == " " if e.mapping == " " else e.mapping in distinct for e in entries)
     assert right == len(entries)
+    # the contexts show the neighbours by their proposals, not as question marks
+    contexts = [e.context for e in entries]
+    assert all("??" not in c.replace("⟦?⟧", "") for c in contexts)  # the text has one "?", at a line's end
+    words = set(" ".join(TEXT).split())
+    inner = [w for c in contexts for w in c.split()[1:-1] if "⟦?⟧" not in w]  # the ends may be cut
+    assert sum(w in words for w in inner) > 0.9 * len(inner) > 100
+    assert {e.em for e in entries if e.svg} == {1000}  # the test fonts' units per em: drawn to scale
     capsys.readouterr()
     assert main(["registry", "accept", "--min-confidence", "0.3", "-r", str(reg)]) == 0
     accepted = capsys.readouterr().out.splitlines()

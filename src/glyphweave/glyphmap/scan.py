@@ -59,6 +59,8 @@ def scan_file(source: str, options: OpenOptions | None = None,
             if not wanted:
                 continue
             pieces = _pieces(page, visible)
+            if propose:
+                _show_proposals(pieces, table, wanted)
             for g in wanted:
                 _record(groups, table, g, pieces, propose)
             broken.update(_unreadable_fonts(table, wanted))
@@ -112,6 +114,24 @@ def _pieces(page: Any, visible: Sequence[int]) -> dict[int, str]:
     context = attrs.evolve(page.context(), placeholder=_SHOWN)
     walk = page_geometry(context, visible).walk
     return dict(zip(walk.glyphs, walk.pieces, strict=True))
+
+
+def _show_proposals(pieces: dict[int, str], table: Any, glyphs: Sequence[int]) -> None:
+    """Show the unresolved ``glyphs`` in ``pieces`` by the shape matcher's reading where it
+    has one, so a context reads "the Technology Acc⟦?⟧ptance", not "??? ?????????? ???⟦?⟧?????"."""
+    from .fontshapes import blank_glyph, shape_reading
+
+    infos, fonts, codes, cids, decoded_by = table.font_infos, table.font, table.code, table.cid, table.decoded_by
+    for g in glyphs:
+        piece = pieces.get(g)
+        info = infos.get(fonts[g])
+        if piece is None or _SHOWN not in piece or info is None or decoded_by[g] is not None:
+            continue
+        reading = shape_reading(info, codes[g], cids[g])
+        if reading is not None:
+            pieces[g] = piece.replace(_SHOWN, reading.char)
+        elif blank_glyph(info, codes[g], cids[g]):
+            pieces[g] = piece.replace(_SHOWN, " ")
 
 
 def _context(pieces: dict[int, str], g: int) -> str:

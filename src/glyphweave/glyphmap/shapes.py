@@ -70,8 +70,6 @@ PROPORTION = 0.3
 """Weight of the difference in ``log(width / height)``."""
 TOPOLOGY = 0.3
 """Weight of each piece or counter more or less."""
-ASPECT_WINDOW = 1.0
-"""How far apart two shapes' ``log(width / height)`` may be for them to be compared at all."""
 ASPECT_WINDOW = 0.4
 """How far apart two shapes' ``log(width / height)`` may be for them to be compared at all."""
 TOP_WINDOW = 0.3
@@ -86,6 +84,13 @@ MAX_CONFLICT = 4
 """Glyphs of different shapes that may share out one character."""
 FAR = 0.5
 """A distance at which a reading has no confidence left."""
+MIN_FIGURES = 3
+"""Glyphs read as the figures 2 to 9 a font needs before their common width is trusted."""
+FIGURE_TOLERANCE = 0.015
+"""How near (a fraction of the figures' width) an advance must be to count as a figure's."""
+HEIGHT_GAP = 0.02
+"""How much (a fraction of the taller) a font's capitals and ascenders must differ in height
+for a glyph's top to tell "I" from "l"."""
 RARE = (0.0, 0.02, 0.04)
 """Added to the distance of a character by how common it is in text: ASCII letters,
 digits and punctuation; the other ASCII symbols, Latin-1, Latin Extended-A and the
@@ -412,11 +417,67 @@ def read_shapes(shapes: Mapping[K, Shape], references: References | None = None)
                     if twin is not None:
                         chosen[key] = chosen[twin]
                         twin_of[key] = twin
+    _figures(chosen, shapes, ranked)
+    _capital_i(chosen, shapes, ranked)
     everything = frozenset(chosen.values())
     readings = {key: _reading(ranked[key], chosen[key], everything - {chosen[key]})
                 for key in ranked if key not in twin_of}
     readings.update({key: readings[twin] for key, twin in twin_of.items()})
     return readings
+
+
+def _figures(chosen: dict[K, str], shapes: Mapping[K, Shape], ranked: Mapping[K, list[tuple[float, str]]]) -> None:
+    """Tell 0 from O and 1 from l or I by the font's own widths: where the glyphs read as the
+    figures 2 to 9 share one advance (tabular figures, as most text fonts draw them), a
+    glyph read as the letter twin of 0 or 1 whose advance is that width is the figure, and a
+    glyph read as the figure whose advance is not is a letter (its twin, if among its
+    nearest readings). Not in a monospaced font, where every glyph has that width. Cambria's round O reads nearer a reference "0" than its own zero
+    does; their widths do not lie."""
+    widths = [shapes[key].advance for key, char in chosen.items() if char in _PLAIN_FIGURES]
+    if len(widths) < MIN_FIGURES:
+        return
+    figure = statistics.median(widths)
+    if figure <= 0 or sum(abs(w - figure) <= FIGURE_TOLERANCE * figure for w in widths) < 0.8 * len(widths):
+        return  # proportional figures: widths tell nothing
+    letters = [shapes[key].advance for key, char in chosen.items() if char.isalpha()]
+    if sum(abs(w - figure) <= FIGURE_TOLERANCE * figure for w in letters) > 0.5 * len(letters):
+        return  # a monospaced font: every glyph has the figures' width
+    for key, char in chosen.items():
+        figure_wide = abs(shapes[key].advance - figure) <= FIGURE_TOLERANCE * figure
+        near = [c for _, c in ranked[key][:2 * CHOICES]]
+        if char in _FIGURE_TWINS and not figure_wide:
+            chosen[key] = next((c for c in _FIGURE_TWINS[char] if c in near), char)
+        elif figure_wide and not char.isdigit():
+            chosen[key] = next((f for f, twins in _FIGURE_TWINS.items() if char in twins and f in near), char)
+
+
+_PLAIN_FIGURES = frozenset("23456789")
+_FIGURE_TWINS = {"0": "O", "1": "lI"}  # the letters a figure is mistaken for, likeliest first
+
+
+def _capital_i(chosen: dict[K, str], shapes: Mapping[K, Shape], ranked: Mapping[K, list[tuple[float, str]]]) -> None:
+    """Tell l from I by the font's own heights: where its capitals stand lower than its
+    ascenders (as in most serif and many sans fonts), a glyph read as "l" or "I" is the one
+    whose top is nearer its own kind's (Cambria's "I" of "Indiana" reads nearer a reference
+    "l", but it stands at the capitals' height)."""
+    capitals = [shapes[key].box[3] for key, char in chosen.items() if char in _FLAT_CAPITALS]
+    ascenders = [shapes[key].box[3] for key, char in chosen.items() if char in _ASCENDERS]
+    if len(capitals) < 2 or len(ascenders) < 2:
+        return
+    capital, ascender = statistics.median(capitals), statistics.median(ascenders)
+    if abs(ascender - capital) < HEIGHT_GAP * max(capital, ascender):
+        return
+    for key, char in chosen.items():
+        if char not in ("l", "I"):
+            continue
+        top = shapes[key].box[3]
+        wanted = "I" if abs(top - capital) < abs(top - ascender) else "l"
+        if wanted != char and wanted in [c for _, c in ranked[key][:2 * CHOICES]]:
+            chosen[key] = wanted
+
+
+_FLAT_CAPITALS = frozenset("BDEFHKLMNPRTUZ")  # capitals whose top is flat: no overshoot, no accent
+_ASCENDERS = frozenset("bdhk")
 
 
 def _conflicts(claims: Mapping[str, list[K]], shapes: Mapping[K, Shape]) -> list[list[K]]:
