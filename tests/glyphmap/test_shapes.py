@@ -175,9 +175,15 @@ class _PdfPathPen(BasePen):
         self.ops.append("h")
 
 
-def type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT) -> bytes:
+def type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT, naming: str = "differences") -> bytes:
     """The text of ``lines`` in a Type3 font whose glyph procedures fill the outlines of
-    ``font_file``'s glyphs, named ``g1``, ``g2`` ... by first use, with no /ToUnicode."""
+    ``font_file``'s glyphs, with no /ToUnicode. ``naming``: ``differences``, glyphs named
+    ``g33``, ``g34`` ... by first use in /Differences; ``renumbered``, the codes given by first
+    use but the glyphs named as StandardEncoding names those codes, and no /Differences (an
+    assumed StandardEncoding reads garbage); ``standard``, each character at its own code
+    under its StandardEncoding name, no /Differences (the assumption is right)."""
+    from fontTools.encodings.StandardEncoding import StandardEncoding
+
     font = TTFont(str(DATA / font_file))
     cmap = font.getBestCmap()
     glyph_set = font.getGlyphSet()
@@ -185,7 +191,7 @@ def type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT) -> bytes:
     codes: dict[str, int] = {" ": 32}
     for char in "".join(lines):
         if char not in codes:
-            codes[char] = 33 + len(codes) - 1
+            codes[char] = ord(char) if naming == "standard" else 33 + len(codes) - 1
     pdf = pikepdf.new()
     procs = Dictionary()
     differences: list[Any] = []
@@ -194,10 +200,11 @@ def type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT) -> bytes:
         glyph = glyph_set[cmap[ord(char)]]
         pen = _PdfPathPen(glyph_set)
         glyph.draw(pen)
-        name = f"g{code}"
+        name = f"g{code}" if naming == "differences" else StandardEncoding[code]
         body = f"{glyph.width} 0 d0\n" + "\n".join(pen.ops) + ("\nf" if pen.ops else "")
         procs[f"/{name}"] = pdf.make_stream(body.encode())
-        differences += [code, Name("/" + name)]
+        if naming == "differences":
+            differences += [code, Name("/" + name)]
         widths[code] = glyph.width
     first, last = min(widths), max(widths)
     type3 = Dictionary(Type=Name.Font, Subtype=Name.Type3, FontBBox=Array([-200, -300, 1200, 1000]),
@@ -206,6 +213,8 @@ def type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT) -> bytes:
                        FirstChar=first, LastChar=last,
                        Widths=Array([widths.get(code, 0) for code in range(first, last + 1)]),
                        Resources=Dictionary())
+    if not differences:
+        del type3.Encoding.Differences
     content = "\n".join(f"BT /F1 14 Tf 72 {700 - 24 * n} Td <{bytes(codes[c] for c in line).hex()}> Tj ET"
                          for n, line in enumerate(lines))
     page = pdf.add_blank_page(page_size=(612, 792))
@@ -311,6 +320,25 @@ def test_without_the_check_the_renumbered_font_is_garbage(tmp_path: Path) -> Non
 @pytest.mark.parametrize("font_file", FONTS)
 def test_symbolic_truetype_whose_codes_are_winansi_keeps_them(font_file: str) -> None:
     with glyphweave.open(symbolic_truetype_pdf(font_file, renumbered=False)) as doc:
+        text = doc.pages[0].text()
+        assert doc.pages[0].stats.decoded_by.get("standard-fallback", 0) > 150
+    assert text.split("\n")[:len(TEXT)] == list(TEXT)
+
+
+@pytest.mark.parametrize("font_file", FONTS)
+def test_renumbered_font_with_no_encoding_prints_no_garbage(font_file: str) -> None:
+    """A Type3 font declaring no encoding, its codes given in order of first use: the
+    StandardEncoding viewers assume reads garbage ("!"#$..."), so its glyphs are left
+    unresolved and counted; ``--profile shapes`` reads them; the same font at the codes
+    StandardEncoding names keeps them."""
+    pdf = type3_pdf(font_file, naming="renumbered")
+    with glyphweave.open(pdf) as doc:
+        stats = doc.pages[0].stats
+        assert stats.decoded_by.get("standard-fallback", 0) == 0
+        assert stats.unresolved > 150
+    with glyphweave.open(pdf, profile="shapes") as doc:
+        assert word_f1(doc.pages[0].text(), "\n".join(TEXT)) >= 0.9
+    with glyphweave.open(type3_pdf(font_file, naming="standard")) as doc:
         text = doc.pages[0].text()
         assert doc.pages[0].stats.decoded_by.get("standard-fallback", 0) > 150
     assert text.split("\n")[:len(TEXT)] == list(TEXT)

@@ -91,7 +91,7 @@ FIGURE_TOLERANCE = 0.015
 HEIGHT_GAP = 0.02
 """How much (a fraction of the taller) a font's capitals and ascenders must differ in height
 for a glyph's top to tell "I" from "l"."""
-RARE = (0.0, 0.02, 0.04)
+RARE = (0.0, 0.02, 0.04, 0.1)
 """Added to the distance of a character by how common it is in text: ASCII letters,
 digits and punctuation; the other ASCII symbols, Latin-1, Latin Extended-A and the
 typographic punctuation; everything else (a "C" is not read as the complement sign "∁",
@@ -176,6 +176,8 @@ def _rarity(char: str) -> int:
         return 0 if char.isalnum() or char in _COMMON_PUNCTUATION else 1
     if char in _ARCHAIC:
         return 2
+    if char in _LOOKALIKES:
+        return 3
     if point < 0x180 or char in "–—‘’‚“”„•…€™":
         return 1
     return 2
@@ -183,6 +185,10 @@ def _rarity(char: str) -> int:
 
 _COMMON_PUNCTUATION = frozenset(".,;:!?'\"()-/")
 _ARCHAIC = frozenset("ſĸŉ")  # long s, kra, n preceded by apostrophe: Latin letters no modern text uses
+# Symbols drawn like a character of running text, which running text almost never holds
+# instead of it: the minus sign, primes, the figure dash, reversed quotes, logic's "or" and
+# "and", the complement sign.
+_LOOKALIKES = frozenset("−′″‴‵‶‒‛‟∨∧∁")
 
 
 def _priors(chars: tuple[str, ...]) -> dict[str | None, tuple[float, ...]]:

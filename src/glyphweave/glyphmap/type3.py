@@ -19,14 +19,19 @@ Point = tuple[float, float]
 
 
 def type3_glyph_name(info: FontInfo, code: int | bytes) -> str | None:
-    """The glyph procedure a code paints: its /Differences name, else its base encoding's."""
+    """The glyph procedure a code paints: its /Differences name, else its base encoding's
+    (StandardEncoding when the font names none and is not symbolic: the implicit base of a
+    font with no built-in encoding, ISO 32000-1 §9.6.6.1)."""
     if isinstance(code, (bytes, bytearray)):
         if len(code) != 1:
             return None
         code = code[0]
     name = info.differences.get(code)
-    if name is None and info.base_encoding in BASE_ENCODING_NAMES and 0 <= code < 256:
-        name = base_encoding(info.base_encoding)[code]
+    if name is None and 0 <= code < 256:
+        if info.base_encoding in BASE_ENCODING_NAMES:
+            name = base_encoding(info.base_encoding)[code]
+        elif info.base_encoding is None and not info.symbolic:
+            name = base_encoding("StandardEncoding")[code]
     return name if name is not None and name in info.type3_glyphs else None
 
 

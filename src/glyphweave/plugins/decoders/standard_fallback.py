@@ -16,13 +16,14 @@ It never answers for:
   or nothing does);
 - symbolic Type1/Type3 fonts: their built-in encoding is their own;
 - symbolic TrueType fonts when the ``symbolic_truetype`` option is off;
-- a symbolic TrueType font whose own glyphs say WinAnsi is wrong (option ``check_shapes``):
-  such a font is often a subset whose codes were renumbered in order of first use, and
-  reading code 0x21 as "!" would print confident garbage. The glyphs WinAnsi calls letters
-  and digits are compared by shape with the references of letters and digits
-  (:mod:`glyphweave.glyphmap.shapes`); when fewer than half look like what WinAnsi says,
-  the font's codes are left unresolved (and counted) instead. The check is made once per
-  font (:func:`_winansi_looks_right`).
+- an embedded font (or a Type3 font) whose own glyphs say the assumed encoding is wrong
+  (option ``check_shapes``): a symbolic TrueType font read as WinAnsi is often a subset
+  whose codes were renumbered in order of first use, and reading code 0x21 as "!" would
+  print confident garbage; so may a Type1 or Type3 font that declares no encoding. The
+  glyphs the encoding calls letters and digits are compared by shape with the references
+  of letters and digits (:mod:`glyphweave.glyphmap.shapes`); when fewer than half look like
+  what the encoding says, the font's codes are left unresolved (and counted) instead. The
+  check is made once per font (:func:`_looks_right`).
 """
 
 from __future__ import annotations
@@ -61,9 +62,10 @@ class StandardFallbackDecoder(Decoder):
         "check_shapes": Option(
             default=True,
             doc=(
-                "Check a symbolic TrueType font read as WinAnsiEncoding against the shapes of its "
-                "letters and digits, and leave its codes unresolved when most of them disagree "
-                "(a subset whose codes were renumbered)."
+                "Check an embedded font read by an assumed encoding (a symbolic TrueType font as "
+                "WinAnsiEncoding, a Type1 or Type3 font that declares none as StandardEncoding) "
+                "against the shapes of its letters and digits, and leave its codes unresolved when "
+                "most of them disagree (a subset whose codes were renumbered)."
             ),
         ),
     }
@@ -79,11 +81,16 @@ class StandardFallbackDecoder(Decoder):
         if is_symbol_family(font.base_font):
             return None
         if font.subtype in _STANDARD_SUBTYPES:
-            return None if font.symbolic else standard_text("StandardEncoding", code[0])
+            if font.symbolic:
+                return None
+            if (font.embedded or font.subtype == "Type3") and self.check_shapes and not _looks_right(
+                    font, "StandardEncoding"):
+                return None
+            return standard_text("StandardEncoding", code[0])
         if font.subtype == "TrueType":
             if font.symbolic and not self.symbolic_truetype:
                 return None
-            if font.symbolic and font.embedded and self.check_shapes and not _winansi_looks_right(font):
+            if font.symbolic and font.embedded and self.check_shapes and not _looks_right(font, "WinAnsiEncoding"):
                 return None
             return standard_text("WinAnsiEncoding", code[0])
         return None
@@ -93,22 +100,25 @@ MIN_CHECKED = 5
 """Letters and digits the check must see to judge a font (fewer: WinAnsi is kept)."""
 CHECKED = 10
 """Letters and digits the check looks at, at most (the first by code that the font draws)."""
-_MEMO_KEY = "standard-fallback:winansi"
+_MEMO_KEY = "standard-fallback:looks-right"
 
 
-def _winansi_looks_right(font: FontInfo) -> bool:
-    """Whether a symbolic TrueType font's glyphs agree with WinAnsiEncoding, by shape: for
-    the first :data:`CHECKED` codes WinAnsi gives a letter or digit (and the font draws), is
-    the nearest letter or digit by shape that one (case aside: an em-only look cannot tell
-    "o" from "O")? At least half must agree. Decided once per font, in a few milliseconds a
-    glyph; a font the matcher cannot judge keeps WinAnsi."""
-    verdict = font.memo.get(_MEMO_KEY)
+def _looks_right(font: FontInfo, encoding: str) -> bool:
+    """Whether an embedded font's glyphs agree with the ``encoding`` assumed for it, by
+    shape: for the first :data:`CHECKED` codes the encoding gives a letter or digit (and the
+    font draws), is the nearest letter or digit by shape that one (case aside: an em-only
+    look cannot tell "o" from "O")? At least half must agree. Decided once per font, in a
+    few milliseconds a glyph; a font the matcher cannot judge keeps the encoding."""
+    key = f"{_MEMO_KEY}:{encoding}"
+    verdict = font.memo.get(key)
     if verdict is None:
         from glyphweave.glyphmap.fontshapes import nearest_letter
 
         agree = checked = 0
         for code in range(0x21, 0x100):
-            expected = standard_text("WinAnsiEncoding", code)
+            if code in font.differences:
+                continue
+            expected = standard_text(encoding, code)
             if not expected or not expected.isalnum():
                 continue
             found = nearest_letter(font, code, None)
@@ -118,7 +128,7 @@ def _winansi_looks_right(font: FontInfo) -> bool:
             agree += found.casefold() == expected.casefold()
             if checked == CHECKED:
                 break
-        verdict = font.memo[_MEMO_KEY] = checked < MIN_CHECKED or 2 * agree >= checked
+        verdict = font.memo[key] = checked < MIN_CHECKED or 2 * agree >= checked
     return bool(verdict)
 
 
