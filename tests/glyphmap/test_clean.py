@@ -42,9 +42,14 @@ def test_validated_entries_replace_their_stand_ins():
     assert clean(text, REG) == "done ✓ item ● one, star ★, proposed \uf06e, unresolved \uf06f, placeholder \ufffd"
 
 
+def registry_part(table: dict[int, str]) -> dict[int, str]:
+    """A translation table without Adobe's Symbol code points (which every table holds)."""
+    return {cp: text for cp, text in table.items() if chr(cp) not in clean_module.adobe_symbol_stand_ins()}
+
+
 def test_the_translate_table_holds_validated_entries_only():
     subs = stand_ins(REG)
-    assert subs.table == {0xF0FC: "✓", 0xF06C: "●", 0xE001: "★"}
+    assert registry_part(subs.table) == {0xF0FC: "✓", 0xF06C: "●", 0xE001: "★"}
     assert subs.keys["\uf06c"] == ("Wingdings/o:0123456789abcdef",)
     assert subs.ambiguous == {}
 
@@ -73,8 +78,18 @@ def test_a_stand_in_two_entries_claim_differently_is_left_alone():
 
 def test_a_weak_mapping_is_never_applied():
     weak = registry(entry("A/c:41", "41", "\uf0fc", family="A"), entry("B/c:42", "42", "\ufffd", family="B"))
-    assert stand_ins(weak).table == {}
+    assert registry_part(stand_ins(weak).table) == {}
     assert clean("\uf041\uf042", weak) == "\uf041\uf042"
+
+
+def test_adobe_symbol_code_points_are_read_with_no_entry():
+    """pdftotext prints Adobe's Private Use code points for Symbol's sans ©, ® and ™ and its
+    bracket pieces; they are replaced with no registry entry, and an entry claiming one wins."""
+    text = "\uf8e9 1998 \uf8ea; \uf8ee a b \uf8f9 \uf8f0 c d \uf8fb"
+    assert clean(text, Registry()) == "© 1998 ™; ⎡ a b ⎤ ⎣ c d ⎦"
+    assert clean(clean(text, Registry()), Registry()) == clean(text, Registry())
+    mine = registry(entry("Odd/c:e9", "f8e9", "★", family="Odd"))
+    assert clean("\uf8e9 \uf8ea", mine) == "★ ™"
 
 
 def test_clean_with_an_empty_registry_returns_the_text():

@@ -27,6 +27,14 @@ Private Use character and no replacement contains one, so cleaning twice changes
   map it to U+F0B7. The scan records it as the entry's ``standin``, and it stands for the
   entry's character too.
 
+* Adobe's Symbol font has glyphs its glyph list gave Private Use code points, for want of
+  standard characters then: the sans-serif ©, ® and ™ (U+F8E8-U+F8EA), the serif ones
+  (U+F6D9-U+F6DB), and the pieces of tall brackets and braces (U+F8E5-U+F8FE). pdftotext
+  and other tools print those code points. They stand for the characters the symbol tables
+  give the glyphs (©, ®, ™, U+239B-U+23AD ...), in every text, with no registry entry:
+  Adobe's list fixes them. A validated entry that claims one of them wins. They are
+  counted under ``adobe-symbol:NAME``.
+
 The look-alike rules (:mod:`.lookalikes`) run after the registry when asked
 (``lookalikes=True``; off by default, they change characters no registry entry names).
 
@@ -137,7 +145,33 @@ def _stand_ins(validated: tuple[tuple[str, str, str, str], ...]) -> StandIns:
         (mapping,) = by_mapping
         table[ord(ch)] = mapping
         keys[ch] = claimants
+    for ch, (name, text) in adobe_symbol_stand_ins().items():
+        if ch not in claims:
+            table[ord(ch)] = text
+            keys[ch] = (f"{ADOBE_SYMBOL_KEY}{name}",)
     return StandIns(table=table, keys=keys, ambiguous=ambiguous)
+
+
+ADOBE_SYMBOL_KEY = "adobe-symbol:"
+"""How ``repair`` counts the replacements of Adobe's Symbol Private Use code points."""
+
+
+@functools.cache
+def adobe_symbol_stand_ins() -> dict[str, tuple[str, str]]:
+    """Adobe's Private Use code points of Symbol glyphs (its glyph list, as fontTools keeps
+    it) → (glyph name, the character the symbol tables give the glyph)."""
+    from fontTools.agl import LEGACY_AGL2UV
+
+    from glyphweave.tables.symbols import symbol_tables
+
+    found: dict[str, tuple[str, str]] = {}
+    for name, text in symbol_tables().symbol_overrides.items():
+        if not text or is_weak(text):
+            continue
+        for point in LEGACY_AGL2UV.get(name, ()):
+            if PUA_FIRST <= point <= PUA_LAST:
+                found[chr(point)] = (name, text)
+    return found
 
 
 # -- clean ----------------------------------------------------------------------------------
