@@ -352,8 +352,11 @@ class DevTools:
         target = self.send("Target.createTarget", {"url": url})["targetId"]
         self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         self.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
-        self.run("new Promise((done) => { if (document.readyState === 'complete') done(); "
-                 "else addEventListener('load', () => done()); })")
+        # The new target may still show about:blank (loaded, too) when attached: wait for the page itself.
+        deadline = time.monotonic() + 30
+        while not self.run(f"location.href === {json.dumps(url)} && document.readyState === 'complete'"):
+            assert time.monotonic() < deadline, f"Chromium did not load {url}"
+            time.sleep(0.05)
 
     def run(self, expression: str) -> Any:
         """The value of ``expression`` in the page (DevTools evaluates it whatever the page's CSP)."""
