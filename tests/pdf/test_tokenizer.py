@@ -298,6 +298,19 @@ def test_inline_image_data_containing_ei_bytes():
     assert (b"Tj", [bytearray(b"after")]) in result
 
 
+def test_inline_image_followed_by_a_binary_string():
+    """Ghostscript's Type3 text shows binary codes right after an image (a rule): the EI is
+    still the end, and the text after it is read (it was lost to the end of the page)."""
+    data = (b"q 3945.6 0 0 -4.8 919.08 4456.68 cm\nBI\n/IM true\n/W 1\n/H 1\n/BPC 1\nID \x00\nEI Q\n"
+            b"q 10 0 0 10 0 0 cm BT\n/A 1 Tf\n0.1 0 0 -0.1 92.3 437.3 Tm\n(\xb0\xb2\xb1=\xb3)Tj ET Q")
+    result = ops(data)
+    assert (b"Tj", [bytearray(b"\xb0\xb2\xb1=\xb3")]) in result
+    # binary image data with " EI (" inside is still not taken for the end
+    binary = b"\x81 EI (\xff\xfe\x00"
+    result = ops(b"BI /W 8 /H 1 /BPC 8 /CS /G ID " + binary + b"\nEI\nBT (after) Tj ET")
+    assert [args for op, args in result if op == b"Tj"] == [[bytearray(b"after")]]
+
+
 def test_inline_image_abbreviated_keys_and_array_values():
     data = b"BI /W 1 /H 1 /BPC 1 /CS /G /D [1 0] /F /AHx ID ff>\nEI (x) Tj"
     assert ops(data)[-1] == (b"Tj", [bytearray(b"x")])

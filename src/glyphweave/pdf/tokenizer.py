@@ -525,9 +525,21 @@ def _skip_inline_image(data: bytes, pos: int) -> int:
 
 
 def _looks_like_content(tail: bytes) -> bool:
+    """Whether ``tail`` (the bytes after a candidate EI) reads as content: printable text,
+    or printable text with an operator word up to a string's opening parenthesis, after
+    which a string's bytes may be anything (Ghostscript's Type3 text, right after an image
+    rule, shows binary codes: refusing that EI lost the rest of the page)."""
+    head, paren, _ = tail.partition(b"(")
     try:
-        text = tail.decode("ascii")
+        text = (head if paren else tail).decode("ascii")
     except UnicodeDecodeError:
         # Binary garbage right after: not the real end unless it is mostly whitespace.
         return False
-    return all(ch.isprintable() or ch.isspace() for ch in text)
+    if not all(ch.isprintable() or ch.isspace() for ch in text):
+        return False
+    return not paren or tail.isascii() or _OPERATOR_WORD.search(head) is not None
+
+
+# An operator word that content may hold before a string: a text or state operator.
+_OPERATOR_WORD = re.compile(rb"(?:^|[\s\]])(?:BT|ET|Tf|Tm|Td|TD|T\*|Tc|Tw|Tz|TL|Tr|Ts|q|Q|cm|gs|BDC|BMC|EMC)"
+                            rb"(?=[\s/\[(<]|$)")
