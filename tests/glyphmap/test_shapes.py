@@ -225,6 +225,57 @@ def type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT, naming: str = "diff
     return out.getvalue()
 
 
+def hanging_type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT, small: float = 0.55) -> bytes:
+    """``lines`` in one Type3 font holding ``font_file``'s glyphs at two sizes (the odd lines
+    in the small one), drawn as Ghostscript's bitmap fonts are: upside down for a text matrix
+    that turns them over, hanging from their size's cap line, so each size has its own
+    baseline in glyph space."""
+    font = TTFont(str(DATA / font_file))
+    cmap = font.getBestCmap()
+    glyph_set = font.getGlyphSet()
+    upem = font["head"].unitsPerEm
+    cap = glyph_set[cmap[ord("H")]]
+    pen = _PdfPathPen(glyph_set)
+    cap.draw(pen)
+    cap_height = max(float(op.split()[1]) for op in pen.ops if op.endswith((" m", " l")))
+    pdf = pikepdf.new()
+    procs = Dictionary()
+    differences: list[Any] = []
+    widths: dict[int, float] = {}
+    codes: dict[tuple[float, str], int] = {}
+    content = []
+    for n, line in enumerate(lines):
+        size = small if n % 2 else 1.0
+        shown = bytearray()
+        for char in line:
+            key = (size, char)
+            if key not in codes:
+                code = codes[key] = 32 + len(codes)
+                glyph = glyph_set[cmap[ord(char)]]
+                pen = _PdfPathPen(glyph_set)
+                glyph.draw(pen)
+                body = (f"{glyph.width * size:g} 0 d0\nq {size:g} 0 0 {-size:g} 0 {cap_height * size:g} cm\n"
+                        + "\n".join(pen.ops) + ("\nf" if pen.ops else "") + "\nQ")
+                procs[f"/g{code}"] = pdf.make_stream(body.encode())
+                differences += [code, Name(f"/g{code}")]
+                widths[code] = glyph.width * size
+            shown.append(codes[key])
+        content.append(f"BT /F1 20 Tf 1 0 0 -1 72 {740 - 30 * n} Tm <{bytes(shown).hex()}> Tj ET")
+    first, last = min(widths), max(widths)
+    type3 = Dictionary(Type=Name.Font, Subtype=Name.Type3, FontBBox=Array([-200, -300, 1200, 1000]),
+                       FontMatrix=Array([1 / upem, 0, 0, 1 / upem, 0, 0]), CharProcs=procs,
+                       Encoding=Dictionary(Type=Name.Encoding, Differences=Array(differences)),
+                       FirstChar=first, LastChar=last,
+                       Widths=Array([widths.get(code, 0) for code in range(first, last + 1)]),
+                       Resources=Dictionary())
+    page = pdf.add_blank_page(page_size=(612, 792))
+    page.Resources = Dictionary(Font=Dictionary(F1=pdf.make_indirect(type3)))
+    page.Contents = pdf.make_stream("\n".join(content).encode())
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
 def word_f1(found: str, truth: str) -> float:
     def words(text: str) -> collections.Counter[str]:
         return collections.Counter(re.findall(r"\w+", text))
@@ -342,6 +393,16 @@ def test_renumbered_font_with_no_encoding_prints_no_garbage(font_file: str) -> N
         text = doc.pages[0].text()
         assert doc.pages[0].stats.decoded_by.get("standard-fallback", 0) > 150
     assert text.split("\n")[:len(TEXT)] == list(TEXT)
+
+
+@pytest.mark.parametrize("font_file", FONTS)
+def test_type3_font_of_several_sizes_hung_upside_down(font_file: str) -> None:
+    """Ghostscript's bitmap Type3 fonts hold several sizes (and faces) in one font, drawn
+    upside down and hanging from each size's cap line: each glyph is read on its own size's
+    baseline (one baseline for all read the small glyphs as other characters)."""
+    with glyphweave.open(hanging_type3_pdf(font_file), profile="shapes") as doc:
+        text = doc.pages[0].text()
+    assert word_f1(text, "\n".join(TEXT)) >= 0.9, text
 
 
 def test_a_tounicode_that_reads_nothing_says_nothing() -> None:

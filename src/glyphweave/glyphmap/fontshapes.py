@@ -15,6 +15,7 @@ depends on which glyphs a page happened to use first.
 
 from __future__ import annotations
 
+import collections
 import math
 import statistics
 from typing import Any
@@ -85,16 +86,83 @@ def _readings(info: FontInfo) -> tuple[FontReader | None, dict[str, Reading | No
 def _read_type3(shapes: dict[str, Shape]) -> dict[str, Reading]:
     """A Type3 font read upright or upside down, whichever reads better (the smaller mean
     distance). Some producers (Ghostscript's bitmap fonts) design glyphs upside down for a
-    text matrix that turns them over; turned, such a glyph's baseline is taken as the
-    median of the glyphs' tops (most glyphs stand on the baseline)."""
+    text matrix that turns them over, and hang them from their size's cap line: one font
+    may hold bitmaps of several sizes (a title's and the body's), each with its own
+    baseline. Turned, a glyph's baseline is that of its size (:func:`_hanging_baselines`),
+    and the glyphs of each size are read together, each size measuring its own x-height;
+    such a font is a bag of several fonts' glyphs (roman and italic too), so one character
+    may have several glyphs in it."""
     upright = read_shapes(shapes)
-    baseline = statistics.median(shape.box[3] for shape in shapes.values())
-    over = read_shapes({name: flipped(shape, baseline) for name, shape in shapes.items()})
+    baselines = _hanging_baselines(shapes)
+    sizes: dict[float, dict[str, Shape]] = {}
+    for name, shape in shapes.items():
+        sizes.setdefault(baselines[name], {})[name] = flipped(shape, baselines[name])
+    if len(sizes) == 1:
+        over = read_shapes(next(iter(sizes.values())))
+    else:  # a bag of fonts: each glyph read on its own, on whichever baseline it reads best
+        over = _read_bag(shapes, {baseline: FontReader.measure(size.values()) for baseline, size in sizes.items()})
 
     def mean(readings: dict[str, Reading]) -> float:
         return sum(r.distance for r in readings.values()) / len(readings) if readings else math.inf
 
     return over if mean(over) < mean(upright) else upright
+
+
+def _read_bag(shapes: dict[str, Shape], readers: dict[float, FontReader]) -> dict[str, Reading]:
+    """Each glyph of a font holding several sizes, read upside down on every baseline it
+    reaches (its own size's, or a smaller size's for a descender: the tops of one size's
+    descenders meet too, and may pass for another size's baseline), by that size's reader;
+    the nearest reading wins."""
+    found: dict[str, Reading] = {}
+    for name, shape in shapes.items():
+        top = shape.box[3]
+        best: Reading | None = None
+        for baseline, reader in readers.items():
+            if baseline > top and not _near_in_height(baseline, top):
+                continue  # the glyph would float above this baseline
+            reading = reader.read(flipped(shape, baseline))
+            if reading is not None and (best is None or reading.distance < best.distance):
+                best = reading
+        if best is not None:
+            found[name] = best
+    return found
+
+
+SIZE_SHARE = 0.05
+"""The share of a font's glyphs (and at least 3) whose tops must meet at one height for it
+to count as the baseline of one of the sizes the font holds (read upside down)."""
+
+
+def _hanging_baselines(shapes: dict[str, Shape]) -> dict[str, float]:
+    """The baseline of each glyph of a font drawn upside down: where the tops (the turned
+    glyphs' bottoms) of many glyphs meet is the baseline of one size (the letters with no
+    descender stand on it); a glyph whose top meets none reaches below a baseline (a
+    descender), and takes the nearest above it. A font of one size gets one baseline; with
+    no meeting height at all, the median top serves."""
+    tops = [shape.box[3] for shape in shapes.values()]
+    counts = collections.Counter(round(top, 3) for top in tops)
+    near = _near_in_height
+    heights: list[float] = []
+    for value, _ in counts.most_common():
+        if any(near(value, h) for h in heights):
+            continue
+        if sum(n for v, n in counts.items() if near(v, value)) >= max(3, SIZE_SHARE * len(tops)):
+            heights.append(value)
+    fallback = statistics.median(tops)
+    found = {}
+    for name, shape in shapes.items():
+        top = shape.box[3]
+        meets = next((h for h in heights if near(top, h)), None)
+        if meets is None:
+            below = [h for h in heights if h < top]
+            meets = max(below) if below else fallback
+        found[name] = meets
+    return found
+
+
+def _near_in_height(a: float, b: float) -> bool:
+    """Two tops within 3% of each other (bitmaps round each glyph's box to their pixels)."""
+    return abs(a - b) <= 0.05 * max(abs(a), abs(b))
 
 
 def shape_reading(info: FontInfo, code: int | bytes, cid: int | None) -> Reading | None:

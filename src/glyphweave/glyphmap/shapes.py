@@ -381,7 +381,8 @@ def _reading(ranked: list[tuple[float, str]], char: str, taken: frozenset[str] =
     return Reading(char=char, confidence=round(confidence, 3), distance=round(best, 4))
 
 
-def read_shapes(shapes: Mapping[K, Shape], references: References | None = None) -> dict[K, Reading]:
+def read_shapes(shapes: Mapping[K, Shape], references: References | None = None, *,
+                exclusive: bool = True) -> dict[K, Reading]:
     """Read every glyph of one font together: ``shapes`` maps the caller's glyph keys to
     their shapes; the answer maps the same keys to readings (a glyph nothing is near is
     left out). The font's x-height and script are measured from these glyphs, so give all
@@ -393,7 +394,9 @@ def read_shapes(shapes: Mapping[K, Shape], references: References | None = None)
     choosing among its :data:`CHOICES` nearest. Glyphs of one shape (a subset's duplicate)
     may share a character. For the same reason a reading's confidence is measured against
     the characters no other glyph of the font reads as (an "S" is not in doubt for looking
-    like a "5" when the font's "5" is another glyph)."""
+    like a "5" when the font's "5" is another glyph). ``exclusive=False`` drops that rule,
+    for a "font" that is a bag of several fonts' glyphs (Ghostscript's Type3 fonts hold a
+    page's roman and italic, at several sizes): each glyph is then read on its own."""
     reader = FontReader.measure(shapes.values(), references)
     ranked = {key: reader.ranked(shape) for key, shape in shapes.items()}
     ranked = {key: r for key, r in ranked.items() if r}
@@ -402,7 +405,7 @@ def read_shapes(shapes: Mapping[K, Shape], references: References | None = None)
     for key, char in chosen.items():
         claims.setdefault(char, []).append(key)
     twin_of: dict[K, K] = {}
-    for group in _conflicts(claims, shapes):
+    for group in _conflicts(claims, shapes) if exclusive else ():
         best_cost = math.inf
         best_choice: tuple[str, ...] = ()
         options = [ranked[key][:CHOICES] for key in group]
@@ -425,7 +428,7 @@ def read_shapes(shapes: Mapping[K, Shape], references: References | None = None)
                         twin_of[key] = twin
     _figures(chosen, shapes, ranked)
     _capital_i(chosen, shapes, ranked)
-    everything = frozenset(chosen.values())
+    everything = frozenset(chosen.values()) if exclusive else frozenset()
     readings = {key: _reading(ranked[key], chosen[key], everything - {chosen[key]})
                 for key in ranked if key not in twin_of}
     readings.update({key: readings[twin] for key, twin in twin_of.items()})
