@@ -161,7 +161,7 @@ def _hanging_baselines(shapes: dict[str, Shape]) -> dict[str, float]:
 
 
 def _near_in_height(a: float, b: float) -> bool:
-    """Two tops within 3% of each other (bitmaps round each glyph's box to their pixels)."""
+    """Two tops within 5% of each other (bitmaps round each glyph's box to their pixels)."""
     return abs(a - b) <= 0.05 * max(abs(a), abs(b))
 
 
