@@ -112,7 +112,8 @@ def _read_bag(shapes: dict[str, Shape], readers: dict[float, FontReader]) -> dic
     """Each glyph of a font holding several sizes, read upside down on every baseline it
     reaches (its own size's, or a smaller size's for a descender: the tops of one size's
     descenders meet too, and may pass for another size's baseline), by that size's reader;
-    the nearest reading wins."""
+    the nearest reading wins. (A glyph that stands above its baseline, a hyphen or a quote,
+    is read on a smaller size's: trying the baseline above it too read worse overall.)"""
     found: dict[str, Reading] = {}
     for name, shape in shapes.items():
         top = shape.box[3]

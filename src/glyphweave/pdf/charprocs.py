@@ -26,7 +26,7 @@ from typing import Any
 
 import pikepdf
 
-__all__ = ["Painted", "glyph_paint"]
+__all__ = ["CARRIER", "Painted", "glyph_paint", "split_advances"]
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +151,54 @@ def glyph_paint(data: bytes, font_matrix: Matrix = (0.001, 0.0, 0.0, 0.001, 0.0,
             current = []
             subpaths = []
     return filled, images
+
+
+CARRIER = -1.0
+"""In :func:`split_advances`: a glyph that paints nothing and only carries an advance."""
+MIN_SPLIT = 8
+"""Glyphs with no advance that paint a font needs before it counts as one of split advances."""
+
+
+def split_advances(info: Any, widths: Sequence[float]) -> tuple[list[float | None], float, float] | None:
+    """For a Type3 font that splits each character in two, as Ghostscript's bitmap fonts do
+    (a glyph that paints the letter with no advance, then a glyph that paints nothing and
+    carries the advance and any space after it): per code, the right edge (em) of the ink of
+    a painting glyph with no advance, :data:`CARRIER` for a glyph that paints nothing and
+    advances, None for any other. None when the font does not split: fewer than
+    :data:`MIN_SPLIT` painting glyphs with no advance, or more painting glyphs with an advance
+    than without, or no carrier. ``widths``: the font's 256 advances. With the table, the
+    lowest and highest ink of its glyphs (em): such fonts' /FontBBox is in units no sanity
+    check of an em accepts."""
+    from glyphweave.tables.encodings import BASE_ENCODING_NAMES, base_encoding
+
+    charproc = info.charproc
+    if charproc is None:
+        return None
+    glyphs = set(info.type3_glyphs)
+    base = info.base_encoding if info.base_encoding in BASE_ENCODING_NAMES else (
+        "StandardEncoding" if info.base_encoding is None and not info.symbolic else None)
+    names = base_encoding(base) if base is not None else None
+    table: list[float | None] = [None] * 256
+    zero = wide = carriers = 0
+    low, high = math.inf, -math.inf
+    for code in range(256):
+        name = info.differences.get(code) or (names[code] if names is not None else None)
+        painted = charproc(name) if name in glyphs else None
+        if painted is None:
+            continue
+        xs = [x for polygon in painted[0] for x, _ in polygon] + [image[1][2] for image in painted[1]]
+        ys = [y for polygon in painted[0] for _, y in polygon] + [y for image in painted[1] for y in image[1][1::2]]
+        if ys:
+            low, high = min(low, *ys), max(high, *ys)
+        if xs and widths[code] == 0:
+            table[code] = max(xs)
+            zero += 1
+        elif xs:
+            wide += 1
+        elif widths[code] > 0:
+            table[code] = CARRIER
+            carriers += 1
+    return (table, low, high) if zero >= MIN_SPLIT and zero >= wide and carriers and high > low else None
 
 
 def _scale(m: Matrix) -> float:

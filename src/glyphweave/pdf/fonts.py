@@ -80,7 +80,7 @@ class FontState:
     """
 
     __slots__ = ("info", "simple", "widths", "vwidths", "ascent", "descent", "cmap",
-                 "cids", "decode", "space_single_byte", "code_width", "_scaled")
+                 "cids", "decode", "space_single_byte", "code_width", "may_split", "_scaled", "_split")
 
     def __init__(self, info: FontInfo) -> None:
         self.info = info
@@ -97,6 +97,24 @@ class FontState:
         self.code_width = 0
         """Composite fonts: the one code length of the CMap's codespace, 0 when mixed."""
         self._scaled: dict[float, Any] = {}
+        self.may_split = info.subtype == "Type3" and self.simple
+        """Whether :meth:`split_advances` may find split characters (a simple Type3 font)."""
+        self._split: Any = self  # not computed yet
+
+    def split_advances(self) -> list[float | None] | None:
+        """A Type3 font's split characters (:func:`~.charprocs.split_advances`), found on
+        the first string that shows a glyph with no advance; None for any other font. Such
+        a font's extent becomes its glyphs' ink (its /FontBBox is in units of its own)."""
+        if self._split is self:
+            self._split = None
+            if self.may_split:
+                from glyphweave.pdf.charprocs import split_advances
+
+                found = split_advances(self.info, self.widths)
+                if found is not None:
+                    self._split, low, high = found
+                    self.descent, self.ascent = min(low, 0.0), max(high, 0.0)
+        return self._split  # type: ignore[no-any-return]
 
     def scaled_widths(self, scale: float) -> Any:
         """Advances multiplied by ``scale`` (font size × Tz, or the size in writing mode 1),

@@ -875,6 +875,10 @@ class PageInterpreter:
             decoded = tuple(map(table.__getitem__, codes))
             if table.several:  # a font whose producer may map clusters (pdf/clusters.py)
                 decoded = covered_by_clusters(decoded)
+            if state.may_split and wmode == 0 and 0.0 in advances and state.split_advances() is not None:
+                codes, advances, starts, pens, decoded = _joined(
+                    state.split_advances(), codes, advances, starts, pens, decoded, hscale)  # type: ignore[arg-type]
+                extent = None
         lo, hi = state.descent * fs, state.ascent * fs
         return _make_measured((codes, cids, advances, starts, pens, extent, end, decoded, lo, hi))
 
@@ -1038,6 +1042,29 @@ class PageInterpreter:
             self._glyphs = glyphs
             if glyphs > self._next_check:
                 self._check_limits(glyphs)
+
+
+def _joined(split: list[float | None], codes: tuple[int, ...], advances: tuple[float, ...],
+            starts: tuple[float, ...], pens: tuple[float, ...], decoded: Sequence[tuple[str, str | None]],
+            hscale: float) -> tuple[Any, Any, Any, Any, Any]:
+    """A string of a font that splits each character in two (:meth:`FontState.split_advances`):
+    the glyphs that paint nothing and only carry the advance are left out (they are no text;
+    the pen still moves by them), and a painting glyph with no advance is boxed by its ink,
+    so the gap to the next letter is what a reader sees (a word space is in the carrier's
+    advance)."""
+    keep: list[int] = []
+    widths: list[float] = []
+    for i, code in enumerate(codes):
+        kind = split[code]
+        if kind is None:
+            keep.append(i)
+            widths.append(advances[i])
+        elif kind >= 0:
+            keep.append(i)
+            widths.append(max(advances[i], kind * hscale))
+    return (tuple(codes[i] for i in keep), tuple(widths), tuple(starts[i] for i in keep),
+            tuple(max(pens[i], starts[i] + width) for i, width in zip(keep, widths, strict=True)),
+            tuple(decoded[i] for i in keep))
 
 
 def _composite_codes(state: FontState, strings: list[Any], adjustments: list[tuple[int, float]] | None,
