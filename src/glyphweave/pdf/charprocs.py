@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pikepdf
@@ -159,46 +160,55 @@ MIN_SPLIT = 8
 """Glyphs with no advance that paint a font needs before it counts as one of split advances."""
 
 
-def split_advances(info: Any, widths: Sequence[float]) -> tuple[list[float | None], float, float] | None:
+def split_advances(info: Any, widths: Sequence[float], procedures: Mapping[str, Callable[[], bytes | None]],
+                   font_matrix: Sequence[float]) -> tuple[list[float | None], float, float] | None:
     """For a Type3 font that splits each character in two, as Ghostscript's bitmap fonts do
     (a glyph that paints the letter with no advance, then a glyph that paints nothing and
-    carries the advance and any space after it): per code, the right edge (em) of the ink of
-    a painting glyph with no advance, :data:`CARRIER` for a glyph that paints nothing and
-    advances, None for any other. None when the font does not split: fewer than
-    :data:`MIN_SPLIT` painting glyphs with no advance, or more painting glyphs with an advance
-    than without, or no carrier. ``widths``: the font's 256 advances. With the table, the
-    lowest and highest ink of its glyphs (em): such fonts' /FontBBox is in units no sanity
-    check of an em accepts."""
+    carries the advance and any space after it): per code, the right edge (em) of a painting
+    glyph with no advance, :data:`CARRIER` for a glyph that paints nothing and advances,
+    None for any other; with it, the lowest and highest ink of the glyphs (em): such fonts'
+    /FontBBox is in units no sanity check of an em accepts. None when the font does not
+    split: fewer than :data:`MIN_SPLIT` painting glyphs with no advance, more painting
+    glyphs with an advance than without, or no carrier.
+
+    Read from each procedure's ``d1`` bounding box (its first operator, §9.6.5), never by
+    interpreting the procedure: this runs in every profile, and a procedure may be large.
+    A font whose procedures start with ``d0`` (no box) is not split. ``widths``: the font's
+    256 advances; ``procedures``: the glyph procedures' loaders by name."""
     from glyphweave.tables.encodings import BASE_ENCODING_NAMES, base_encoding
 
-    charproc = info.charproc
-    if charproc is None:
-        return None
-    glyphs = set(info.type3_glyphs)
     base = info.base_encoding if info.base_encoding in BASE_ENCODING_NAMES else (
         "StandardEncoding" if info.base_encoding is None and not info.symbolic else None)
     names = base_encoding(base) if base is not None else None
+    xscale, yscale = font_matrix[0], font_matrix[3]
     table: list[float | None] = [None] * 256
     zero = wide = carriers = 0
     low, high = math.inf, -math.inf
     for code in range(256):
         name = info.differences.get(code) or (names[code] if names is not None else None)
-        painted = charproc(name) if name in glyphs else None
-        if painted is None:
+        load = procedures.get(name) if name is not None else None
+        data = load() if load is not None else None
+        match = _D1.match(data[:_HEAD]) if data else None
+        if match is None:
             continue
-        xs = [x for polygon in painted[0] for x, _ in polygon] + [image[1][2] for image in painted[1]]
-        ys = [y for polygon in painted[0] for _, y in polygon] + [y for image in painted[1] for y in image[1][1::2]]
-        if ys:
-            low, high = min(low, *ys), max(high, *ys)
-        if xs and widths[code] == 0:
-            table[code] = max(xs)
-            zero += 1
-        elif xs:
-            wide += 1
+        wx, llx, lly, urx, ury = (float(v) for v in match.group(1, 3, 4, 5, 6))
+        if urx > llx and ury > lly:
+            y0, y1 = sorted((lly * yscale, ury * yscale))
+            low, high = min(low, y0), max(high, y1)
+            if widths[code] == 0 and wx == 0:
+                table[code] = max(urx * xscale, llx * xscale)
+                zero += 1
+            else:
+                wide += 1
         elif widths[code] > 0:
             table[code] = CARRIER
             carriers += 1
     return (table, low, high) if zero >= MIN_SPLIT and zero >= wide and carriers and high > low else None
+
+
+_HEAD = 256
+_NUMBER = rb"([-+]?(?:\d+\.?\d*|\.\d+))"
+_D1 = re.compile(rb"\s*" + rb"\s+".join([_NUMBER] * 6) + rb"\s+d1\b")
 
 
 def _scale(m: Matrix) -> float:

@@ -80,7 +80,8 @@ class FontState:
     """
 
     __slots__ = ("info", "simple", "widths", "vwidths", "ascent", "descent", "cmap",
-                 "cids", "decode", "space_single_byte", "code_width", "may_split", "_scaled", "_split")
+                 "cids", "decode", "space_single_byte", "code_width", "may_split", "procedures", "_scaled",
+                 "_split")
 
     def __init__(self, info: FontInfo) -> None:
         self.info = info
@@ -99,6 +100,8 @@ class FontState:
         self._scaled: dict[float, Any] = {}
         self.may_split = info.subtype == "Type3" and self.simple
         """Whether :meth:`split_advances` may find split characters (a simple Type3 font)."""
+        self.procedures: tuple[dict[str, Callable[[], bytes | None]], tuple[float, ...]] | None = None
+        """Type3: the glyph procedures' loaders by name, and the /FontMatrix."""
         self._split: Any = self  # not computed yet
 
     def split_advances(self) -> list[float | None] | None:
@@ -107,10 +110,10 @@ class FontState:
         a font's extent becomes its glyphs' ink (its /FontBBox is in units of its own)."""
         if self._split is self:
             self._split = None
-            if self.may_split:
+            if self.may_split and self.procedures is not None:
                 from glyphweave.pdf.charprocs import split_advances
 
-                found = split_advances(self.info, self.widths)
+                found = split_advances(self.info, self.widths, *self.procedures)
                 if found is not None:
                     self._split, low, high = found
                     self.descent, self.ascent = min(low, 0.0), max(high, 0.0)
@@ -393,7 +396,9 @@ class FontLoader:
             info_kwargs["differences"] = differences
             if subtype == "Type3":
                 info_kwargs.update(self._type3_glyphs(font, key))
+        procedures = info_kwargs.pop("procedures", None)
         state = FontState(FontInfo(**info_kwargs))
+        state.procedures = procedures
         if composite:
             assert cmap is not None  # _encoding_cmap always gives one
             _set_cmap(state, cmap)
@@ -510,6 +515,7 @@ class FontLoader:
 
         found["type3_glyphs"] = tuple(loaders)
         found["charproc"] = charproc
+        found["procedures"] = (loaders, font_matrix)
         return found
 
     def _font_file(self, descriptor: Any, font_key: Any) -> tuple[str | None, Callable[[], bytes | None] | None]:
