@@ -818,3 +818,15 @@ def test_a_tm_repeating_the_line_matrix_shares_its_tuple_to_the_bit():
         # the interpreter keeps its matrices unboxed, builds a new tuple for each run and
         # composes -0.0 away as IEEE arithmetic does: nothing to share, no sign to keep.)
         assert second is first and third is not first and math.copysign(1.0, third[2]) == -1.0
+
+
+def test_an_inline_image_with_no_end_is_a_page_warning() -> None:
+    """Text lost to an inline image that never ends is said, not silently dropped."""
+    from glyphweave.testing.pdfs import helvetica, make_pdf
+
+    pdf = make_pdf(b"BT /F1 12 Tf 72 700 Td (Before) Tj ET\nBI /W 8 /H 1 /BPC 8 /CS /G ID \x81\x82 EI \xff\xfe\n"
+                   b"BT /F1 12 Tf 72 600 Td (After) Tj ET", fonts={"F1": helvetica()})
+    with glyphweave.open(pdf) as doc:
+        page = doc.pages[0]
+        assert page.text().strip() == "Before"
+        assert any("inline image has no EI" in w.message for w in page.stats.warnings)

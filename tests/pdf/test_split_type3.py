@@ -92,3 +92,4 @@ def test_a_font_with_a_few_zero_advance_glyphs_is_not_split() -> None:
         page = doc.pages[0]
         glyphs = page.table.glyphs()
         assert len(glyphs) == 8  # the letters and their carriers, all kept
+

@@ -20,6 +20,7 @@ from glyphweave.pdf.tokenizer import (
     FUSIONS,
     GLYPH_BLOCK,
     GLYPH_BLOCK_TR,
+    UNENDED_IMAGE,
     Fused,
     RawTJ,
     _general,
@@ -320,6 +321,17 @@ def test_inline_image_at_end_of_stream():
     result = ops(b"(a) Tj BI /W 1 /H 1 ID \x00\x00")
     assert result[0] == (b"Tj", [bytearray(b"a")])
     assert all(op != b"Tj" for op, _ in result[1:])
+
+
+def test_an_inline_image_with_no_end_is_said():
+    """No EI ends the image (or none is followed by content): the rest of the stream is
+    lost, and ``dropped`` says so; an image that ends says nothing."""
+    dropped: list[str] = []
+    list(operations(b"(a) Tj BI /W 8 /H 1 ID \x81\x82 EI \xff\xfe (b) Tj", dropped=dropped))
+    assert dropped == [UNENDED_IMAGE]
+    dropped = []
+    list(operations(b"BI /W 1 /H 1 ID \x00\nEI (b) Tj", dropped=dropped))
+    assert dropped == []
 
 
 # --------------------------------------------------------------------------- hostile input

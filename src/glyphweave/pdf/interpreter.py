@@ -53,6 +53,7 @@ from glyphweave.pdf.tokenizer import (
     GLYPH_BLOCK_TR,
     OPERAND_BYTES_MAX,
     OPERAND_ITEMS_MAX,
+    UNENDED_IMAGE,
     Fused,
     RawTJ,
     operations,
@@ -416,6 +417,9 @@ class PageInterpreter:
                 except OPERAND_ERRORS as exc:
                     # Bad operands for one operator: skip it, as viewers do.
                     self._warn(f"operator {op.decode('latin-1') if isinstance(op, bytes) else op}: {exc}")
+        if UNENDED_IMAGE in dropped:
+            self._warn(UNENDED_IMAGE)
+            dropped = [item for item in dropped if item != UNENDED_IMAGE]
         if dropped:
             more = f" and {len(dropped) - 1:,} more" if len(dropped) > 1 else ""
             self._warn(f"{LIMIT}operand too large to keep left out: {dropped[0]}{more} (the operand limits are "

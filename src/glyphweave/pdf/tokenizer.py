@@ -288,6 +288,9 @@ def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = N
             stack.extend((nums if 0 not in nums else nums.replace(b"\0", b" ")).split())
         if op == b"ID":
             pos = _skip_inline_image(data, pos)
+            if pos < 0:  # no end: the rest of the stream is the image's, said, never silent
+                dropped.append(UNENDED_IMAGE)
+                pos = len(data)
             stack.clear()
             yield b"EI", [], count
             continue
@@ -509,8 +512,13 @@ def _count_operators(skipped: bytes) -> int:
     return sum(map(bool, _OPWORD_OR_COMMENT.findall(skipped)))
 
 
+UNENDED_IMAGE = "an inline image has no EI that ends it: the rest of the content stream was not read"
+"""Said in ``dropped`` (:func:`operations`) when an inline image's data runs to the stream's end."""
+
+
 def _skip_inline_image(data: bytes, pos: int) -> int:
-    """Offset just after the EI that ends inline image data starting at ``pos``."""
+    """Offset just after the EI that ends inline image data starting at ``pos``; -1 when no
+    EI does (every candidate is followed by binary bytes, or there is none)."""
     # One whitespace byte follows ID; the data follows it.
     m = _INLINE_END.search(data, pos + 1)
     while m is not None:
@@ -521,7 +529,7 @@ def _skip_inline_image(data: bytes, pos: int) -> int:
         if not tail.strip() or _looks_like_content(tail):
             return end
         m = _INLINE_END.search(data, end)
-    return len(data)
+    return -1
 
 
 def _looks_like_content(tail: bytes) -> bool:
