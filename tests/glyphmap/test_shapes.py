@@ -206,6 +206,15 @@ def type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT, naming: str = "diff
         if naming == "differences":
             differences += [code, Name("/" + name)]
         widths[code] = glyph.width
+    content = "\n".join(f"BT /F1 14 Tf 72 {700 - 24 * n} Td <{bytes(codes[c] for c in line).hex()}> Tj ET"
+                         for n, line in enumerate(lines))
+    return type3_page(pdf, procs, differences, widths, upem, content)
+
+
+def type3_page(pdf: pikepdf.Pdf, procs: Dictionary, differences: list[Any], widths: dict[int, float],
+               upem: float, content: str) -> bytes:
+    """``pdf`` saved with one page showing ``content`` in a Type3 font /F1 of ``procs``
+    (glyph space in 1/``upem`` em), its /Encoding's /Differences (none when empty) and widths."""
     first, last = min(widths), max(widths)
     type3 = Dictionary(Type=Name.Font, Subtype=Name.Type3, FontBBox=Array([-200, -300, 1200, 1000]),
                        FontMatrix=Array([1 / upem, 0, 0, 1 / upem, 0, 0]), CharProcs=procs,
@@ -215,8 +224,6 @@ def type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT, naming: str = "diff
                        Resources=Dictionary())
     if not differences:
         del type3.Encoding.Differences
-    content = "\n".join(f"BT /F1 14 Tf 72 {700 - 24 * n} Td <{bytes(codes[c] for c in line).hex()}> Tj ET"
-                         for n, line in enumerate(lines))
     page = pdf.add_blank_page(page_size=(612, 792))
     page.Resources = Dictionary(Font=Dictionary(F1=pdf.make_indirect(type3)))
     page.Contents = pdf.make_stream(content.encode())
@@ -261,19 +268,7 @@ def hanging_type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT, small: floa
                 widths[code] = glyph.width * size
             shown.append(codes[key])
         content.append(f"BT /F1 20 Tf 1 0 0 -1 72 {740 - 30 * n} Tm <{bytes(shown).hex()}> Tj ET")
-    first, last = min(widths), max(widths)
-    type3 = Dictionary(Type=Name.Font, Subtype=Name.Type3, FontBBox=Array([-200, -300, 1200, 1000]),
-                       FontMatrix=Array([1 / upem, 0, 0, 1 / upem, 0, 0]), CharProcs=procs,
-                       Encoding=Dictionary(Type=Name.Encoding, Differences=Array(differences)),
-                       FirstChar=first, LastChar=last,
-                       Widths=Array([widths.get(code, 0) for code in range(first, last + 1)]),
-                       Resources=Dictionary())
-    page = pdf.add_blank_page(page_size=(612, 792))
-    page.Resources = Dictionary(Font=Dictionary(F1=pdf.make_indirect(type3)))
-    page.Contents = pdf.make_stream("\n".join(content).encode())
-    out = io.BytesIO()
-    pdf.save(out)
-    return out.getvalue()
+    return type3_page(pdf, procs, differences, widths, upem, "\n".join(content))
 
 
 def word_f1(found: str, truth: str) -> float:

@@ -9,7 +9,7 @@ cannot be read gives no shape, never an error.
 from __future__ import annotations
 
 from glyphweave.core.fontinfo import FontInfo
-from glyphweave.tables.encodings import BASE_ENCODING_NAMES, base_encoding
+from glyphweave.pdf.charprocs import procedure_name
 
 from .raster import Shape, shape_of_bitmap, shape_of_polygons
 
@@ -19,19 +19,13 @@ Point = tuple[float, float]
 
 
 def type3_glyph_name(info: FontInfo, code: int | bytes) -> str | None:
-    """The glyph procedure a code paints: its /Differences name, else its base encoding's
-    (StandardEncoding when the font names none and is not symbolic: the implicit base of a
-    font with no built-in encoding, ISO 32000-1 §9.6.6.1)."""
+    """The glyph procedure a code paints (:func:`~glyphweave.pdf.charprocs.procedure_name`),
+    when the font has it."""
     if isinstance(code, (bytes, bytearray)):
         if len(code) != 1:
             return None
         code = code[0]
-    name = info.differences.get(code)
-    if name is None and 0 <= code < 256:
-        if info.base_encoding in BASE_ENCODING_NAMES:
-            name = base_encoding(info.base_encoding)[code]
-        elif info.base_encoding is None and not info.symbolic:
-            name = base_encoding("StandardEncoding")[code]
+    name = procedure_name(info, code)
     return name if name is not None and name in info.type3_glyphs else None
 
 

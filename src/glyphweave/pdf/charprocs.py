@@ -27,7 +27,7 @@ from typing import Any
 
 import pikepdf
 
-__all__ = ["CARRIER", "Painted", "glyph_paint", "split_advances"]
+__all__ = ["CARRIER", "Painted", "glyph_paint", "procedure_name", "split_advances"]
 
 log = logging.getLogger(__name__)
 
@@ -175,17 +175,12 @@ def split_advances(info: Any, widths: Sequence[float], procedures: Mapping[str, 
     interpreting the procedure: this runs in every profile, and a procedure may be large.
     A font whose procedures start with ``d0`` (no box) is not split. ``widths``: the font's
     256 advances; ``procedures``: the glyph procedures' loaders by name."""
-    from glyphweave.tables.encodings import BASE_ENCODING_NAMES, base_encoding
-
-    base = info.base_encoding if info.base_encoding in BASE_ENCODING_NAMES else (
-        "StandardEncoding" if info.base_encoding is None and not info.symbolic else None)
-    names = base_encoding(base) if base is not None else None
     xscale, yscale = font_matrix[0], font_matrix[3]
     table: list[float | None] = [None] * 256
     zero = wide = carriers = 0
     low, high = math.inf, -math.inf
     for code in range(256):
-        name = info.differences.get(code) or (names[code] if names is not None else None)
+        name = procedure_name(info, code)
         load = procedures.get(name) if name is not None else None
         data = load() if load is not None else None
         match = _D1.match(data[:_HEAD]) if data else None
@@ -204,6 +199,25 @@ def split_advances(info: Any, widths: Sequence[float], procedures: Mapping[str, 
             table[code] = CARRIER
             carriers += 1
     return (table, low, high) if zero >= MIN_SPLIT and zero >= wide and carriers and high > low else None
+
+
+def procedure_name(info: Any, code: int) -> str | None:
+    """The glyph procedure a simple Type3 font's ``code`` paints, by name: its /Differences
+    name, else its base encoding's (StandardEncoding when the font names none and is not
+    symbolic: the implicit base of a font with no built-in encoding, ISO 32000-1 §9.6.6.1)."""
+    name = info.differences.get(code)
+    if name is None and 0 <= code < 256:
+        names = _base_names(info)
+        name = names[code] if names is not None else None
+    return name
+
+
+def _base_names(info: Any) -> Sequence[str | None] | None:
+    from glyphweave.tables.encodings import BASE_ENCODING_NAMES, base_encoding
+
+    if info.base_encoding in BASE_ENCODING_NAMES:
+        return base_encoding(info.base_encoding)
+    return base_encoding("StandardEncoding") if info.base_encoding is None and not info.symbolic else None
 
 
 _HEAD = 256
