@@ -9,7 +9,7 @@ cannot be read gives no shape, never an error.
 from __future__ import annotations
 
 from glyphweave.core.fontinfo import FontInfo
-from glyphweave.pdf.charprocs import procedure_name
+from glyphweave.tables.encodings import simple_code_name
 
 from .raster import Shape, shape_of_bitmap, shape_of_polygons
 
@@ -19,13 +19,13 @@ Point = tuple[float, float]
 
 
 def type3_glyph_name(info: FontInfo, code: int | bytes) -> str | None:
-    """The glyph procedure a code paints (:func:`~glyphweave.pdf.charprocs.procedure_name`),
+    """The glyph procedure a code paints (:func:`~glyphweave.tables.encodings.simple_code_name`),
     when the font has it."""
     if isinstance(code, (bytes, bytearray)):
         if len(code) != 1:
             return None
         code = code[0]
-    name = procedure_name(info, code)
+    name = simple_code_name(info, code)
     return name if name is not None and name in info.type3_glyphs else None
 
 

@@ -27,7 +27,9 @@ from typing import Any
 
 import pikepdf
 
-__all__ = ["CARRIER", "Painted", "glyph_paint", "procedure_name", "split_advances"]
+from glyphweave.tables.encodings import simple_code_name
+
+__all__ = ["CARRIER", "Painted", "glyph_paint", "split_advances"]
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +182,7 @@ def split_advances(info: Any, widths: Sequence[float], procedures: Mapping[str, 
     zero = wide = carriers = 0
     low, high = math.inf, -math.inf
     for code in range(256):
-        name = procedure_name(info, code)
+        name = simple_code_name(info, code)
         load = procedures.get(name) if name is not None else None
         data = load() if load is not None else None
         match = _D1.match(data[:_HEAD]) if data else None
@@ -199,25 +201,6 @@ def split_advances(info: Any, widths: Sequence[float], procedures: Mapping[str, 
             table[code] = CARRIER
             carriers += 1
     return (table, low, high) if zero >= MIN_SPLIT and zero >= wide and carriers and high > low else None
-
-
-def procedure_name(info: Any, code: int) -> str | None:
-    """The glyph procedure a simple Type3 font's ``code`` paints, by name: its /Differences
-    name, else its base encoding's (StandardEncoding when the font names none and is not
-    symbolic: the implicit base of a font with no built-in encoding, ISO 32000-1 §9.6.6.1)."""
-    name = info.differences.get(code)
-    if name is None and 0 <= code < 256:
-        names = _base_names(info)
-        name = names[code] if names is not None else None
-    return name
-
-
-def _base_names(info: Any) -> Sequence[str | None] | None:
-    from glyphweave.tables.encodings import BASE_ENCODING_NAMES, base_encoding
-
-    if info.base_encoding in BASE_ENCODING_NAMES:
-        return base_encoding(info.base_encoding)
-    return base_encoding("StandardEncoding") if info.base_encoding is None and not info.symbolic else None
 
 
 _HEAD = 256

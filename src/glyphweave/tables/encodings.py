@@ -27,7 +27,7 @@ import functools
 import re
 from collections.abc import Callable
 
-from glyphweave.core.fontinfo import strip_subset_prefix
+from glyphweave.core.fontinfo import FontInfo, strip_subset_prefix
 from glyphweave.tables import loader
 
 BASE_ENCODING_NAMES = (
@@ -92,6 +92,20 @@ def base_encoding(name: str) -> GlyphNames:
     if name not in BASE_ENCODING_NAMES:
         raise KeyError(name)
     return _load_tables()[0][name]
+
+
+def simple_code_name(info: FontInfo, code: int) -> str | None:
+    """The glyph name a simple font's ``code`` selects: its /Differences name, else its base
+    encoding's (StandardEncoding when the font names none and is not symbolic: the implicit
+    base of a font with no built-in encoding, ISO 32000-1 §9.6.6.1). A Type3 font's name is
+    that of the glyph procedure the code paints."""
+    name = info.differences.get(code)
+    if name is None and 0 <= code < 256:
+        if info.base_encoding in BASE_ENCODING_NAMES:
+            name = base_encoding(info.base_encoding)[code]
+        elif info.base_encoding is None and not info.symbolic:
+            name = base_encoding("StandardEncoding")[code]
+    return name
 
 
 @functools.lru_cache(maxsize=8192)
