@@ -20,7 +20,8 @@ from glyphweave.batch.task import FileResult
 from glyphweave.cli import main
 from glyphweave.files import TEMP_PREFIX
 from glyphweave.glyphmap.clean import repair
-from glyphweave.glyphmap.registry import Entry, Registry, read_registry, write_registry
+from glyphweave.glyphmap.outline import outline_hash
+from glyphweave.glyphmap.registry import Entry, Registry, make_key, read_registry, write_registry
 from glyphweave.testing.pdfs import helvetica, make_pdf, text_at, type3
 
 ROOT = os.geteuid() == 0 if hasattr(os, "geteuid") else False
@@ -106,7 +107,7 @@ def test_scan_still_creates_a_new_registry(tmp_path):
     path = tmp_path / "new" / "reg.tsv"
     path.parent.mkdir()
     assert main(["scan", str(pdf), "-r", str(path), "-j", "1", "--progress", "off"]) == 0
-    assert set(read_registry(path).entries) == {"Type3/c:61"}
+    assert set(read_registry(path).entries) == {make_key("Type3", "61", outline_hash("M0 0L500 0L500 500L0 500Z"))}
 
 
 # -- 2. validate refuses weak answers --------------------------------------------------------

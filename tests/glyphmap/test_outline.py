@@ -402,11 +402,22 @@ def test_type1_program(form: str) -> None:
 
 
 # -- no outline ------------------------------------------------------------------------------
-def test_type3_and_fonts_without_a_program_draw_nothing() -> None:
-    with loaded(F1=type3(), F2=truetype(), F3=helvetica(widths=True)) as fonts:
+def test_fonts_without_a_program_draw_nothing() -> None:
+    with loaded(F2=truetype(), F3=helvetica(widths=True)) as fonts:
         for info in fonts.values():
             assert draw_glyph(info, 0x61, None) is None
             assert draw_glyph(info, 0x41, None) is None
+
+
+def test_a_type3_glyph_is_drawn_from_its_procedure_and_keyed_by_that_drawing() -> None:
+    """What the glyph procedure paints, in thousandths of an em: two unnamed Type3 fonts share
+    a key only where they paint the same drawing, never for sharing a code."""
+    with loaded(F1=type3(widths=(50, 70)), F2=type3(widths=(70,))) as fonts:
+        square = check_path(draw_glyph(fonts["F1"], 0x61, None))
+        assert (square.path, square.units_per_em) == ("M0 0L500 0L500 500L0 500Z", 1000)
+        assert draw_glyph(fonts["F1"], 0x62, None).hash == draw_glyph(fonts["F2"], 0x61, None).hash
+        assert draw_glyph(fonts["F2"], 0x61, None).hash != square.hash
+        assert draw_glyph(fonts["F1"], 0x63, None) is None  # no procedure for the code
 
 
 @pytest.mark.parametrize(("subtype", "file_key", "file_subtype", "program"), [

@@ -26,6 +26,7 @@ from pikepdf import Array, Dictionary, Name
 
 import glyphweave
 from glyphweave.glyphmap import raster, shapes
+from glyphweave.glyphmap.outline import Drawing
 from glyphweave.testing.pdfs import make_pdf
 
 SHARED = Path(os.environ.get("GLYPHWEAVE_SHARED") or Path(__file__).resolve().parents[2].parent / "shared")
@@ -651,7 +652,7 @@ def test_scan_without_propose_proposes_nothing(tmp_path: Path) -> None:
 
 
 def test_type3_glyphs_are_drawn_for_the_sheet(tmp_path: Path) -> None:
-    """A Type3 glyph keeps its code as its key, but the registry holds its drawing now."""
+    """The registry holds a Type3 glyph's drawing, and keys the glyph by it."""
     from glyphweave.glyphmap.scan import scan
     from glyphweave.glyphmap.sheet import path_bounds
 
@@ -660,7 +661,7 @@ def test_type3_glyphs_are_drawn_for_the_sheet(tmp_path: Path) -> None:
     report = scan([str(pdf)], str(tmp_path / "registry.tsv"), jobs=1, propose=True)
     drawn = [e for e in report.registry if e.svg]
     assert len(drawn) == len(set("".join(TEXT)) - {" "})
-    assert all("/c:" in e.key for e in drawn)
+    assert all(e.key.endswith("/o:" + Drawing.from_path(e.svg).hash) for e in drawn)
     bounds = path_bounds(next(e.svg for e in drawn if e.mapping == "T"))
     assert bounds is not None and 500 < bounds[3] < 800  # a capital's top, in thousandths of an em
 

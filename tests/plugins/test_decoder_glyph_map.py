@@ -14,7 +14,15 @@ from glyphweave.components import Catalog, Profile, load_profile
 from glyphweave.components.manager import create_plugin_manager
 from glyphweave.core.errors import ProfileError
 from glyphweave.core.fontinfo import FLAG_SYMBOLIC, FontInfo
-from glyphweave.glyphmap.registry import Entry, Registry, read_registry, update_registry, write_registry
+from glyphweave.glyphmap.outline import outline_hash
+from glyphweave.glyphmap.registry import (
+    Entry,
+    Registry,
+    make_key,
+    read_registry,
+    update_registry,
+    write_registry,
+)
 from glyphweave.glyphmap.scan import merge_groups, scan_file
 from glyphweave.plugins.decoders import glyph_map
 from glyphweave.plugins.decoders.glyph_map import GlyphMapDecoder, load_validated
@@ -36,6 +44,10 @@ def custom_glyph_pdf() -> bytes:
                                     "F2": type3(widths=(50,), names=["tick1"])})
 
 
+# The glyph procedure paints a square half an em wide: the key is that drawing's, in thousandths of an em.
+TYPE3_KEY = make_key("Type3", "61", outline_hash("M0 0L500 0L500 500L0 500Z"))
+
+
 def profile_file(tmp_path, registry_path) -> str:
     path = tmp_path / "mine.toml"
     path.write_text(f'[profile]\nextends = "registry"\n[options.glyph-map]\nregistry = "{registry_path}"\n',
@@ -50,7 +62,7 @@ def test_one_mapping_validated_by_hand_changes_the_extraction(tmp_path):
     # The scan finds the unresolved glyph; nobody has validated it yet.
     update_registry(registry, merge_groups([(str(pdf), scan_file(str(pdf)))]))
     (entry,) = read_registry(registry)
-    assert entry.status == "unresolved" and entry.key.endswith("/c:61")
+    assert entry.status == "unresolved" and entry.key == TYPE3_KEY
     profile = profile_file(tmp_path, registry)
     before = extract_text(str(pdf), profile=profile)
     assert before == extract_text(str(pdf)) == "Tick: done\n\f"  # the glyph: a placeholder space
@@ -230,7 +242,7 @@ def test_a_relative_registry_path_is_taken_from_the_profile_files_folder(tmp_pat
     pdf.write_bytes(custom_glyph_pdf())
     project = tmp_path / "project"
     project.mkdir()
-    write(project / "reg.tsv", Entry(key="Type3/c:61", status="validated", mapping="✓", code="61"))
+    write(project / "reg.tsv", Entry(key=TYPE3_KEY, status="validated", mapping="✓", code="61"))
     profile = project / "mine.toml"
     profile.write_text('[profile]\nextends = "registry"\n[options.glyph-map]\nregistry = "reg.tsv"\n',
                        encoding="utf-8")
@@ -245,7 +257,7 @@ def test_a_relative_registry_path_is_taken_from_the_profile_files_folder(tmp_pat
 def test_a_base_profile_keeps_its_own_folder_for_its_registry(tmp_path, monkeypatch):
     shared = tmp_path / "shared"
     shared.mkdir()
-    write(shared / "reg.tsv", Entry(key="Type3/c:61", status="validated", mapping="✓", code="61"))
+    write(shared / "reg.tsv", Entry(key=TYPE3_KEY, status="validated", mapping="✓", code="61"))
     (shared / "base.toml").write_text('[profile]\nextends = "registry"\n[options.glyph-map]\nregistry = "reg.tsv"\n',
                                       encoding="utf-8")
     mine = tmp_path / "team"

@@ -33,7 +33,8 @@ read it; the first candidate glyph the font has wins):
   absent); GID 0 (.notdef) or past the font's glyphs: no glyph.
 * CIDFontType0: a CID-keyed CFF maps CID → GID through its charset; a CFF that is not
   CID-keyed: GID = CID.
-* Type3 fonts draw with content streams, not an outline program: no drawing.
+* Type3 fonts draw with content streams, not an outline program: their drawing is what the
+  glyph procedure paints (:mod:`.type3`), in thousandths of an em.
 
 Damaged programs are read as far as they go: a truncated 'hmtx' (fontTools then refuses
 the glyph set) still draws, with the advances the table holds; unreadable glyph names
@@ -670,10 +671,26 @@ def is_blank(info: FontInfo, name: str) -> bool:
 def draw_glyph(info: FontInfo, code: int | bytes, cid: int | None) -> Drawing | None:
     """The drawing of the glyph a viewer paints for ``code`` (simple fonts: the byte) or
     ``cid`` (composite fonts) of ``info``'s font; None when the font has no embedded
-    program (or is Type3), the glyph cannot be found, it is empty (a space) or the program
-    is broken. Never raises."""
+    program, the glyph cannot be found, it is empty (a space) or the program is broken.
+    A Type3 font's drawing is what its glyph procedure paints (:func:`.type3.type3_path`,
+    in thousandths of an em), so its hash identifies the glyph across documents as an
+    outline's does. Never raises."""
+    if info.subtype == "Type3":
+        return _type3_drawing(info, code)
     name = glyph_name(info, code, cid)
     return drawing_of(info, name) if name is not None else None
+
+
+def _type3_drawing(info: FontInfo, code: int | bytes) -> Drawing | None:
+    from .type3 import type3_glyph_name, type3_path
+
+    try:
+        name = type3_glyph_name(info, code)
+        path = type3_path(info, name) if name is not None else ""
+    except Exception as exc:  # never fatal
+        log.debug("no drawing for Type3 code %r of %r: %r", code, info.base_font, exc)
+        return None
+    return Drawing.from_path(path, units_per_em=1000) if path else None
 
 
 def _bounds(path: str) -> tuple[int, int, int, int] | None:

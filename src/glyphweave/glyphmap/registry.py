@@ -9,7 +9,9 @@ that it diffs well and survives a crash:
   (:data:`COLUMNS`), then one row per key (files of versions 1 and 2, which lack some
   columns, are read as well, the missing cells empty, and written as version 3);
 * ``key`` is ``FAMILY/o:HASH`` when the glyph has an outline (its drawing identifies it
-  across subsets, whatever code a subset gave it) and ``FAMILY/c:CODE`` when it has not;
+  across subsets, whatever code a subset gave it; a Type3 glyph's drawing is what its glyph
+  procedure paints, so two unnamed Type3 fonts never share a key by sharing a code) and
+  ``FAMILY/c:CODE`` when it has not;
 * ``status`` is ``unresolved`` (no character yet), ``proposed`` (a character a table, a
   rule or the shape matcher suggests) or ``validated`` (set by a person, or accepted in
   bulk from confident proposals: never changed by a scan);

@@ -172,7 +172,7 @@ def _record(groups: dict[str, dict[str, Any]], table: Any, g: int, pieces: dict[
         by = table.decoded_by[g]
         group = groups[key] = {
             "count": 0, "family": family, "code": hex_code, "context": _context(pieces, g),
-            "svg": drawing.path if drawing is not None else _type3_svg(info, code),
+            "svg": drawing.path if drawing is not None else "",
             "em": drawing.units_per_em if drawing is not None else 1000,
             "mapping": table.text[g] if by is not None else "",
             "source": by or "", "confidence": None, "status": "proposed" if by is not None else "unresolved",
@@ -181,16 +181,6 @@ def _record(groups: dict[str, dict[str, Any]], table: Any, g: int, pieces: dict[
         if by is None and propose:
             _propose(group, info, code, cid, drawing)
     group["count"] += 1
-
-
-def _type3_svg(info: Any, code: Any) -> str:
-    """A Type3 glyph's drawing for the sheet (its key stays its code)."""
-    if info is None or info.subtype != "Type3":
-        return ""
-    from .type3 import type3_glyph_name, type3_path
-
-    name = type3_glyph_name(info, code)
-    return type3_path(info, name) if name is not None else ""
 
 
 def _standin(info: Any, code: Any) -> str:

@@ -64,7 +64,7 @@ def type3_path(info: FontInfo, name: str) -> str:
     """SVG path data of what the Type3 glyph ``name`` paints, in thousandths of an em, y up,
     as :mod:`.outline` writes outlines (``M L Z``, integers): its filled polygons, or the
     runs of ink of its image mask as rectangles. "" when it paints nothing or is unreadable.
-    For the contact sheet: a Type3 glyph is keyed by its code, not by this path."""
+    Its hash is the glyph's identity in the registry (:func:`.outline.draw_glyph`)."""
     painted = _painted(info, name)
     if painted is None:
         return ""

@@ -9,8 +9,9 @@ character for every glyph with the entry's key, in every document.
 The key is computed exactly as the scan computes it (:mod:`glyphweave.glyphmap.keys`):
 the font's family (:func:`~glyphweave.glyphmap.keys.family_of`: subset tag, style and
 vendor suffix dropped) and, when the embedded font program draws the glyph, the hash of its
-outline (``FAMILY/o:HASH``: the same glyph in any subset, whatever its code there), else
-the character code (``FAMILY/c:CODE``: Type3 fonts, fonts not embedded, empty glyphs).
+outline (``FAMILY/o:HASH``: the same glyph in any subset, whatever its code there; a Type3
+glyph's is what its glyph procedure paints), else the character code (``FAMILY/c:CODE``: fonts
+not embedded, empty glyphs, unreadable programs and procedures).
 Only ``validated`` entries answer: a ``proposed`` character is a suggestion a person has
 not confirmed. The outline is drawn only for fonts whose family the registry names.
 
