@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pikepdf
 import pytest
 from fontTools.fontBuilder import FontBuilder
@@ -418,6 +419,20 @@ def test_a_type3_glyph_is_drawn_from_its_procedure_and_keyed_by_that_drawing() -
         assert draw_glyph(fonts["F1"], 0x62, None).hash == draw_glyph(fonts["F2"], 0x61, None).hash
         assert draw_glyph(fonts["F2"], 0x61, None).hash != square.hash
         assert draw_glyph(fonts["F1"], 0x63, None) is None  # no procedure for the code
+
+
+def test_a_glyph_without_a_drawing_says_why() -> None:
+    from glyphweave.glyphmap.outline import why_undrawn
+    from glyphweave.glyphmap.registry import UNDRAWN
+
+    with loaded(F1=type3(widths=(50,)), F2=helvetica(widths=True)) as fonts:
+        assert why_undrawn(fonts["F1"], 0x62, None) == "no such glyph"
+        assert why_undrawn(fonts["F2"], 0x41, None) == "not embedded"
+        blank = attrs.evolve(fonts["F1"], charproc=lambda name: ([], []))
+        assert why_undrawn(blank, 0x61, None) == "draws nothing"
+        broken = attrs.evolve(fonts["F1"], charproc=lambda name: None)
+        assert why_undrawn(broken, 0x61, None) == "unreadable glyph"
+        assert {why_undrawn(fonts["F1"], 0x62, None), why_undrawn(fonts["F2"], 0x41, None)} <= set(UNDRAWN)
 
 
 @pytest.mark.parametrize(("subtype", "file_key", "file_subtype", "program"), [

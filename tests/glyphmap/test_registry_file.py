@@ -28,7 +28,7 @@ from glyphweave.glyphmap.registry import (
 )
 
 HEADER = MAGIC + "\n" + "\t".join(COLUMNS) + "\n"
-ROW = "Wingdings/c:6c\tunresolved\t\t\t\tWingdings\t6c\t\t3\t1\tItem ⟦?⟧ one\t\t"  # a good row
+ROW = "Wingdings/c:6c\tunresolved\t\t\t\tWingdings\t6c\t\t3\t1\tItem ⟦?⟧ one\t\t\t"  # a good row
 
 
 def entry(key: str, status: str = "unresolved", mapping: str = "", **fields) -> Entry:
@@ -199,7 +199,7 @@ BAD_FILES = {
                     "not a glyphweave glyph registry"),
     "empty": ("", 1, "not a glyphweave glyph registry"),
     "wrong header": (MAGIC + "\nkey\tstatus\tmapping\n" + ROW + "\n", 2, "the header must be the columns"),
-    "wrong column count": (HEADER + ROW + "\n" + "Extra/c:01\tunresolved\t\n", 4, "3 columns, expected 13"),
+    "wrong column count": (HEADER + ROW + "\n" + "Extra/c:01\tunresolved\t\n", 4, "3 columns, expected 14"),
     "bad status": (HEADER + ROW.replace("unresolved", "done") + "\n", 3, "status 'done' is not one of"),
     "validated without mapping": (HEADER + ROW.replace("unresolved", "validated") + "\n", 3,
                                   "a validated entry without a mapping"),
@@ -209,10 +209,11 @@ BAD_FILES = {
     "non-integer count": (HEADER + ROW.replace("\t3\t1\t", "\tmany\t1\t") + "\n", 3,
                           "count, files and em must be whole numbers"),
     "non-integer files": (HEADER + ROW.replace("\t3\t1\t", "\t3\t1.5\t") + "\n", 3, "whole numbers"),
-    "non-integer em": (HEADER + ROW.replace("one\t\t", "one\t2048.5\t") + "\n", 3, "whole numbers"),
-    "negative em": (HEADER + ROW.replace("one\t\t", "one\t-1000\t") + "\n", 3, "is not a number of units per em"),
+    "non-integer em": (HEADER + ROW.replace("one\t\t\t", "one\t\t2048.5\t") + "\n", 3, "whole numbers"),
+    "negative em": (HEADER + ROW.replace("one\t\t\t", "one\t\t-1000\t") + "\n", 3, "is not a number of units per em"),
     "bad confidence": (HEADER + ROW.replace("unresolved\t\t\t\t", "proposed\tx\tshape\t1.5\t") + "\n", 3,
                        "confidence '1.5' is not a number from 0 to 1"),
+    "bad reason": (HEADER + ROW.replace("one\t\t", "one\tlost\t") + "\n", 3, "undrawn 'lost' is not one of"),
 }
 
 
@@ -323,7 +324,7 @@ def test_a_fresh_lock_is_waited_for_then_reported(tmp_path):
     assert lock.read_text() == "1"  # a fresh lock is never taken over
 
 
-def test_version_2_files_are_read_with_no_em_and_written_as_version_3():
+def test_version_2_files_are_read_with_no_em_and_written_as_the_current_version():
     v2 = ("# glyphweave glyph registry v2\n"
           "key\tstatus\tmapping\tsource\tconfidence\tfamily\tcode\tstandin\tcount\tfiles\tcontext\tsvg\n"
           "Cambria/o:ab\tproposed\te\tshape\t0.500\tCambria\t48\t\t9\t2\tth⟦?⟧ end\tM0 0L1 1Z\n")
@@ -339,7 +340,23 @@ def test_version_2_files_are_read_with_no_em_and_written_as_version_3():
     assert (kept.entries["Cambria/o:ab"].em, kept.entries["Cambria/o:ab"].svg) == (2048, "M0 0L1 1Z")
 
 
-def test_version_1_files_are_read_and_written_as_version_3(tmp_path):
+def test_version_3_files_are_read_with_no_reason_for_a_missing_drawing():
+    v3 = ("# glyphweave glyph registry v3\n"
+          "key\tstatus\tmapping\tsource\tconfidence\tfamily\tcode\tstandin\tcount\tfiles\tcontext\tem\tsvg\n"
+          "Arial/c:41\tunresolved\t\t\t\tArial\t41\t\t2\t1\tx⟦?⟧y\t\t\n")
+    registry = parse_registry(v3)
+    entry = registry.entries["Arial/c:41"]
+    assert (entry.undrawn, entry.em, entry.svg) == ("", 0, "")
+    assert registry.text().splitlines()[:2] == [MAGIC, "\t".join(COLUMNS)]
+    # a new scan says why; a later scan that draws the glyph drops the reason
+    told = registry.merge([attrs.evolve(entry, undrawn="not embedded")])
+    assert told.entries["Arial/c:41"].undrawn == "not embedded"
+    assert parse_registry(told.text()) == told
+    drawn = told.merge([attrs.evolve(entry, svg="M0 0L1 1Z", em=1000)])
+    assert drawn.entries["Arial/c:41"].undrawn == ""
+
+
+def test_version_1_files_are_read_and_written_as_the_current_version(tmp_path):
     v1 = ("# glyphweave glyph registry v1\n"
           "key\tstatus\tmapping\tsource\tfamily\tcode\tcount\tfiles\tcontext\tsvg\n"
           "Wingdings/c:6c\tvalidated\t●\tperson\tWingdings\t6c\t3\t1\tItem ⟦?⟧ one\t\n")

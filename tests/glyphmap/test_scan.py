@@ -383,3 +383,18 @@ def test_a_renumbered_symbol_subset_records_what_other_tools_print(tmp_path, cap
     assert run("repair", str(out), "-r", str(path)) == 0
     capsys.readouterr()
     assert (out / "doc.txt").read_text(encoding="utf-8") == "Item • one\n"
+
+
+def test_a_glyph_the_scan_cannot_draw_says_why(tmp_path):
+    """The registry's ``undrawn`` column: code 0x01 of the Type3 font has no glyph procedure
+    (the sheet says so instead of a bare "no outline"); the drawn glyph has no reason."""
+    from glyphweave.glyphmap.sheet import render_sheet
+
+    pdf = tmp_path / "t.pdf"
+    pdf.write_bytes(make_pdf(b"\n".join([text_at("Tick:", 72, 700, font="F1"), text_at(b"a\x01", 108, 700, font="F2")]),
+                             fonts={"F1": helvetica(widths=True), "F2": type3(widths=(50,), names=["tick1"])}))
+    report = scan([str(pdf)], str(tmp_path / "reg.tsv"), jobs=1)
+    by_code = {e.code: e for e in report.registry}
+    assert (by_code["61"].key, by_code["61"].undrawn) == (TYPE3_KEY, "")
+    assert (by_code["01"].key, by_code["01"].undrawn, by_code["01"].svg) == ("Type3/c:01", "no such glyph", "")
+    assert "(the font has no glyph for the code)" in render_sheet(read_registry(tmp_path / "reg.tsv"))

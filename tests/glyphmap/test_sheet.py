@@ -267,11 +267,17 @@ def test_a_card_with_no_outline_says_why() -> None:
     registry = Registry({
         "F/c:02": Entry(key="F/c:02", status="proposed", mapping=" ", source="shape", confidence=1.0, family="F",
                         code="02", count=9, files=1),
-        "T/c:41": Entry(key="T/c:41", status="unresolved", family="T", code="41", count=1, files=1),
+        "T/c:41": Entry(key="T/c:41", status="unresolved", family="T", code="41", count=1, files=1,
+                        undrawn="not embedded"),
+        "U/c:42": Entry(key="U/c:42", status="unresolved", family="U", code="42", count=1, files=1,
+                        undrawn="unreadable program"),
+        "V/c:43": Entry(key="V/c:43", status="unresolved", family="V", code="43", count=1, files=1),
     })
     page = render_sheet(registry)
     assert "draws nothing<br>(a space)" in page
-    assert "no outline<br>(not embedded, or Type3)" in page
+    assert "no outline<br>(the font is not embedded)" in page
+    assert "no outline<br>(the font program cannot be read)" in page
+    assert "no outline<br>(reason unknown: scan again)" in page  # written before the column
 
 
 def test_glyphs_are_drawn_at_their_size_in_the_em() -> None:

@@ -213,7 +213,7 @@ def test_a_bad_registry_path_is_a_profile_error_naming_the_file(tmp_path):
         GlyphMapDecoder(registry=str(tmp_path))
     bad = tmp_path / "bad.tsv"
     good = Registry({"F/c:61": Entry(key="F/c:61", status="validated", mapping="1", code="61")}).text()
-    bad.write_text(good + "F/c:62\tvalidated\t\t\t\t\t62\t\t0\t0\t\t\t\n", encoding="utf-8")
+    bad.write_text(good + "F/c:62\tvalidated\t\t\t\t\t62\t\t0\t0\t\t\t\t\n", encoding="utf-8")
     with pytest.raises(ProfileError, match=r"bad\.tsv:4: a validated entry without a mapping"):
         GlyphMapDecoder(registry=str(bad))
     not_registry = tmp_path / "notes.tsv"

@@ -69,7 +69,7 @@ from glyphweave.core.fontinfo import FontInfo
 from glyphweave.tables.encodings import BASE_ENCODING_NAMES, base_encoding, standard_text
 from glyphweave.tables.sfnt import bounded_cmaps
 
-__all__ = ["Drawing", "draw_glyph", "drawing_of", "glyph_name", "glyph_names", "glyph_path", "is_blank",
+__all__ = ["Drawing", "draw_glyph", "why_undrawn", "drawing_of", "glyph_name", "glyph_names", "glyph_path", "is_blank",
            "outline_hash", "svg_document"]
 
 log = logging.getLogger(__name__)
@@ -679,6 +679,31 @@ def draw_glyph(info: FontInfo, code: int | bytes, cid: int | None) -> Drawing | 
         return _type3_drawing(info, code)
     name = glyph_name(info, code, cid)
     return drawing_of(info, name) if name is not None else None
+
+
+def why_undrawn(info: FontInfo, code: int | bytes, cid: int | None) -> str:
+    """Why :func:`draw_glyph` gives no drawing for this glyph, in the registry's words
+    (:data:`~.registry.UNDRAWN`): ``not embedded``, ``unreadable program``, ``no such glyph``,
+    ``draws nothing`` (a space) or ``unreadable glyph``. Never raises."""
+    try:
+        if info.subtype == "Type3":
+            from .type3 import type3_blank, type3_glyph_name
+
+            name = type3_glyph_name(info, code)
+            if name is None:
+                return "no such glyph"
+            return "draws nothing" if type3_blank(info, name) else "unreadable glyph"
+        if not info.embedded:
+            return "not embedded"
+        if _usable_program(info) is None:
+            return "unreadable program"
+        name = glyph_name(info, code, cid)
+        if name is None:
+            return "no such glyph"
+        return "draws nothing" if is_blank(info, name) else "unreadable glyph"
+    except Exception as exc:  # never fatal
+        log.debug("glyph %r of %r: %r", code, info.base_font, exc)
+        return "unreadable glyph"
 
 
 def _type3_drawing(info: FontInfo, code: int | bytes) -> Drawing | None:

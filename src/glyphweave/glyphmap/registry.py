@@ -5,9 +5,9 @@ drawing, its proposed character and whether a person validated it.
 The file is a plain TSV, sorted by key, written atomically (:mod:`glyphweave.files`), so
 that it diffs well and survives a crash:
 
-* a first line ``# glyphweave glyph registry v3``, then a header line naming the columns
-  (:data:`COLUMNS`), then one row per key (files of versions 1 and 2, which lack some
-  columns, are read as well, the missing cells empty, and written as version 3);
+* a first line ``# glyphweave glyph registry v4``, then a header line naming the columns
+  (:data:`COLUMNS`), then one row per key (files of versions 1 to 3, which lack some
+  columns, are read as well, the missing cells empty, and written as version 4);
 * ``key`` is ``FAMILY/o:HASH`` when the glyph has an outline (its drawing identifies it
   across subsets, whatever code a subset gave it; a Type3 glyph's drawing is what its glyph
   procedure paints, so two unnamed Type3 fonts never share a key by sharing a code) and
@@ -23,6 +23,9 @@ that it diffs well and survives a crash:
 * ``em`` is the number of ``svg``'s units in the font's em (its units per em; 1000 for a
   Type3 glyph, whose drawing is kept in thousandths of an em), so the sheet can draw
   glyphs at their size (empty when unknown: the drawing is then fitted to its card);
+* ``undrawn`` says why a glyph has no drawing (:data:`UNDRAWN`: the font is not embedded,
+  its program or the glyph procedure cannot be read, it has no such glyph, or the glyph
+  paints nothing), empty when it has one;
 * text fields escape backslash, tab and line ends (``\\\\``, ``\\t``, ``\\n``, ``\\r``).
 
 Merging (:meth:`Registry.merge`) is cumulative and idempotent: counts and files are
@@ -48,18 +51,24 @@ import attrs
 from glyphweave.core.decoding import is_weak_code_point
 from glyphweave.core.errors import GlyphweaveError, UsageError
 
-MAGIC = "# glyphweave glyph registry v3"
+MAGIC = "# glyphweave glyph registry v4"
 COLUMNS = ("key", "status", "mapping", "source", "confidence", "family", "code", "standin", "count", "files", "context",
-           "em", "svg")
+           "undrawn", "em", "svg")
 # The columns of each version the reader accepts, by first line.
 _VERSIONS = {
     MAGIC: COLUMNS,
+    "# glyphweave glyph registry v3": ("key", "status", "mapping", "source", "confidence", "family", "code", "standin",
+                                       "count", "files", "context", "em", "svg"),
     "# glyphweave glyph registry v2": ("key", "status", "mapping", "source", "confidence", "family", "code", "standin",
                                        "count", "files", "context", "svg"),
     "# glyphweave glyph registry v1": ("key", "status", "mapping", "source", "family", "code", "count", "files",
                                        "context", "svg"),
 }
 STATUSES = ("unresolved", "proposed", "validated")
+UNDRAWN = ("not embedded", "unreadable program", "no such glyph", "unreadable glyph", "draws nothing")
+"""Why a glyph has no drawing (the ``undrawn`` column): the font embeds no program; its
+program, or the Type3 font's glyph procedure, cannot be read; the program has no glyph for
+the code (a Type3 font no procedure); the glyph cannot be drawn; it paints nothing."""
 
 _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 _UNESCAPES = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}
@@ -120,6 +129,9 @@ class Entry:
     files: int = 0
     context: str = ""
     """The text around one occurrence, the glyph shown as ``⟦?⟧``."""
+    undrawn: str = ""
+    """Why the glyph has no drawing (one of :data:`UNDRAWN`), "" when it has one or the scan
+    that met it did not say."""
     em: int = 0
     """How many of ``svg``'s units make the font's em (0: unknown)."""
     svg: str = ""
@@ -128,8 +140,8 @@ class Entry:
     def row(self) -> str:
         confidence = "" if self.confidence is None else f"{self.confidence:.3f}"
         values = (self.key, self.status, self.mapping, self.source, confidence, self.family, self.code,
-                  self.standin, str(self.count), str(self.files), self.context, str(self.em) if self.em else "",
-                  self.svg)
+                  self.standin, str(self.count), str(self.files), self.context, self.undrawn,
+                  str(self.em) if self.em else "", self.svg)
         return "\t".join(escape(v) for v in values)
 
 
@@ -160,11 +172,13 @@ class Registry:
                 out[new.key] = new
                 continue
             svg, em = _drawing(old, new)
+            undrawn = "" if svg else new.undrawn or old.undrawn
             if old.status == "validated":
                 out[new.key] = attrs.evolve(old, count=new.count, files=new.files, standin=old.standin or new.standin,
-                                            context=old.context or new.context, svg=svg, em=em)
+                                            context=old.context or new.context, svg=svg, em=em, undrawn=undrawn)
             else:
-                out[new.key] = attrs.evolve(new, context=old.context or new.context, svg=svg, em=em)
+                out[new.key] = attrs.evolve(new, context=old.context or new.context, svg=svg, em=em,
+                                            undrawn=undrawn)
         return Registry(out)
 
     def validate(self, key: str, mapping: str) -> Entry:
@@ -288,7 +302,7 @@ def parse_registry(data: str, name: str = "<registry>") -> Registry:
             raise RegistryError(f"{where}: {len(cells)} columns, expected {len(columns)}")
         row = dict.fromkeys(COLUMNS, "")
         row.update(zip(columns, (unescape(cell, where) for cell in cells), strict=True))
-        key, status, mapping, source, confidence_text, family, code, standin, count, files, context, em, svg = (
+        key, status, mapping, source, confidence_text, family, code, standin, count, files, context, undrawn, em, svg = (
             row[column] for column in COLUMNS)
         if status not in STATUSES:
             raise RegistryError(f"{where}: status {status!r} is not one of {', '.join(STATUSES)}")
@@ -302,10 +316,12 @@ def parse_registry(data: str, name: str = "<registry>") -> Registry:
             raise RegistryError(f"{where}: em {n_em} is not a number of units per em")
         if key in entries:
             raise RegistryError(f"{where}: key {key!r} appears twice")
+        if undrawn and undrawn not in UNDRAWN:
+            raise RegistryError(f"{where}: undrawn {undrawn!r} is not one of {', '.join(UNDRAWN)}")
         confidence = _confidence(confidence_text, where)
         entries[key] = Entry(key=key, status=status, mapping=mapping, source=source, confidence=confidence,
                              family=family, code=code, standin=standin,
-                             count=n_count, files=n_files, context=context, em=n_em, svg=svg)
+                             count=n_count, files=n_files, context=context, undrawn=undrawn, em=n_em, svg=svg)
     return Registry(entries)
 
 

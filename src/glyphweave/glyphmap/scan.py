@@ -174,6 +174,7 @@ def _record(groups: dict[str, dict[str, Any]], table: Any, g: int, pieces: dict[
             "count": 0, "family": family, "code": hex_code, "context": _context(pieces, g),
             "svg": drawing.path if drawing is not None else "",
             "em": drawing.units_per_em if drawing is not None else 1000,
+            "undrawn": _undrawn(info, code, cid) if drawing is None else "",
             "mapping": table.text[g] if by is not None else "",
             "source": by or "", "confidence": None, "status": "proposed" if by is not None else "unresolved",
             "standin": _standin(info, code),
@@ -218,6 +219,17 @@ def _draw(info: Any, code: Any, cid: Any) -> Any:
         return draw_glyph(info, code, cid)
     except Exception:  # a broken font program: "no outline"
         return None
+
+
+def _undrawn(info: Any, code: Any, cid: Any) -> str:
+    """Why the glyph has no drawing, for the sheet (:data:`~.registry.UNDRAWN`)."""
+    if info is None:  # the font could not be loaded at all
+        return "unreadable program"
+    try:
+        from .outline import why_undrawn
+    except ImportError:  # pragma: no cover - the outline module ships with the package
+        return ""
+    return why_undrawn(info, code, cid)
 
 
 def scan_job(job: FileJob, propose: bool = False) -> FileResult:
@@ -271,7 +283,8 @@ def merge_groups(results: Iterable[tuple[str, dict[str, dict[str, Any]]]]) -> li
     return [Entry(key=key, status=g["status"], mapping=g["mapping"], source=g["source"],
                   confidence=g.get("confidence"), standin=g.get("standin", ""), family=g["family"],
                   code=g["code"], count=g["count"], files=g["files"], context=g["context"],
-                  em=g.get("em", 0) if g["svg"] else 0, svg=g["svg"])
+                  undrawn="" if g["svg"] else g.get("undrawn", ""), em=g.get("em", 0) if g["svg"] else 0,
+                  svg=g["svg"])
             for key, g in sorted(merged.items())]
 
 

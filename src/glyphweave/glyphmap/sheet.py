@@ -270,7 +270,7 @@ def _card(entry: Entry) -> str:
         f'<article class="card status-{status}" data-status="{status}" data-family="f:{_esc(entry.family)}" '
         f'data-key="{_esc(entry.key)}">'
         f'<div class="top"><span class="badge">{status}</span><code class="key field">{_esc(entry.key)}</code></div>'
-        f'<div class="glyph" title="{_drawn_how(entry)}">{_outline(entry.svg, entry.em, blank=entry.source == "shape" and entry.mapping == " ")}</div>'
+        f'<div class="glyph" title="{_drawn_how(entry)}">{_outline(entry.svg, entry.em, blank=entry.source == "shape" and entry.mapping == " ", undrawn=entry.undrawn)}</div>'
         f'<div class="char" title="the chosen character, in a system font">{_chosen(entry.mapping)}</div>'
         "<dl>"
         f'<dt>font</dt><dd class="field">{_esc(entry.family) or "(no family)"}</dd>'
@@ -317,17 +317,28 @@ def _chosen(mapping: str) -> str:
     return f'<span class="{size} field">{_esc(mapping)}</span><span class="cps">{points}</span>'
 
 
-def _outline(path: str, em: int = 0, blank: bool = False) -> str:
+_UNDRAWN_SAYS = {
+    "not embedded": "the font is not embedded",
+    "unreadable program": "the font program cannot be read",
+    "no such glyph": "the font has no glyph for the code",
+    "unreadable glyph": "the glyph cannot be read",
+    "draws nothing": "the glyph draws nothing",
+}
+
+
+def _outline(path: str, em: int = 0, blank: bool = False, undrawn: str = "") -> str:
     """An inline SVG of ``path`` (font units, y up), upright: at its size in the font's em
     when ``em`` (units per em) is known, so that ■ and ▪ differ (the view spans the em
     from a descender's depth to a capital's height, around the ink, grown where the ink goes
     beyond), otherwise fitted to its bounds. With no path: ``blank``, a glyph the font draws
-    as nothing (the shape matcher proposed a space); otherwise a glyph whose font embeds
-    no outline to draw (not embedded, or Type3)."""
+    as nothing (the shape matcher proposed a space); otherwise why there is nothing to draw
+    (``undrawn``, the registry's column), or "reason unknown" for an entry a scan before
+    that column wrote."""
     if not path.strip():
-        if blank:
+        if blank or undrawn == "draws nothing":
             return '<span class="none">draws nothing<br>(a space)</span>'
-        return '<span class="none">no outline<br>(not embedded, or Type3)</span>'
+        why = _UNDRAWN_SAYS.get(undrawn, "reason unknown: scan again")
+        return f'<span class="none">no outline<br>({_esc(why)})</span>'
     bounds = path_bounds(path) if _PATH_CHARS.fullmatch(path) else None
     if bounds is None:
         return '<span class="none">unreadable outline</span>'
