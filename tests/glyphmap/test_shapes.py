@@ -401,6 +401,49 @@ def test_type3_font_of_several_sizes_hung_upside_down(font_file: str) -> None:
     assert word_f1(text, "\n".join(TEXT)) >= 0.9, text
 
 
+def two_face_type3_pdf(faces: tuple[str, ...], lines: tuple[str, ...] = TEXT) -> bytes:
+    """``lines`` in one Type3 font holding the glyphs of two faces at one size (line n in
+    face n % 2), upright: a bag of faces, as some producers write a document's regular and
+    bold into a single Type3 font. Many characters have a glyph in each face."""
+    sets = []
+    for face in faces:
+        font = TTFont(str(DATA / face))
+        sets.append((font.getBestCmap(), font.getGlyphSet(), font["head"].unitsPerEm))
+    upem = sets[0][2]
+    pdf = pikepdf.new()
+    procs = Dictionary()
+    differences: list[Any] = []
+    widths: dict[int, float] = {}
+    codes: dict[tuple[int, str], int] = {}
+    content = []
+    for n, line in enumerate(lines):
+        face = n % 2
+        cmap, glyph_set, own_upem = sets[face]
+        shown = bytearray()
+        for char in line:
+            if (face, char) not in codes:
+                code = codes[(face, char)] = 32 if char == " " and face == 0 else 33 + len(codes)
+                glyph = glyph_set[cmap[ord(char)]]
+                pen = _PdfPathPen(glyph_set)
+                glyph.draw(pen)
+                scale = upem / own_upem
+                body = f"{glyph.width * scale:g} 0 d0\n{scale:g} 0 0 {scale:g} 0 0 cm\n" + "\n".join(pen.ops)
+                procs[f"/g{code}"] = pdf.make_stream((body + ("\nf" if pen.ops else "")).encode())
+                differences += [code, Name(f"/g{code}")]
+                widths[code] = glyph.width * scale
+            shown.append(codes[(face, char)])
+        content.append(f"BT /F1 14 Tf 72 {700 - 24 * n} Td <{bytes(shown).hex()}> Tj ET")
+    return type3_page(pdf, procs, differences, widths, upem, "\n".join(content))
+
+
+def test_a_type3_font_holding_two_faces_reads_each_glyph_on_its_own() -> None:
+    """Where many characters have two glyphs of different shapes, the font is a bag of faces:
+    the rule that one character has one glyph would read every second "e" as another letter."""
+    with glyphweave.open(two_face_type3_pdf(FONTS), profile="shapes") as doc:
+        text = doc.pages[0].text()
+    assert word_f1(text, "\n".join(TEXT)) >= 0.9, text
+
+
 def test_a_tounicode_that_reads_nothing_says_nothing() -> None:
     """TraceMonkey's figure font has a /ToUnicode with no entry for its codes: it is read by shape."""
     pdf = pikepdf.open(io.BytesIO(stripped_pdf(FONTS[0])))

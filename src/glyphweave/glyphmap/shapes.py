@@ -82,6 +82,13 @@ CHOICES = 4
 """Characters each glyph of a conflict may take (its nearest)."""
 MAX_CONFLICT = 4
 """Glyphs of different shapes that may share out one character."""
+MIN_BAG_CONFLICTS = 8
+BAG_SHARE = 0.1
+"""A font where at least :data:`MIN_BAG_CONFLICTS` characters, and :data:`BAG_SHARE` of the
+characters its glyphs read as, are each claimed by glyphs of different shapes is a bag of
+faces (one Type3 font holding a document's regular and bold, as some producers write them):
+one character may have a glyph in each face, and its glyphs are read each on its own. A
+single face has a few such characters at most (l and I, O and 0)."""
 FAR = 0.5
 """A distance at which a reading has no confidence left."""
 MIN_FIGURES = 3
@@ -396,7 +403,8 @@ def read_shapes(shapes: Mapping[K, Shape], references: References | None = None,
     the characters no other glyph of the font reads as (an "S" is not in doubt for looking
     like a "5" when the font's "5" is another glyph). ``exclusive=False`` drops that rule,
     for a "font" that is a bag of several fonts' glyphs (Ghostscript's Type3 fonts hold a
-    page's roman and italic, at several sizes): each glyph is then read on its own."""
+    page's roman and italic, at several sizes): each glyph is then read on its own. A font
+    whose glyphs clash over many characters is read so too (:data:`MIN_BAG_CONFLICTS`)."""
     reader = FontReader.measure(shapes.values(), references)
     ranked = {key: reader.ranked(shape) for key, shape in shapes.items()}
     ranked = {key: r for key, r in ranked.items() if r}
@@ -405,7 +413,10 @@ def read_shapes(shapes: Mapping[K, Shape], references: References | None = None,
     for key, char in chosen.items():
         claims.setdefault(char, []).append(key)
     twin_of: dict[K, K] = {}
-    for group in _conflicts(claims, shapes) if exclusive else ():
+    groups = _conflicts(claims, shapes) if exclusive else []
+    if len(groups) >= max(MIN_BAG_CONFLICTS, BAG_SHARE * len(claims)):
+        exclusive, groups = False, []  # a bag of faces (see the docstring)
+    for group in groups:
         best_cost = math.inf
         best_choice: tuple[str, ...] = ()
         options = [ranked[key][:CHOICES] for key in group]
