@@ -632,6 +632,22 @@ def test_htmldoc_cambria_file_reads_by_shape() -> None:
     assert word_f1(default, truth) < 0.5
 
 
+PDFTEX_BITMAP = SHARED / "corpus" / "type3-pdftex-bitmap-paper.pdf"
+
+
+@pytest.mark.skipif(not PDFTEX_BITMAP.is_file(), reason=f"shared corpus file not found: {PDFTEX_BITMAP}")
+def test_pdftex_bitmap_type3_file_reads_by_shape() -> None:
+    """pdfTeX's bitmap Type3 fonts (image masks, no /ToUnicode): page 1 against its
+    hand-checked transcription, F1 >= 0.95 (the default profile reads none of it)."""
+    transcription = (DATA / "pdftex-bitmap-transcription.txt").read_text(encoding="utf-8")
+    truth = "\n".join(line for line in transcription.splitlines() if not line.startswith(("#", "===")))
+    with glyphweave.open(PDFTEX_BITMAP, profile="shapes") as doc:
+        found = doc.pages[0].text()
+    assert word_f1(found, truth) >= 0.95, found
+    with glyphweave.open(PDFTEX_BITMAP) as doc:
+        assert word_f1(doc.pages[0].text(), truth) < 0.5
+
+
 def test_default_extract_says_the_shapes_profile_could_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from glyphweave.cli import main
 
