@@ -444,6 +444,28 @@ def test_a_type3_font_holding_two_faces_reads_each_glyph_on_its_own() -> None:
     assert word_f1(text, "\n".join(TEXT)) >= 0.9, text
 
 
+def test_type3_glyphs_are_read_in_the_same_order_in_every_process(tmp_path: Path) -> None:
+    """A Type3 font's glyph procedures come in the dictionary's sorted order, not pikepdf's
+    keys(), a set whose order follows each process's string hashing: the reader samples a
+    large font's glyphs in that order, and a page read differently from one run to the next
+    (i as ì, in one full test run in three)."""
+    import subprocess
+    import sys
+
+    pdf = tmp_path / "faces.pdf"
+    pdf.write_bytes(two_face_type3_pdf(FONTS))
+    with glyphweave.open(pdf, profile="shapes") as doc:
+        doc.pages[0].text()
+        (info,) = [state.info for state in doc._fonts._fonts.values()]
+        assert list(info.type3_glyphs) == sorted(info.type3_glyphs) and len(info.type3_glyphs) > shapes.MEASURED
+    script = ("import sys, glyphweave\n"
+              "with glyphweave.open(sys.argv[1], profile='shapes') as doc:\n"
+              "    print(doc.pages[0].text())\n")
+    texts = {subprocess.run([sys.executable, "-c", script, str(pdf)], capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "4", "9")}
+    assert len(texts) == 1
+
+
 def test_a_tounicode_that_reads_nothing_says_nothing() -> None:
     """TraceMonkey's figure font has a /ToUnicode with no entry for its codes: it is read by shape."""
     pdf = pikepdf.open(io.BytesIO(stripped_pdf(FONTS[0])))

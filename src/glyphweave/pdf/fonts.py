@@ -493,7 +493,9 @@ class FontLoader:
         if not isinstance(procs, pikepdf.Dictionary):
             return found
         loaders: dict[str, Callable[[], bytes | None]] = {}
-        for name in list(procs.keys())[:MAX_TYPE3_GLYPHS]:
+        # In the dictionary's own (sorted) order: pikepdf's keys() is a set, whose order changes with
+        # every process's string hashing, and the shape reader samples a font's glyphs in this order.
+        for name in sorted(procs.keys())[:MAX_TYPE3_GLYPHS]:
             stream = procs.get(name)
             if isinstance(stream, pikepdf.Stream):
                 loaders[name[1:]] = self._stream_loader(stream, f"glyph procedure {name}", font_key)
