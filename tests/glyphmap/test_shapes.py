@@ -444,6 +444,26 @@ def test_a_type3_font_holding_two_faces_reads_each_glyph_on_its_own() -> None:
     assert word_f1(text, "\n".join(TEXT)) >= 0.9, text
 
 
+def test_a_font_of_plain_letters_makes_rare_look_alikes_cost_more() -> None:
+    """In a font whose letters are nearly all ASCII, an accented look-alike ("ì" beside "i")
+    costs :data:`shapes.PLAIN` more; a font with many accented letters is read without it."""
+    refs = shapes.load_references()
+    plain = refs.priors["Latn" + shapes.PLAIN_KEY]
+    i, grave, e = refs.chars.index("i"), refs.chars.index("ì"), refs.chars.index("e")
+    assert plain[grave] - refs.priors["Latn"][grave] == pytest.approx(shapes.PLAIN)
+    assert (plain[i], plain[e]) == (refs.priors["Latn"][i], refs.priors["Latn"][e])
+
+    def reader(chars: str) -> shapes.FontReader:
+        picked = {c: next(k for k, ch in enumerate(refs.chars) if ch == c) for c in chars}
+        drawn = [raster.Shape(bits=refs.bits[k], box=(0.05, refs.bottom[k], 0.5, refs.top[k]),
+                              advance=refs.advance[k], parts=refs.parts[k], holes=refs.holes[k])
+                 for k in picked.values()]
+        return shapes.FontReader.measure(drawn, refs)
+
+    assert reader("abcdefghijklmnopqrstuvwxyz").plain
+    assert not reader("aąbcćdeęfghijklłmnńoóprsśtuwyzźż").plain
+
+
 def test_type3_glyphs_are_read_in_the_same_order_in_every_process(tmp_path: Path) -> None:
     """A Type3 font's glyph procedures come in the dictionary's sorted order, not pikepdf's
     keys(), a set whose order follows each process's string hashing: the reader samples a

@@ -103,6 +103,15 @@ RARE = (0.0, 0.02, 0.04, 0.1)
 digits and punctuation; the other ASCII symbols, Latin-1, Latin Extended-A and the
 typographic punctuation; everything else (a "C" is not read as the complement sign "∁",
 nor an "i" as an "ì", on a hair's breadth)."""
+PLAIN = 0.02
+PLAIN_SHARE = 0.05
+PLAIN_KEY = "+plain"
+"""A font whose letters are nearly all plain (at most :data:`PLAIN_SHARE` of those its first
+reading finds are not ASCII: an English subset, a TeX font) is unlikely to draw the rare one
+among look-alikes: there every character that is not common (:data:`RARE` above its first
+tier: ì beside i, ħ beside h) costs :data:`PLAIN` more. A font with many accented letters
+(a Polish or French subset) is read without it. Bitmap fonts at text sizes draw a dot and a
+grave accent with the same few pixels; this is what tells "i" from "ì" there."""
 CAPITAL = 0.005
 """Added to the distance of a capital letter: running text has many more small letters, so
 where "l" and "I" tie the small letter is the likelier (by this much only: a font's own
@@ -205,6 +214,8 @@ def _priors(chars: tuple[str, ...]) -> dict[str | None, tuple[float, ...]]:
     for script in ("Latn", "Grek", "Cyrl"):
         priors[script] = tuple(cost + (FOREIGN if own is not None and own != script else 0.0)
                                for cost, own in zip(rarity, scripts, strict=True))
+        priors[script + PLAIN_KEY] = tuple(cost + (PLAIN if _rarity(char) else 0.0)
+                                           for cost, char in zip(priors[script], chars, strict=True))
     return priors
 
 
@@ -305,6 +316,8 @@ class FontReader:
     scale: float = 1.0
     """What the font's sizes are multiplied by to be in em as the references' are (1 but
     for fonts drawn far from the usual size: :meth:`measure`)."""
+    plain: bool = False
+    """Nearly all of the font's letters are plain ASCII (:data:`PLAIN`)."""
 
     @classmethod
     def measure(cls, shapes: Iterable[Shape], references: References | None = None) -> FontReader:
@@ -330,8 +343,9 @@ class FontReader:
             letters.append(char)
             if char in _X_HEIGHT_LETTERS and refs.top[index] > 0.2:
                 votes.append(shape.box[3] * refs.x_height[index] / refs.top[index])
+        plain = bool(letters) and sum(not char.isascii() for char in letters) <= PLAIN_SHARE * len(letters)
         return cls(references=refs, x_height=statistics.median(votes) if votes else None, script=_script(letters),
-                   scale=scale)
+                   scale=scale, plain=plain)
 
     def ranked(self, shape: Shape) -> list[tuple[float, str]]:
         """The nearest characters (homoglyphs as one, written in the font's script) by
@@ -340,7 +354,8 @@ class FontReader:
         out: list[tuple[float, str]] = []
         seen: set[str] = set()
         query = shape if self.x_height is not None else _scaled(shape, self.scale)
-        for distance, index in nearest(query, self.x_height, refs, self.script):
+        script = self.script + PLAIN_KEY if self.plain and self.script + PLAIN_KEY in refs.priors else self.script
+        for distance, index in nearest(query, self.x_height, refs, script):
             char = refs.chars[index]
             group = _LATIN_FIRST.get(char, char)
             if group in seen:
