@@ -172,7 +172,8 @@ class References:
     holes: tuple[int, ...]
     priors: Mapping[str | None, tuple[float, ...]] = attrs.field(factory=dict)
     """Per font script (None: not yet known), what each reference adds to a distance for
-    being rare in text or foreign to the script (:data:`RARE`, :data:`FOREIGN`)."""
+    being rare in text or foreign to the script (:data:`RARE`, :data:`FOREIGN`); the script
+    with :data:`PLAIN_KEY` appended, for a font of plain letters (:data:`PLAIN`)."""
     typical_top: float = 0.6
     """The median top, in em, of the references of letters and digits that stand on the baseline."""
     em_cells: Mapping[tuple, list[tuple]] = attrs.field(factory=dict)
