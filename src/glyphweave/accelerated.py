@@ -1,8 +1,9 @@
-"""The optional compiled build: which modules mypyc compiles, and which of them run compiled.
+"""The compiled build: which modules mypyc compiles, and which of them run compiled.
 
-A wheel built with ``GLYPHWEAVE_MYPYC=1`` (see the usage guide, "The compiled build")
-holds the modules of :data:`COMPILED` as C extensions made by mypyc from the very same
-sources; any other install runs them as Python. The Python modules are the reference: a
+A wheel built where a C compiler is found (``pip install .``; see the usage guide, "The
+compiled build") holds the modules of :data:`COMPILED` as C extensions made by mypyc from
+the very same sources; a pure install (no compiler, ``GLYPHWEAVE_PURE=1``, an editable
+install) runs them as Python. The Python modules are the reference: a
 test compares both builds' text on every shared PDF. This module imports nothing of
 glyphweave, so the build reads :data:`COMPILED` from it before the package is installed.
 """
