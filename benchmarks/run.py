@@ -10,7 +10,9 @@ spawned from this runner every peak would be at least the runner's (about 70 MB)
 (glyphweave, pypdfium2, pymupdf, playa, pypdf, pdfminer) are timed inside the worker around "open + text of
 every page", imports excluded. Command-line extractors (pdftotext, glyphweave-cli) are timed as whole subprocesses writing to
 /dev/null, start-up included: glyphweave-cli against pdftotext is the apples-to-apples pair. glyphweave-cli
-runs with ``--jobs 1`` (one process, as pdftotext), so its figure is that of one worker.
+runs with ``--jobs 1`` (one process, as pdftotext), so its figure is that of one worker. It runs the
+installed build (compiled where ``pip install .`` found a C compiler); glyphweave-cli-pure runs the
+checkout's sources the same way (``PYTHONPATH=src``), pure Python, so one run times both builds side by side.
 
 ``--per-document`` also times both command-line extractors on a tiny PDF (examples/sample.pdf, or
 ``--startup-pdf``), once per repeat at a position in the file order that moves from repeat to repeat; the
@@ -149,8 +151,12 @@ IN_PROCESS: dict[str, tuple[str, Callable[[str, str], tuple[int, int]], tuple[st
     "pypdf": ("pypdf", _pypdf, ("pypdf",)),
     "pdfminer": ("pdfminer", _pdfminer, ("pdfminer.high_level",)),
 }
-SUBPROCESS = ("pdftotext", "glyphweave-cli")
-ALL = ("glyphweave", "glyphweave-pause-gc", "glyphweave-reading", "glyphweave-cli", "pdftotext", "pymupdf", "pypdfium2", "playa", "pypdf", "pdfminer")
+SUBPROCESS = ("pdftotext", "glyphweave-cli", "glyphweave-cli-pure")
+ALL = ("glyphweave", "glyphweave-pause-gc", "glyphweave-reading", "glyphweave-cli", "glyphweave-cli-pure", "pdftotext",
+       "pymupdf", "pypdfium2", "playa", "pypdf", "pdfminer")
+SOURCES = HERE.parent / "src"
+"""The checkout's sources: ``glyphweave-cli-pure`` runs them, pure Python whatever build is installed, so
+that a compiled install and the pure modules are timed side by side in one run."""
 BASELINE = "pdftotext"
 CLI_PAIR = ("glyphweave-cli", "pdftotext")  # the per-document comparison: (glyphweave, baseline)
 # Issue 13's targets for the per-document figures.
@@ -173,6 +179,8 @@ def available(name: str) -> bool:
         return shutil.which("pdftotext") is not None
     if name == "glyphweave-cli":
         return glyphweave_cli() is not None
+    if name == "glyphweave-cli-pure":
+        return (SOURCES / "glyphweave" / "__main__.py").is_file()
     import importlib.util
 
     module = IN_PROCESS[name][0]
@@ -191,6 +199,9 @@ def command(name: str, path: Path, profile: str) -> tuple[list[str], bool]:
         assert cli is not None
         # One process: without --jobs 1, extract splits a long file across the cores.
         return [*cli, "extract", str(path), "--profile", profile, "--jobs", "1"], False
+    if name == "glyphweave-cli-pure":
+        return ["env", f"PYTHONPATH={SOURCES}", sys.executable, "-m", "glyphweave", "extract", str(path),
+                "--profile", profile, "--jobs", "1"], False
     return [
         sys.executable,
         str(Path(__file__).resolve()),
@@ -568,6 +579,14 @@ def no_pdf_folder(folder: Path) -> int:
     return 2
 
 
+def _build() -> str:
+    """Which build the installed glyphweave is, as ``glyphweave --version`` says it."""
+    from glyphweave.accelerated import COMPILED, compiled_modules
+
+    compiled = compiled_modules()
+    return f"compiled, {len(compiled)} of {len(COMPILED)} modules" if compiled else "pure"
+
+
 def _compile_bytecode() -> None:
     """Write the package's bytecode before the command line is timed, as ``pip install``
     does: an editable checkout (or ``PYTHONDONTWRITEBYTECODE``) would otherwise make every
@@ -652,6 +671,12 @@ def main(argv: list[str] | None = None) -> int:
 
     if "glyphweave-cli" in names:
         _compile_bytecode()
+    if "glyphweave-cli-pure" in names:
+        import compileall
+
+        compileall.compile_dir(SOURCES / "glyphweave", quiet=1)
+        print(f"glyphweave-cli runs the installed build ({_build()}); glyphweave-cli-pure the sources in {SOURCES}",
+              file=sys.stderr)
     pages = {f: page_count(f) for f in files}
     results: dict[str, dict[Path, list[dict]]] = {n: {f: [] for f in files} for n in names}
     startup: dict[str, list[dict]] = {n: [] for n in CLI_PAIR}
