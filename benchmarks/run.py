@@ -159,6 +159,7 @@ SOURCES = HERE.parent / "src"
 that a compiled install and the pure modules are timed side by side in one run."""
 BASELINE = "pdftotext"
 CLI_PAIR = ("glyphweave-cli", "pdftotext")  # the per-document comparison: (glyphweave, baseline)
+PURE_PAIR = ("glyphweave-cli-pure", "pdftotext")  # the same for the pure sources, when measured too
 # Issue 13's targets for the per-document figures.
 TARGET_TOTAL_RATIO = 1.5
 TARGET_FILE_RATIO = 2.0
@@ -457,7 +458,8 @@ def print_tables(
 
 
 def per_document(
-    files: list[Path], results: dict, startup: dict[str, list[dict]], pages: dict[Path, int | None]
+    files: list[Path], results: dict, startup: dict[str, list[dict]], pages: dict[Path, int | None],
+    pair: tuple[str, str] = CLI_PAIR,
 ) -> dict | None:
     """Per-document seconds of the command-line pair: each file's median whole-process time minus the
     tool's median start-up, floored at 0; their ratios, and whether issue 13's targets are met.
@@ -466,7 +468,7 @@ def per_document(
     listed under ``skipped``. A file whose pdftotext per-document time is 0 has no ratio; it counts
     against the per-file target when glyphweave's is not 0 too.
     """
-    ours, base = CLI_PAIR
+    ours, base = pair
     start_ours, start_base = _median(startup[ours]), _median(startup[base])
     if start_ours is None or start_base is None:
         return None
@@ -527,15 +529,16 @@ def per_document(
 
 
 def print_per_document(
-    summary: dict | None, startup: dict[str, list[dict]], startup_pdf: Path, startup_pages: int | None
+    summary: dict | None, startup: dict[str, list[dict]], startup_pdf: Path, startup_pages: int | None,
+    pair: tuple[str, str] = CLI_PAIR,
 ) -> None:
-    ours, base = CLI_PAIR
+    ours, base = pair
     print(
         f"\nPer-document seconds (whole process minus the tool's start-up on {startup_pdf.name}, "
         f"{startup_pages if startup_pages is not None else '?'} page(s); median of the repeats):\n"
     )
     if summary is None:
-        why = [f"{name}: {_failure(startup[name])}" for name in CLI_PAIR if _median(startup[name]) is None]
+        why = [f"{name}: {_failure(startup[name])}" for name in pair if _median(startup[name]) is None]
         print("No per-document figures: the start-up run failed (" + "; ".join(why) + ").")
         return
     print(f"| file | pages | {ours} | {base} | ratio |")
@@ -679,7 +682,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
     pages = {f: page_count(f) for f in files}
     results: dict[str, dict[Path, list[dict]]] = {n: {f: [] for f in files} for n in names}
-    startup: dict[str, list[dict]] = {n: [] for n in CLI_PAIR}
+    timed_startup = [*CLI_PAIR, *(n for n in PURE_PAIR if n in names and n not in CLI_PAIR)]
+    startup: dict[str, list[dict]] = {n: [] for n in timed_startup}
     step = 0
     for rep in range(args.repeat):
         slots: list[Path | None] = list(files)
@@ -689,8 +693,8 @@ def main(argv: list[str] | None = None) -> int:
         for fi, f in enumerate(slots):
             if f is None:
                 assert startup_pdf is not None
-                pair = list(CLI_PAIR) if (rep + fi) % 2 == 0 else list(reversed(CLI_PAIR))
-                for name in pair:
+                shift = (rep + fi) % len(timed_startup)
+                for name in timed_startup[shift:] + timed_startup[:shift]:
                     r = measure(name, startup_pdf, args.profile, args.timeout)
                     startup[name].append(r)
                     shown = f"{r['seconds']:.3f} s" if r["status"] == "ok" else r["status"]
@@ -715,9 +719,13 @@ def main(argv: list[str] | None = None) -> int:
     rows = summarize(names, files, results, pages)
     print_tables(rows, files, pages, args.per_file, args.repeat, args.timeout)
     summary = None
+    pure_summary = None
     if startup_pdf is not None:
         summary = per_document(files, results, startup, pages)
         print_per_document(summary, startup, startup_pdf, page_count(startup_pdf))
+        if PURE_PAIR[0] in names:
+            pure_summary = per_document(files, results, startup, pages, PURE_PAIR)
+            print_per_document(pure_summary, startup, startup_pdf, page_count(startup_pdf), PURE_PAIR)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         payload = {
@@ -732,6 +740,8 @@ def main(argv: list[str] | None = None) -> int:
                 startup_runs=startup,
                 per_document=summary,
             )
+            if pure_summary is not None:
+                payload["per_document_pure"] = pure_summary
         args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
     return 0
 
