@@ -461,7 +461,7 @@ class _NamedProgram(_Program):
         return name != ".notdef" and name in self.charstrings
 
     def glyph_names(self) -> list[str]:
-        return [name for name in self.charstrings.keys() if name != ".notdef"]  # noqa: SIM118 - its iterator is not its names
+        return [name for name in self.charstrings.keys() if name != ".notdef"]  # noqa: SIM118 - its iterator is not its names; keys-order: fontTools, the font's glyph order
 
     def glyph_for_code(self, info: FontInfo, code: int) -> str | None:
         candidates = (
