@@ -193,6 +193,29 @@ _WHITE_BYTES = b"\x00\t\n\x0c\r "
 """PDF white-space (§7.2.3), as bytes."""
 
 
+def _content_end(data: bytes) -> int:
+    """Where the stream's content ends: before the white-space it ends with, which is never
+    read (a match that fails at the end gives it back a byte at a time, trying each
+    alternative again, which took 20 s on the 64 MB of spaces a bomb's cut leaves). Read
+    from the last bytes; the whole stream is copied only when they are all white-space."""
+    n = len(data)
+    if not n or data[-1] not in _WHITE_BYTES:
+        return n
+    tail = data[-64:]
+    kept = tail.rstrip(_WHITE_BYTES)
+    return n - len(tail) + len(kept) if kept else len(data.rstrip(_WHITE_BYTES))
+
+
+def _past_inline_image(data: bytes, pos: int, dropped: list[str]) -> int:
+    """Where reading goes on after the inline image whose data starts at ``pos``; with no
+    ``EI`` to end it, the rest of the stream is the image's, said in ``dropped``."""
+    end = _skip_inline_image(data, pos)
+    if end < 0:
+        dropped.append(UNENDED_IMAGE)
+        return len(data)
+    return end
+
+
 def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = None) -> Iterator[Item]:
     """Yield ``(operator, operands, index)`` for each operator that may matter to text.
 
@@ -212,15 +235,7 @@ def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = N
         dropped = []
     stack: list[Any] = []
     pos = 0
-    n = len(data)
-    if n and data[-1] in _WHITE_BYTES:
-        # The white-space a stream ends with is never read: a match that fails at the end
-        # gives it back a byte at a time, trying each alternative again, which took 20 s on
-        # the 64 MB of spaces a bomb's cut leaves. Its length is read from the last bytes
-        # (the whole stream is copied only when they are all white-space).
-        tail = data[-64:]
-        kept = tail.rstrip(_WHITE_BYTES)
-        n = n - len(tail) + len(kept) if kept else len(data.rstrip(_WHITE_BYTES))
+    n = _content_end(data)
     count = 0
     match = _FAST.match
     while pos < n:
@@ -287,10 +302,7 @@ def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = N
                 nums = _last_numbers(nums, dropped)
             stack.extend((nums if 0 not in nums else nums.replace(b"\0", b" ")).split())
         if op == b"ID":
-            pos = _skip_inline_image(data, pos)
-            if pos < 0:  # no end: the rest of the stream is the image's, said, never silent
-                dropped.append(UNENDED_IMAGE)
-                pos = len(data)
+            pos = _past_inline_image(data, pos, dropped)
             stack.clear()
             yield b"EI", [], count
             continue
