@@ -38,16 +38,17 @@ def c_compiler() -> str | None:
     return shutil.which(words[0]) if words else None
 
 
-def build_kind() -> str:
+def build_kind(say: bool = True) -> str:
     """``required`` (GLYPHWEAVE_MYPYC=1), ``pure`` (GLYPHWEAVE_PURE=1, or no C compiler:
-    said on standard error) or ``optional`` (compiled, and pure if compiling fails)."""
+    said on standard error when ``say``) or ``optional`` (compiled, and pure if compiling fails)."""
     if os.environ.get("GLYPHWEAVE_MYPYC") == "1":
         return "required"
     if os.environ.get("GLYPHWEAVE_PURE") == "1":
         return "pure"
     if c_compiler() is None:
-        print("glyphweave: no C compiler found: building the pure-Python package (the compiled one extracts "
-              "about a quarter faster; on Debian, apt-get install gcc)", file=sys.stderr)
+        if say:
+            print("glyphweave: no C compiler found: building the pure-Python package (the compiled one extracts "
+                  "about a quarter faster; on Debian, apt-get install gcc)", file=sys.stderr)
         return "pure"
     return "optional"
 
@@ -55,7 +56,8 @@ def build_kind() -> str:
 def get_requires_for_build_wheel(config_settings=None):  # noqa: ANN001, ANN201 (PEP 517's signature)
     # setuptools runs setup.py to list its requirements, before mypy is installed: run it as
     # for a pure build (the requirements do not depend on the extensions), then add mypy's.
-    kind = build_kind()
+    # (The missing compiler is said once, by build_wheel: pip runs each hook in a process of its own.)
+    kind = build_kind(say=False)
     os.environ.pop(COMPILE, None)
     requires = _setuptools.get_requires_for_build_wheel(config_settings)
     return requires if kind == "pure" else [*requires, *COMPILED_BUILD_REQUIRES]

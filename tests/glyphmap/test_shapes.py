@@ -233,6 +233,19 @@ def type3_page(pdf: pikepdf.Pdf, procs: Dictionary, differences: list[Any], widt
     return out.getvalue()
 
 
+def add_glyph_procedure(pdf: pikepdf.Pdf, procs: Dictionary, differences: list[Any], widths: dict[int, float],
+                        code: int, glyph_set: Any, glyph: Any, matrix: str, scale: float) -> None:
+    """Glyph procedure ``/g<code>``: ``glyph``'s outline filled under ``matrix`` (a ``cm``'s
+    six numbers), advancing its width times ``scale``; named in ``differences``."""
+    pen = _PdfPathPen(glyph_set)
+    glyph.draw(pen)
+    body = (f"{glyph.width * scale:g} 0 d0\nq {matrix} cm\n" + "\n".join(pen.ops) + ("\nf" if pen.ops else "")
+            + "\nQ")
+    procs[f"/g{code}"] = pdf.make_stream(body.encode())
+    differences += [code, Name(f"/g{code}")]
+    widths[code] = glyph.width * scale
+
+
 def hanging_type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT, small: float = 0.55) -> bytes:
     """``lines`` in one Type3 font holding ``font_file``'s glyphs at two sizes (the odd lines
     in the small one), drawn as Ghostscript's bitmap fonts are: upside down for a text matrix
@@ -259,14 +272,8 @@ def hanging_type3_pdf(font_file: str, lines: tuple[str, ...] = TEXT, small: floa
             key = (size, char)
             if key not in codes:
                 code = codes[key] = 32 + len(codes)
-                glyph = glyph_set[cmap[ord(char)]]
-                pen = _PdfPathPen(glyph_set)
-                glyph.draw(pen)
-                body = (f"{glyph.width * size:g} 0 d0\nq {size:g} 0 0 {-size:g} 0 {cap_height * size:g} cm\n"
-                        + "\n".join(pen.ops) + ("\nf" if pen.ops else "") + "\nQ")
-                procs[f"/g{code}"] = pdf.make_stream(body.encode())
-                differences += [code, Name(f"/g{code}")]
-                widths[code] = glyph.width * size
+                add_glyph_procedure(pdf, procs, differences, widths, code, glyph_set, glyph_set[cmap[ord(char)]],
+                                    f"{size:g} 0 0 {-size:g} 0 {cap_height * size:g}", size)
             shown.append(codes[key])
         content.append(f"BT /F1 20 Tf 1 0 0 -1 72 {740 - 30 * n} Tm <{bytes(shown).hex()}> Tj ET")
     return type3_page(pdf, procs, differences, widths, upem, "\n".join(content))
@@ -423,14 +430,9 @@ def two_face_type3_pdf(faces: tuple[str, ...], lines: tuple[str, ...] = TEXT) ->
         for char in line:
             if (face, char) not in codes:
                 code = codes[(face, char)] = 32 if char == " " and face == 0 else 33 + len(codes)
-                glyph = glyph_set[cmap[ord(char)]]
-                pen = _PdfPathPen(glyph_set)
-                glyph.draw(pen)
                 scale = upem / own_upem
-                body = f"{glyph.width * scale:g} 0 d0\n{scale:g} 0 0 {scale:g} 0 0 cm\n" + "\n".join(pen.ops)
-                procs[f"/g{code}"] = pdf.make_stream((body + ("\nf" if pen.ops else "")).encode())
-                differences += [code, Name(f"/g{code}")]
-                widths[code] = glyph.width * scale
+                add_glyph_procedure(pdf, procs, differences, widths, code, glyph_set, glyph_set[cmap[ord(char)]],
+                                    f"{scale:g} 0 0 {scale:g} 0 0", scale)
             shown.append(codes[(face, char)])
         content.append(f"BT /F1 14 Tf 72 {700 - 24 * n} Td <{bytes(shown).hex()}> Tj ET")
     return type3_page(pdf, procs, differences, widths, upem, "\n".join(content))
