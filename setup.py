@@ -1,7 +1,9 @@
 """The compiled build's one step that pyproject.toml cannot declare.
 
-The build backend (tools/build_backend.py) says in ``GLYPHWEAVE_COMPILE`` whether to compile
-the modules that ``glyphweave.accelerated.COMPILED`` lists to C extensions with mypyc:
+The build backend (tools/build_backend.py) says in ``GLYPHWEAVE_COMPILE`` whether to build
+the C extensions that ``glyphweave.accelerated`` lists: the modules written for C
+(``NATIVE``, Cython sources beside their pure-Python reference) and the hot modules mypyc
+compiles from their Python sources (``COMPILED``):
 ``required`` (``GLYPHWEAVE_MYPYC=1``: failing to is an error), ``optional`` (a C compiler is
 there: failing to builds the pure-Python package, said in one line) or unset (pure).
 
@@ -34,16 +36,20 @@ def _compiled_extensions() -> list:
     # Start from an empty build folder: an extension left there by an earlier build (of a
     # module since dropped from the list) would ship in this wheel and shadow its source.
     shutil.rmtree("build", ignore_errors=True)
-    names = runpy.run_path(os.path.join("src", "glyphweave", "accelerated.py"))["COMPILED"]
+    lists = runpy.run_path(os.path.join("src", "glyphweave", "accelerated.py"))
     try:
+        from Cython.Build import cythonize
         from mypyc.build import mypycify
+        from setuptools import Extension
 
-        return mypycify([os.path.join("src", *name.split(".")) + ".py" for name in names], opt_level="3",
-                        separate=True)
+        native = cythonize([Extension(name, [os.path.join("src", *name.split(".")) + ".pyx"])
+                            for name in lists["NATIVE"]], language_level=3, quiet=True)
+        return native + mypycify([os.path.join("src", *name.split(".")) + ".py" for name in lists["COMPILED"]],
+                                 opt_level="3", separate=True)
     except (Exception, SystemExit) as exc:
         if _mode() == "required":
             raise
-        _fallback("mypyc", exc)
+        _fallback("translating to C", exc)
         return []
 
 

@@ -5,8 +5,8 @@
 
 Each REV is anything ``git worktree add`` takes (a commit, a tag, ``HEAD~3``), or ``.`` for the checkout
 as it is, uncommitted changes included. ``REV+mypyc`` is that revision's compiled build: the modules its
-``glyphweave.accelerated`` lists (those its compiled wheel holds) compiled in place by mypyc, in a copy
-for ``.+mypyc`` (needs mypy and a C compiler). Every revision gets a temporary worktree (removed at the
+``glyphweave.accelerated`` lists (those its compiled wheel holds) compiled in place, by mypyc and, for its
+C modules, Cython, in a copy for ``.+mypyc`` (needs mypy, Cython and a C compiler). Every revision gets a temporary worktree (removed at the
 end) whose sources are byte-compiled first, as ``pip install`` leaves them, and runs as
 ``python -m glyphweave.cli extract FILE --jobs 1`` with ``PYTHONPATH`` pointing at its ``src``: one
 worker, the whole process, output to /dev/null. The plugins are found through the installed
@@ -65,18 +65,24 @@ def _worktree(rev: str, where: Path) -> Path:
 
 
 def _compile_in_place(tree: Path, rev: str) -> None:
-    """Compile ``tree``'s hot modules next to their sources with mypyc, the modules its
-    ``glyphweave.accelerated.COMPILED`` lists (what its compiled wheel holds); mypy must be
-    installed here."""
+    """Compile ``tree``'s hot modules next to their sources, what its compiled wheel holds: the
+    modules its ``glyphweave.accelerated.COMPILED`` lists with mypyc, those of ``NATIVE`` (if it
+    has any) with Cython; both must be installed here."""
     listing = tree / "src" / "glyphweave" / "accelerated.py"
     if not listing.is_file():
         raise SystemExit(f"{rev}: this revision has no compiled build")
-    names = runpy.run_path(str(listing))["COMPILED"]
-    paths = [str(Path(*name.split(".")).with_suffix(".py")) for name in names]
-    print(f"compiling {rev} with mypyc...", file=sys.stderr)
-    done = subprocess.run([sys.executable, "-m", "mypyc", *paths], cwd=tree / "src", capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{rev}: the compiled build failed (is mypy installed?)\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+    lists = runpy.run_path(str(listing))
+    paths = [str(Path(*name.split(".")).with_suffix(".py")) for name in lists["COMPILED"]]
+    native = [str(Path(*name.split(".")).with_suffix(".pyx")) for name in lists.get("NATIVE", ())]
+    print(f"compiling {rev} with mypyc{' and Cython' if native else ''}...", file=sys.stderr)
+    steps = [[sys.executable, "-m", "mypyc", *paths]]
+    if native:
+        steps.append([sys.executable, "-m", "Cython.Build.Cythonize", "-i", "-3", "-q", *native])
+    for step in steps:
+        done = subprocess.run(step, cwd=tree / "src", capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"{rev}: the compiled build failed (are mypy and Cython installed?)\n"
+                             f"{done.stdout[-2000:]}{done.stderr[-2000:]}")
 
 
 def _command(src: Path, pdf: Path, profile: str) -> list[str]:

@@ -56,13 +56,15 @@ def one_error_line(err: str) -> str:
 
 def test_version_says_which_build_runs(capsys: pytest.CaptureFixture[str]):
     from glyphweave import __version__
-    from glyphweave.accelerated import COMPILED, compiled_modules
+    from glyphweave.accelerated import COMPILED, NATIVE, compiled_modules
 
     with pytest.raises(SystemExit) as exited:
         main(["--version"])
     assert exited.value.code == 0
     compiled = compiled_modules()
-    build = f"compiled with mypyc: {len(compiled)} of {len(COMPILED)} hot modules" if compiled else "pure Python"
+    native = sum(name in NATIVE for name in compiled)
+    build = (f"compiled: {native} of {len(NATIVE)} C modules, {len(compiled) - native} of {len(COMPILED)} hot "
+             "modules by mypyc" if compiled else "pure Python")
     assert capsys.readouterr().out == f"glyphweave {__version__} ({build})\n"
 
 

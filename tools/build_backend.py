@@ -1,12 +1,13 @@
-"""glyphweave's build backend: setuptools, asking for mypy when the compiled build is made.
+"""glyphweave's build backend: setuptools, asking for Cython and mypy when the compiled build is made.
 
 ``pip install .`` builds a wheel whose hottest modules are compiled by mypyc when a C compiler
 is there (setup.py does the compiling), and the pure-Python package when not, or when
 ``GLYPHWEAVE_PURE=1`` asks for it. ``GLYPHWEAVE_MYPYC=1`` requires the compiled build: a
 missing compiler, or a module mypyc cannot compile, is then an error rather than a fallback
 (the compiled build's tox envs set it). PEP 517 lets a backend name build requirements per
-build, and that is all this adds to setuptools: mypy, and the packages the compiled modules
-import, so that mypyc compiles against the types the package is checked with. A pure build
+build, and that is all this adds to setuptools: Cython (for the modules written for C), mypy,
+and the packages the compiled modules import, so that mypyc compiles against the types the
+package is checked with. A pure build
 asks for nothing more than setuptools does.
 
 An editable install is never compiled: the extension would shadow its source, and edits to
@@ -24,7 +25,7 @@ import sysconfig
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import *  # noqa: F403 (the backend's other hooks, unchanged)
 
-COMPILED_BUILD_REQUIRES = ["mypy>=2.3", "pikepdf>=8.0", "fonttools>=4.40", "attrs>=23.1", "pluggy>=1.3"]
+COMPILED_BUILD_REQUIRES = ["Cython>=3.0", "mypy>=2.3", "pikepdf>=8.0", "fonttools>=4.40", "attrs>=23.1", "pluggy>=1.3"]
 
 COMPILE = "GLYPHWEAVE_COMPILE"
 """What the backend tells setup.py (same process): ``required``, ``optional`` or unset (pure)."""

@@ -1,19 +1,22 @@
-"""The compiled build: which modules mypyc compiles, and which of them run compiled.
+"""The compiled build: which C extensions it holds, and which of them this install runs.
 
 A wheel built where a C compiler is found (``pip install .``; see the usage guide, "The
-compiled build") holds the modules of :data:`COMPILED` as C extensions made by mypyc from
-the very same sources; a pure install (no compiler, ``GLYPHWEAVE_PURE=1``, an editable
-install) runs them as Python. The Python modules are the reference: a
-test compares both builds' text on every shared PDF. This module imports nothing of
-glyphweave, so the build reads :data:`COMPILED` from it before the package is installed.
+compiled build") holds two kinds: the modules of :data:`NATIVE`, written for C (Cython
+sources that do in plain loops what a pure-Python module of the package does with regular
+expressions), and the modules of :data:`COMPILED`, made by mypyc from the very same Python
+sources. A pure install (no compiler, ``GLYPHWEAVE_PURE=1``, an editable install) has
+neither, and runs the Python modules. Those are the reference: tests compare both builds'
+output on every shared PDF. This module imports nothing of glyphweave, so the build reads
+its lists before the package is installed.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.machinery
+import importlib.util
 
-__all__ = ["COMPILED", "compiled_modules"]
+__all__ = ["COMPILED", "NATIVE", "compiled_modules"]
 
 COMPILED = (
     "glyphweave.pdf.lexer",
@@ -39,8 +42,16 @@ hook implementation). Each must keep to what mypyc compiles: no subclass of a bu
 type, no ``attrs`` class, no hook implementation, no method aliased by assignment."""
 
 
+NATIVE = ("glyphweave.pdf._ctokenizer",)
+"""The modules written for C (each a ``.pyx`` beside the pure module it stands in for, whose
+importer falls back to that module where it is not built): the content tokenizer's fast
+path, :mod:`glyphweave.pdf.tokenizer` scanned byte by byte."""
+
+
 def compiled_modules() -> list[str]:
-    """The modules of :data:`COMPILED` that this install runs compiled (importing them)."""
+    """The modules of :data:`COMPILED` that this install runs compiled, then those of
+    :data:`NATIVE` it has (importing them)."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    return [name for name in COMPILED
-            if (getattr(importlib.import_module(name), "__file__", None) or "").endswith(suffixes)]
+    compiled = [name for name in COMPILED
+                if (getattr(importlib.import_module(name), "__file__", None) or "").endswith(suffixes)]
+    return compiled + [name for name in NATIVE if importlib.util.find_spec(name) is not None]

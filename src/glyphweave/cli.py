@@ -40,11 +40,12 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        from glyphweave.accelerated import COMPILED, compiled_modules
+        from glyphweave.accelerated import COMPILED, NATIVE, compiled_modules
 
         compiled = compiled_modules()
-        build = (f"compiled with mypyc: {len(compiled)} of {len(COMPILED)} hot modules" if compiled
-                 else "pure Python")
+        native = [name for name in compiled if name in NATIVE]
+        build = (f"compiled: {len(native)} of {len(NATIVE)} C modules, {len(compiled) - len(native)} of "
+                 f"{len(COMPILED)} hot modules by mypyc" if compiled else "pure Python")
         print(f"{self.version} ({build})")  # on stdout, as argparse's own version action
         parser.exit()
 

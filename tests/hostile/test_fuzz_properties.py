@@ -16,9 +16,18 @@ from hypothesis import strategies as st
 
 import glyphweave
 from glyphweave.core.errors import GlyphweaveError
+from glyphweave.pdf import tokenizer
 from glyphweave.pdf.cmap import CMapError, parse_cmap
-from glyphweave.pdf.tokenizer import operations
 from glyphweave.testing.pdfs import form, helvetica, make_pdf, truetype, type0_identity, type3
+
+TOKENIZERS = [tokenizer.operations]
+"""The reference tokenizer, and the compiled build's C one where it is built."""
+try:
+    from glyphweave.pdf._ctokenizer import operations as _native_operations
+except ImportError:
+    pass
+else:
+    TOKENIZERS.append(_native_operations)
 
 FUZZ = settings(max_examples=150, deadline=2000, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -48,20 +57,22 @@ separators = st.sampled_from([b" ", b"\n", b"\r\n", b"\t", b"", b"\x0c"])
 @FUZZ
 @given(content)
 def test_the_tokenizer_never_raises_and_counts_operators_up(data: bytes) -> None:
-    last = 0
-    for _op, operands, index in operations(data, fuse=True):
-        assert isinstance(operands, list)
-        assert index >= last
-        last = index
+    for operations in TOKENIZERS:
+        last = 0
+        for _op, operands, index in operations(data, fuse=True):
+            assert isinstance(operands, list)
+            assert index >= last
+            last = index
 
 
 @FUZZ
 @given(st.binary(max_size=400))
 def test_the_tokenizer_on_raw_bytes(data: bytes) -> None:
-    for _ in operations(data, fuse=True):
-        pass
-    for _ in operations(data):
-        pass
+    for operations in TOKENIZERS:
+        for _ in operations(data, fuse=True):
+            pass
+        for _ in operations(data):
+            pass
 
 
 @FUZZ

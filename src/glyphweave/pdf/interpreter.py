@@ -56,8 +56,12 @@ from glyphweave.pdf.tokenizer import (
     UNENDED_IMAGE,
     Fused,
     RawTJ,
-    operations,
 )
+
+try:  # the compiled build's tokenizer: the same items, its fast path scanned in C
+    from glyphweave.pdf._ctokenizer import operations
+except ImportError:  # a pure install: the reference
+    from glyphweave.pdf.tokenizer import operations
 
 log = logging.getLogger(__name__)
 

@@ -345,7 +345,13 @@ def _shown(m: re.Match[bytes], group: str, dropped: list[str]) -> Any:
     """The operand of the show whose body ``group`` of the fast match holds: an empty one,
     said in ``dropped``, past :data:`OPERAND_BYTES_MAX` (a string the fast path matches
     whole, with no escape in it, is as long as the stream allows)."""
-    raw = m[group]
+    return show_operand(m[group], group, dropped)
+
+
+def show_operand(raw: bytes, group: str, dropped: list[str]) -> Any:
+    """The operand a shown string's body ``raw`` denotes, its kind named as the fast match's
+    groups are (``tj``, ``lit``, ``hex``); :func:`_shown` says the rest. (The compiled
+    scanner calls it for what it does not read itself.)"""
     if len(raw) > OPERAND_BYTES_MAX:
         dropped.append(_LONG_STRING if group != "tj" else f"a TJ array of more than {OPERAND_BYTES_MAX >> 20} MB")
         return RawTJ(b"") if group == "tj" else b""

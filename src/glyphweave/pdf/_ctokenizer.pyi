@@ -1,0 +1,5 @@
+from collections.abc import Iterator
+
+from glyphweave.pdf.tokenizer import Item
+
+def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = None) -> Iterator[Item]: ...

@@ -1,0 +1,594 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""The content-stream tokenizer's fast path, scanned byte by byte in C.
+
+:mod:`glyphweave.pdf.tokenizer` is the reference: it reads a whole operation per match of
+one regular expression (``_FAST``), and that match costs more than the operation's bytes do
+(the engine's set-up, a match object, a group looked up by name per field). This module
+reads the same operations with plain loops over the bytes, and yields exactly the items the
+reference yields (a test compares both on every shared PDF, and on random and hostile
+input). Where the reference leaves its fast path (the general path, a drawing stepped over,
+a glyph block, an inline image, an over-long operand) this module calls the reference's own
+function for that step, so there is one implementation of each.
+
+The scanners below mirror the reference's patterns one for one, including their caps (at most
+``REPEAT_MAX`` items in a TJ array, escapes in a literal string): input the pattern would not
+match is not read here either, and goes to the general path as it does there.
+"""
+
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
+
+from glyphweave.pdf import tokenizer as _reference
+from glyphweave.pdf.lexer import REPEAT_MAX as _REPEAT_MAX
+from glyphweave.pdf.operands import RawTJ
+
+__all__ = ["operations"]
+
+# Character classes (ISO 32000-1 §7.2.2), one bit each.
+cdef enum:
+    WS = 1         # white-space: NUL, TAB, LF, FF, CR, SPACE
+    DELIM = 2      # ( ) < > [ ] { } / %
+    NUMCH = 4      # what a run of numeric operands is made of besides white-space: 0-9 . + -
+    DIGIT = 8
+    HEXCH = 16     # 0-9 A-F a-f
+    OPSTART = 32   # an operator's first character: A-Z a-z ' "
+
+cdef unsigned char CLASS[256]
+
+
+cdef void _fill_classes():
+    cdef int c
+    for c in range(256):
+        CLASS[c] = 0
+    for c in b"\x00\t\n\x0c\r ":
+        CLASS[c] |= WS
+    for c in b"()<>[]{}/%":
+        CLASS[c] |= DELIM
+    for c in b"0123456789":
+        CLASS[c] |= NUMCH | DIGIT | HEXCH
+    for c in b".+-":
+        CLASS[c] |= NUMCH
+    for c in b"ABCDEFabcdef":
+        CLASS[c] |= HEXCH
+    for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'\"":
+        CLASS[c] |= OPSTART
+
+
+_fill_classes()
+
+cdef Py_ssize_t REPEAT = _REPEAT_MAX
+cdef Py_ssize_t OPERAND_BYTES_MAX = _reference.OPERAND_BYTES_MAX
+cdef Py_ssize_t NUMBERS_BYTES_MAX = _reference._NUMBERS_BYTES_MAX
+
+
+cdef inline bint _regular(unsigned char c) noexcept nogil:
+    return not (CLASS[c] & (WS | DELIM))
+
+
+cdef Py_ssize_t _skip(const unsigned char* d, Py_ssize_t n, Py_ssize_t p) noexcept nogil:
+    """Past white-space and comments (the pattern ``SKIP``)."""
+    while True:
+        while p < n and CLASS[d[p]] & WS:
+            p += 1
+        if p < n and d[p] == 0x25:  # a comment runs to the end of its line
+            while p < n and d[p] != 0x0A and d[p] != 0x0D:
+                p += 1
+            continue
+        return p
+
+
+cdef inline Py_ssize_t _skip_white(const unsigned char* d, Py_ssize_t n, Py_ssize_t p) noexcept nogil:
+    while p < n and CLASS[d[p]] & WS:
+        p += 1
+    return p
+
+
+cdef Py_ssize_t _number(const unsigned char* d, Py_ssize_t n, Py_ssize_t p) noexcept nogil:
+    """The end of the number at ``p`` (the pattern ``NUMBER``), or -1."""
+    if p < n and (d[p] == 0x2B or d[p] == 0x2D):
+        p += 1
+    if p < n and CLASS[d[p]] & DIGIT:
+        while p < n and CLASS[d[p]] & DIGIT:
+            p += 1
+        if p < n and d[p] == 0x2E:
+            p += 1
+            while p < n and CLASS[d[p]] & DIGIT:
+                p += 1
+    elif p < n and d[p] == 0x2E:
+        p += 1
+        if not (p < n and CLASS[d[p]] & DIGIT):
+            return -1
+        while p < n and CLASS[d[p]] & DIGIT:
+            p += 1
+    else:
+        return -1
+    if p < n and (CLASS[d[p]] & DIGIT or d[p] == 0x2E):
+        return -1
+    return p
+
+
+cdef Py_ssize_t _literal_body(const unsigned char* d, Py_ssize_t n, Py_ssize_t p) noexcept nogil:
+    """The offset of the ``)`` that ends the literal string whose inside starts at ``p``, with
+    no nested parentheses and at most REPEAT escapes (the pattern ``LITERAL_BODY``), or -1."""
+    cdef Py_ssize_t escapes = 0
+    cdef unsigned char c
+    while p < n:
+        c = d[p]
+        if c == 0x29:  # )
+            return p
+        if c == 0x28:  # (
+            return -1
+        if c == 0x5C:  # a backslash and the byte it escapes, whatever that is
+            if escapes == REPEAT or p + 1 >= n:
+                return -1
+            escapes += 1
+            p += 2
+            continue
+        p += 1
+    return -1
+
+
+cdef Py_ssize_t _hex_body(const unsigned char* d, Py_ssize_t n, Py_ssize_t p) noexcept nogil:
+    """The offset of the ``>`` that ends the hex string whose inside starts at ``p``, or -1."""
+    while p < n and CLASS[d[p]] & (HEXCH | WS):
+        p += 1
+    return p if p < n and d[p] == 0x3E else -1
+
+
+cdef Py_ssize_t _tj_body(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, Py_ssize_t* close) noexcept nogil:
+    """The end of the TJ array's inside that starts at ``p`` (strings and numbers only, at most
+    REPEAT of them: the pattern ``TJ_BODY``), its ``]`` in ``close``; -1 when it is not one."""
+    cdef Py_ssize_t items = 0
+    cdef Py_ssize_t q, e
+    cdef unsigned char c
+    while True:
+        q = _skip_white(d, n, p)
+        if q >= n:
+            return -1
+        c = d[q]
+        if c == 0x5D:  # ]
+            close[0] = q
+            return p
+        if items == REPEAT:
+            return -1
+        if c == 0x28:
+            e = _literal_body(d, n, q + 1)
+        elif c == 0x3C:
+            e = _hex_body(d, n, q + 1)
+        else:
+            e = _number(d, n, q)
+            if e < 0:
+                return -1
+            p = e
+            items += 1
+            continue
+        if e < 0:
+            return -1
+        p = e + 1
+        items += 1
+
+
+cdef inline bint _keyword(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, unsigned char a, unsigned char b) noexcept nogil:
+    """Whether the two-letter keyword ``ab`` stands at ``p`` as a whole token."""
+    return p + 1 < n and d[p] == a and d[p + 1] == b and (p + 2 >= n or not _regular(d[p + 2]))
+
+
+# What a shown string at the end of a fast match is: its group's name in the reference.
+cdef enum:
+    NO_SHOW = 0
+    SHOW_TJ = 1
+    SHOW_LIT = 2
+    SHOW_HEX = 3
+
+
+cdef struct Show:
+    int kind
+    Py_ssize_t body_start
+    Py_ssize_t body_end
+    Py_ssize_t end
+
+
+cdef void _show(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, Show* s) noexcept nogil:
+    """A string shown at ``p`` by TJ or Tj, after optional white-space (the pattern ``_SHOW``)."""
+    cdef Py_ssize_t close = 0
+    cdef Py_ssize_t e, q
+    s.kind = NO_SHOW
+    p = _skip_white(d, n, p)
+    if p >= n:
+        return
+    if d[p] == 0x5B:  # [
+        e = _tj_body(d, n, p + 1, &close)
+        if e < 0:
+            return
+        q = _skip_white(d, n, close + 1)
+        if _keyword(d, n, q, 0x54, 0x4A):  # TJ
+            s.kind = SHOW_TJ
+            s.body_start = p + 1
+            s.body_end = e
+            s.end = q + 2
+        return
+    if d[p] == 0x28:  # (
+        e = _literal_body(d, n, p + 1)
+        s.kind = SHOW_LIT
+    elif d[p] == 0x3C:  # <
+        e = _hex_body(d, n, p + 1)
+        s.kind = SHOW_HEX
+    else:
+        return
+    if e >= 0:
+        q = _skip_white(d, n, e + 1)
+        if _keyword(d, n, q, 0x54, 0x6A):  # Tj
+            s.body_start = p + 1
+            s.body_end = e
+            s.end = q + 2
+            return
+    s.kind = NO_SHOW
+
+
+# What a fast match read: its last group in the reference.
+cdef enum:
+    NO_MATCH = 0   # no match, or one with no group (the general path reads on)
+    GOT_OP = 1     # numbers and an operator, perhaps a shown string after it
+    GOT_TF = 2     # /F s Tf, perhaps x y Td and a shown string after it
+    GOT_SHOW = 3   # a shown string on its own
+
+
+cdef struct Fast:
+    int kind
+    Py_ssize_t nums_start
+    Py_ssize_t op_start
+    Py_ssize_t op_end
+    Py_ssize_t font_start
+    Py_ssize_t font_end
+    Py_ssize_t size_start
+    Py_ssize_t size_end
+    Py_ssize_t tf_end
+    Py_ssize_t tx_start
+    Py_ssize_t tx_end
+    Py_ssize_t ty_start   # -1: no Td after Tf
+    Py_ssize_t ty_end
+    Show show
+    Py_ssize_t end
+
+
+cdef void _fast(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, Fast* m) noexcept nogil:
+    """One match of the reference's ``_FAST`` at ``p``."""
+    cdef Py_ssize_t r, q, e
+    cdef unsigned char c
+    m.kind = NO_MATCH
+    m.show.kind = NO_SHOW
+    p = _skip(d, n, p)
+    if p >= n:
+        return
+    c = d[p]
+    if CLASS[c] & (NUMCH | OPSTART):
+        r = p
+        if CLASS[c] & NUMCH:  # numbers, then white-space, then the operator
+            while r < n and CLASS[d[r]] & (NUMCH | WS):
+                r += 1
+            if r >= n or not CLASS[d[r - 1]] & WS or not CLASS[d[r]] & OPSTART:
+                return
+        m.nums_start = p
+        m.op_start = r
+        while r < n and _regular(d[r]):
+            r += 1
+        m.op_end = r
+        m.kind = GOT_OP
+        _show(d, n, r, &m.show)
+        m.end = m.show.end if m.show.kind else r
+        return
+    if c == 0x2F:  # /F s Tf
+        q = p + 1
+        while q < n and _regular(d[q]):
+            q += 1
+        if q == p + 1 or q >= n or not CLASS[d[q]] & WS:
+            return
+        m.font_start = p + 1
+        m.font_end = q
+        q = _skip_white(d, n, q)
+        e = _number(d, n, q)
+        if e < 0 or e >= n or not CLASS[d[e]] & WS:
+            return
+        m.size_start = q
+        m.size_end = e
+        q = _skip_white(d, n, e)
+        if not _keyword(d, n, q, 0x54, 0x66):  # Tf
+            return
+        m.tf_end = q + 2
+        m.kind = GOT_TF
+        m.ty_start = -1
+        r = m.tf_end
+        # and the x y Td after it, if there is one
+        q = _skip_white(d, n, r)
+        e = _number(d, n, q)
+        if e >= 0 and e < n and CLASS[d[e]] & WS:
+            m.tx_start = q
+            m.tx_end = e
+            q = _skip_white(d, n, e)
+            e = _number(d, n, q)
+            if e >= 0 and e < n and CLASS[d[e]] & WS:
+                m.ty_start = q
+                m.ty_end = e
+                q = _skip_white(d, n, e)
+                if _keyword(d, n, q, 0x54, 0x64):  # Td
+                    r = q + 2
+                else:
+                    m.ty_start = -1
+        _show(d, n, r, &m.show)
+        m.end = m.show.end if m.show.kind else r
+        return
+    if c == 0x5B or c == 0x28 or c == 0x3C:
+        _show(d, n, p, &m.show)
+        if m.show.kind:
+            m.kind = GOT_SHOW
+            m.end = m.show.end
+
+
+cdef inline Py_ssize_t _numberish(const unsigned char* d, Py_ssize_t n, Py_ssize_t p) noexcept nogil:
+    while p < n and CLASS[d[p]] & (NUMCH | WS):
+        p += 1
+    return p
+
+
+cdef inline Py_ssize_t _word_end(const unsigned char* d, Py_ssize_t n, Py_ssize_t p) noexcept nogil:
+    while p < n and _regular(d[p]):
+        p += 1
+    return p
+
+
+cdef bint _ignored(const unsigned char* d, Py_ssize_t size) noexcept nogil:
+    """Whether the operator ``d[:size]`` cannot change text (the reference's ``_IGNORED``)."""
+    cdef unsigned char a, b
+    if size == 1:
+        a = d[0]
+        return (a == 0x6D or a == 0x6C or a == 0x63 or a == 0x76 or a == 0x79 or a == 0x68 or a == 0x53
+                or a == 0x73 or a == 0x66 or a == 0x46 or a == 0x42 or a == 0x62 or a == 0x6E or a == 0x57
+                or a == 0x77 or a == 0x6A or a == 0x4A or a == 0x4D or a == 0x69)  # m l c v y h S s f F B b n W w j J M i
+    if size == 2:
+        a = d[0]
+        b = d[1]
+        if a == 0x72:  # re ri
+            return b == 0x65 or b == 0x69
+        return b == 0x2A and (a == 0x66 or a == 0x42 or a == 0x62 or a == 0x57)  # f* B* b* W*
+    return False
+
+
+cdef bint _in_block(const unsigned char* d, Py_ssize_t size) noexcept nogil:
+    """Whether the operator ``d[:size]`` may stand in a drawing's ``q ... Q`` block (the
+    reference's ``_IN_BLOCK_RE``: those of ``_ignored``, ``cm`` and the colours set by numbers)."""
+    cdef unsigned char a, b
+    if _ignored(d, size):
+        return True
+    if size == 1:
+        a = d[0]
+        return a == 0x67 or a == 0x47 or a == 0x6B or a == 0x4B  # g G k K
+    if size == 2:
+        a = d[0]
+        b = d[1]
+        return ((a == 0x63 and b == 0x6D) or (a == 0x73 and b == 0x63) or (a == 0x53 and b == 0x43)
+                or (a == 0x72 and b == 0x67) or (a == 0x52 and b == 0x47))  # cm sc SC rg RG
+    if size == 3:
+        return (d[0] == 0x73 and d[1] == 0x63 and d[2] == 0x6E) or (d[0] == 0x53 and d[1] == 0x43 and d[2] == 0x4E)
+    return False
+
+
+cdef Py_ssize_t _drawing(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, Py_ssize_t* operators) noexcept nogil:
+    """The end of the drawing at ``p`` (the reference's ``_DRAWING``: operators that cannot
+    change text, comments, and ``q ... Q`` blocks of those, at most REPEAT of them), and in
+    ``operators`` how many operators it holds."""
+    cdef Py_ssize_t end = p, steps = 0, inner, block, q, w
+    operators[0] = 0
+    while steps < REPEAT:
+        q = _numberish(d, n, p)
+        if q >= n:
+            break
+        if d[q] == 0x25:  # a comment, to the end of its line
+            q += 1
+            while q < n and d[q] != 0x0A and d[q] != 0x0D:
+                q += 1
+        else:
+            w = _word_end(d, n, q)
+            if _ignored(d + q, w - q):
+                operators[0] += 1
+                q = w
+            elif w == q + 1 and d[q] == 0x71 and w < n and CLASS[d[w]] & WS:  # q, then a block
+                block = 1
+                inner = 0
+                q = w + 1
+                while True:
+                    q = _numberish(d, n, q)
+                    w = _word_end(d, n, q)
+                    if inner == REPEAT or not _in_block(d + q, w - q):
+                        break
+                    block += 1
+                    inner += 1
+                    q = w
+                if not (w == q + 1 and d[q] == 0x51):  # Q
+                    break
+                operators[0] += block + 1
+                q = w
+            else:
+                break
+        p = end = q
+        steps += 1
+    return end
+
+
+# Operators of one or two characters, made once: the interpreter looks each up in a dict,
+# and a bytes object it has seen keeps its hash. (Pages of this table that no operator uses
+# are never touched.)
+cdef PyObject* _OPERATORS[256 * 257]
+
+
+cdef inline bytes _operator(const unsigned char* d, Py_ssize_t start, Py_ssize_t end):
+    cdef Py_ssize_t k
+    cdef bytes op
+    if end - start > 2:
+        return PyBytes_FromStringAndSize(<const char*>d + start, end - start)
+    k = d[start] if end - start == 1 else 256 + d[start] * 256 + d[start + 1]
+    if _OPERATORS[k] == NULL:
+        op = PyBytes_FromStringAndSize(<const char*>d + start, end - start)
+        Py_INCREF(op)
+        _OPERATORS[k] = <PyObject*>op
+    return <bytes>_OPERATORS[k]
+
+
+cdef inline bytes _slice(const unsigned char* d, Py_ssize_t start, Py_ssize_t end):
+    return PyBytes_FromStringAndSize(<const char*>d + start, end - start)
+
+
+cdef void _numbers(const unsigned char* d, Py_ssize_t start, Py_ssize_t end, list stack):
+    """The numbers of a run of numbers and white-space, onto ``stack`` (``bytes.split``)."""
+    cdef Py_ssize_t p = start, q
+    while True:
+        while p < end and CLASS[d[p]] & WS:
+            p += 1
+        if p >= end:
+            return
+        q = p
+        while q < end and not CLASS[d[q]] & WS:
+            q += 1
+        stack.append(PyBytes_FromStringAndSize(<const char*>d + p, q - p))
+        p = q
+
+
+cdef object _shown(bytes data, const unsigned char* d, Show* s, list dropped):
+    """The operand of a shown string (the reference's ``_shown``): a TJ array unread, a literal
+    string with no escape and no CR as its bytes; anything else by the reference."""
+    cdef Py_ssize_t size = s.body_end - s.body_start
+    cdef Py_ssize_t p
+    cdef unsigned char c
+    if size <= OPERAND_BYTES_MAX:
+        if s.kind == SHOW_TJ:
+            return RawTJ(_slice(d, s.body_start, s.body_end))
+        if s.kind == SHOW_LIT:
+            for p in range(s.body_start, s.body_end):
+                c = d[p]
+                if c == 0x5C or c == 0x0D:
+                    break
+            else:
+                return bytearray(_slice(d, s.body_start, s.body_end))
+    return _reference.show_operand(_slice(d, s.body_start, s.body_end), _GROUPS[s.kind], dropped)
+
+
+_GROUPS = (None, "tj", "lit", "hex")
+_SHOWN_BY = (None, b"TJ", b"Tj", b"Tj")
+
+
+def operations(data, *, fuse=False, dropped=None):
+    """Yield what :func:`glyphweave.pdf.tokenizer.operations` yields for ``data``, reading
+    its fast path in C (same arguments, same items, same ``dropped``)."""
+    if dropped is None:
+        dropped = []
+    if type(data) is not bytes:
+        data = bytes(data)
+    cdef bytes buffer = data
+    cdef const unsigned char* d = <const unsigned char*>PyBytes_AS_STRING(buffer)
+    cdef Py_ssize_t size = PyBytes_GET_SIZE(buffer)
+    cdef Py_ssize_t n = _reference._content_end(buffer)
+    cdef Py_ssize_t pos = 0
+    cdef Py_ssize_t count = 0
+    cdef Py_ssize_t nums_end, end, more
+    cdef Fast m
+    cdef bint fusing = bool(fuse)
+    cdef list stack = []
+    cdef object op, item, record, block, operand
+    general = _reference._general
+    fusable = _reference.FUSABLE
+    drawing_ops = _reference._DRAWING_OPS
+    while pos < n:
+        _fast(d, size, pos, &m)
+        if m.kind == NO_MATCH:  # no whole operation here
+            pos, op = general(buffer, pos, stack, dropped)
+            if op is not None:
+                count += 1
+                yield op, stack, count
+                stack = []
+            continue
+        pos = m.end
+        if m.kind == GOT_SHOW:  # a string shown on its own
+            stack.append(_shown(buffer, d, &m.show, dropped))
+            count += 1
+            yield _SHOWN_BY[m.show.kind], stack, count
+            stack = []
+            continue
+        if m.kind == GOT_TF:  # /F s Tf, perhaps with x y Td and a shown string after it
+            stack.append(_reference.decode_name(_slice(d, m.font_start, m.font_end)))
+            stack.append(_slice(d, m.size_start, m.size_end))
+            count += 1
+            if fusing and m.ty_start >= 0:
+                stack.append(_slice(d, m.tx_start, m.tx_end))
+                stack.append(_slice(d, m.ty_start, m.ty_end))
+                if m.show.kind == NO_SHOW:
+                    record = _reference._TF_TD
+                    count += 1
+                else:
+                    stack.append(_shown(buffer, d, &m.show, dropped))
+                    record = _reference._TF_TD_TJ if m.show.kind == SHOW_TJ else _reference._TF_TD_TJ_STRING
+                    count += 2
+                yield record, stack, count
+            else:
+                pos = m.tf_end  # a Td or string after it is the next match's
+                yield b"Tf", stack, count
+            stack = []
+            continue
+        # numbers and an operator, perhaps a shown string after it
+        op = _operator(d, m.op_start, m.op_end)
+        nums_end = m.op_start
+        if m.show.kind != NO_SHOW:
+            if fusing and op in fusable:
+                _add_numbers(d, m.nums_start, nums_end, stack, dropped)
+                stack.append(_shown(buffer, d, &m.show, dropped))
+                record = (_reference._THEN_TJ if m.show.kind == SHOW_TJ else _reference._THEN_TJ_STRING)[op]
+                count += 2
+                yield record, stack, count
+                stack = []
+                continue
+            pos = m.op_end  # the string is the next match's
+        count += 1
+        if op in drawing_ops:
+            if fusing and nums_end == m.nums_start and op == b"q":
+                block = _reference._BLOCK.match(buffer, m.op_start)
+                if block is not None:
+                    item = _reference._glyph_block(block, stack, count, dropped)
+                    count = item[2]
+                    pos = block.end()
+                    stack = []
+                    yield item
+                    continue
+            if op == b"q":  # a q ... Q block of drawing, or a q the interpreter needs
+                end = _drawing(d, size, pos - 1, &more)
+                more -= 1
+                if end <= pos:
+                    end = 0
+            else:  # the rest of the drawing this operator begins
+                end = _drawing(d, size, pos, &more)
+                if end <= pos:
+                    end = pos
+                    more = 0
+            if end:
+                count += more
+                pos = end
+                stack.clear()
+                continue
+        _add_numbers(d, m.nums_start, nums_end, stack, dropped)
+        if op == b"ID":
+            pos = _reference._past_inline_image(buffer, pos, dropped)
+            stack.clear()
+            yield b"EI", [], count
+            continue
+        yield op, stack, count
+        stack = []
+
+
+cdef void _add_numbers(const unsigned char* d, Py_ssize_t start, Py_ssize_t end, list stack, list dropped):
+    """The numeric operands before an operator onto ``stack``; past the reference's bound, only
+    the last ones (the reference's ``_last_numbers`` says so in ``dropped``)."""
+    if start == end:
+        return
+    if end - start > NUMBERS_BYTES_MAX:
+        tail = _reference._last_numbers(_slice(d, start, end), dropped)
+        stack.extend(tail.replace(b"\0", b" ").split())
+        return
+    _numbers(d, start, end, stack)
