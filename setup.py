@@ -43,7 +43,8 @@ def _compiled_extensions() -> list:
         from setuptools import Extension
 
         native = cythonize([Extension(name, [os.path.join("src", *name.split(".")) + ".pyx"])
-                            for name in lists["NATIVE"]], language_level=3, quiet=True)
+                            for name in lists["NATIVE"]], language_level=3, quiet=True,
+                           build_dir=os.path.join("build", "cython"))
         return native + mypycify([os.path.join("src", *name.split(".")) + ".py" for name in lists["COMPILED"]],
                                  opt_level="3", separate=True)
     except (Exception, SystemExit) as exc:
