@@ -94,6 +94,16 @@ EDGES = [
     b"q 1 0 0 1 5 5 cm BT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td <41> Tj ET Q",
     b"q 1 0 0 1 5 5 cm BT 3 Tr 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td (a) Tj ET Q",
     b"2 q 1 0 0 1 5 5 cm BT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td <41> Tj ET Q",
+    # Glyph blocks near and far from the pattern: separators, Tr, strings, the end.
+    *(b"q 1 0 0 1 5 5 cm BT %s 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td %s Tj ET Q%s" % (tr, shown, after)
+      for tr in (b"", b"3 Tr", b"3 Trx", b"3 Tr1", b"x Tr") for shown in (b"<41>", b"(a\\)b)", b"(a(b))", b"<4>")
+      for after in (b"", b"(a)Tj", b"x", b" Q")),
+    b"q\x001 0 0 1 5 5 cm\x00BT\x001 0 0 1 0 0 Tm/F1 9 Tf 0 0 Td<41>Tj\x00ET\x00Q",
+    b"q 1 0 0 1 5 5 cmBT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td <41> Tj ET Q",
+    b"q 1 0 0 1 5 5 cm BT 1 0 0 1 0 0 Tm / 9 Tf 0 0 Td <41> Tj ET Q",
+    b"q 1 0 0 1 5 5 cm BT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td <41> TjET Q",
+    b"q 1 0 0 1 5 5.5.5 cm BT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td <41> Tj ET Q",
+    b"q 1 0 0 1 5 5 cm BT 1 0 0 1 0 0 Tm /F1 9 Tf 0 0 Td\n(a)\nTj\nET\nQ\n",
     # Inline images, general-path constructs.
     b"BI /W 1 /H 1 ID \x00\xff EI BT ET", b"BI /W 1 ID xx", b"/P <</MCID 3>> BDC EMC", b"<< /A [1 (x)] >> x",
     b"[1 2] 0 d", b"{ } ) ] >> 1 Td", b"true false null Tj",
@@ -107,6 +117,13 @@ def test_each_edge_of_the_fast_path(data: bytes) -> None:
 
 def test_every_prefix_of_a_busy_stream() -> None:
     stream = b" ".join(EDGES[20:60]) + b"\nBT /F1 9 Tf 10 20 Td [(a)-3(b)]TJ 5 0 Td (x\\)y)Tj T*<4142>Tj ET"
+    for end in range(len(stream) + 1):
+        assert_same(stream[:end])
+
+
+def test_every_prefix_of_glyph_blocks() -> None:
+    block = b"q 1.03 0 0 1.46 187.2 644.36 cm BT 3 Tr 1 0 0 1 0 0 Tm /F10 17 Tf 0 0 Td <b9d8> Tj ET Q"
+    stream = block + b"\n" + block.replace(b" 3 Tr", b"").replace(b"<b9d8>", b"(a\\(b)")
     for end in range(len(stream) + 1):
         assert_same(stream[:end])
 

@@ -415,6 +415,178 @@ cdef Py_ssize_t _drawing(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, Py_
     return end
 
 
+cdef struct Block:
+    Py_ssize_t cm_start     # the six numbers of cm, with the white-space after them
+    Py_ssize_t cm_end
+    Py_ssize_t tr_start     # -1: no Tr
+    Py_ssize_t tr_end
+    Py_ssize_t tm_start
+    Py_ssize_t tm_end
+    Py_ssize_t font_start
+    Py_ssize_t font_end
+    Py_ssize_t size_start
+    Py_ssize_t size_end
+    Py_ssize_t tx_start
+    Py_ssize_t tx_end
+    Py_ssize_t ty_start
+    Py_ssize_t ty_end
+    Show show
+    Py_ssize_t end
+
+
+cdef inline Py_ssize_t _separated(const unsigned char* d, Py_ssize_t n, Py_ssize_t p) noexcept nogil:
+    """Past one white-space byte or more at ``p`` (the reference's ``_SEP``), or -1."""
+    if p >= n or not CLASS[d[p]] & WS:
+        return -1
+    return _skip_white(d, n, p + 1)
+
+
+cdef inline Py_ssize_t _word(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, const char* word) noexcept nogil:
+    """Past the bytes of ``word`` at ``p``, or -1 (no check of what follows)."""
+    cdef Py_ssize_t k = 0
+    while word[k]:
+        if p + k >= n or d[p + k] != <unsigned char>word[k]:
+            return -1
+        k += 1
+    return p + k
+
+
+cdef inline Py_ssize_t _numbers_then(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, int count) noexcept nogil:
+    """Past ``count`` numbers each followed by white-space (``(?:NUMBER _SEP){count}``), or -1."""
+    cdef int k
+    for k in range(count):
+        p = _number(d, n, p)
+        if p < 0:
+            return -1
+        p = _separated(d, n, p)
+        if p < 0:
+            return -1
+    return p
+
+
+cdef bint _glyph_block(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, Block* b) noexcept nogil:
+    """A whole glyph block at ``p``, its ``q`` (the reference's ``_BLOCK``): ``q a b c d e f cm
+    BT [r Tr] a b c d e f Tm /F s Tf x y Td <..> Tj ET Q`` with white-space between tokens."""
+    cdef Py_ssize_t q, e
+    q = _word(d, n, p, b"q")
+    if q < 0:
+        return False
+    q = _separated(d, n, q)
+    if q < 0:
+        return False
+    b.cm_start = q
+    q = _numbers_then(d, n, q, 6)
+    if q < 0:
+        return False
+    b.cm_end = q
+    q = _word(d, n, q, b"cm")
+    if q < 0:
+        return False
+    q = _separated(d, n, q)
+    if q < 0:
+        return False
+    q = _word(d, n, q, b"BT")
+    if q < 0:
+        return False
+    q = _separated(d, n, q)
+    if q < 0:
+        return False
+    b.tr_start = -1
+    e = _number(d, n, q)  # r Tr, perhaps
+    if e >= 0:
+        e = _separated(d, n, e)
+        if e >= 0 and _word(d, n, e, b"Tr") >= 0:
+            e = _separated(d, n, e + 2)
+            if e >= 0:
+                b.tr_start = q
+                b.tr_end = _number(d, n, q)
+                q = e
+    b.tm_start = q
+    q = _numbers_then(d, n, q, 6)
+    if q < 0:
+        return False
+    b.tm_end = q
+    q = _word(d, n, q, b"Tm")
+    if q < 0:
+        return False
+    q = _skip_white(d, n, q)
+    q = _word(d, n, q, b"/")
+    if q < 0:
+        return False
+    b.font_start = q
+    q = _word_end(d, n, q)
+    if q == b.font_start:
+        return False
+    b.font_end = q
+    q = _separated(d, n, q)
+    if q < 0:
+        return False
+    b.size_start = q
+    q = _number(d, n, q)
+    if q < 0:
+        return False
+    b.size_end = q
+    q = _separated(d, n, q)
+    if q < 0:
+        return False
+    q = _word(d, n, q, b"Tf")
+    if q < 0:
+        return False
+    q = _separated(d, n, q)
+    if q < 0:
+        return False
+    b.tx_start = q
+    q = _number(d, n, q)
+    if q < 0:
+        return False
+    b.tx_end = q
+    q = _separated(d, n, q)
+    if q < 0:
+        return False
+    b.ty_start = q
+    q = _number(d, n, q)
+    if q < 0:
+        return False
+    b.ty_end = q
+    q = _separated(d, n, q)
+    if q < 0:
+        return False
+    q = _word(d, n, q, b"Td")
+    if q < 0:
+        return False
+    q = _skip_white(d, n, q)
+    if q < n and d[q] == 0x28:
+        e = _literal_body(d, n, q + 1)
+        b.show.kind = SHOW_LIT
+    elif q < n and d[q] == 0x3C:
+        e = _hex_body(d, n, q + 1)
+        b.show.kind = SHOW_HEX
+    else:
+        return False
+    if e < 0:
+        return False
+    b.show.body_start = q + 1
+    b.show.body_end = e
+    q = _skip_white(d, n, e + 1)
+    q = _word(d, n, q, b"Tj")
+    if q < 0:
+        return False
+    q = _separated(d, n, q)
+    if q < 0:
+        return False
+    q = _word(d, n, q, b"ET")
+    if q < 0:
+        return False
+    q = _separated(d, n, q)
+    if q < 0:
+        return False
+    q = _word(d, n, q, b"Q")
+    if q < 0 or (q < n and _regular(d[q])):
+        return False
+    b.end = q
+    return True
+
+
 # Operators of one or two characters, made once: the interpreter looks each up in a dict,
 # and a bytes object it has seen keeps its hash. (Pages of this table that no operator uses
 # are never touched.)
@@ -473,6 +645,8 @@ cdef object _shown(bytes data, const unsigned char* d, Show* s, list dropped):
 
 
 _GROUPS = (None, "tj", "lit", "hex")
+_GLYPH_BLOCK = _reference.GLYPH_BLOCK
+_GLYPH_BLOCK_TR = _reference.GLYPH_BLOCK_TR
 _SHOWN_BY = (None, b"TJ", b"Tj", b"Tj")
 
 
@@ -491,6 +665,7 @@ def operations(data, *, fuse=False, dropped=None):
     cdef Py_ssize_t count = 0
     cdef Py_ssize_t nums_end, end, more
     cdef Fast m
+    cdef Block b
     cdef bint fusing = bool(fuse)
     cdef list stack = []
     cdef object op, item, record, block, operand
@@ -549,13 +724,21 @@ def operations(data, *, fuse=False, dropped=None):
         count += 1
         if op in drawing_ops:
             if fusing and nums_end == m.nums_start and op == b"q":
-                block = _reference._BLOCK.match(buffer, m.op_start)
-                if block is not None:
-                    item = _reference._glyph_block(block, stack, count, dropped)
-                    count = item[2]
-                    pos = block.end()
+                if _glyph_block(d, size, m.op_start, &b):
+                    _numbers(d, b.cm_start, b.cm_end, stack)
+                    if b.tr_start >= 0:
+                        stack.append(_slice(d, b.tr_start, b.tr_end))
+                    _numbers(d, b.tm_start, b.tm_end, stack)
+                    stack.append(_reference.decode_name(_slice(d, b.font_start, b.font_end)))
+                    stack.append(_slice(d, b.size_start, b.size_end))
+                    stack.append(_slice(d, b.tx_start, b.tx_end))
+                    stack.append(_slice(d, b.ty_start, b.ty_end))
+                    stack.append(_shown(buffer, d, &b.show, dropped))
+                    record = _GLYPH_BLOCK if b.tr_start < 0 else _GLYPH_BLOCK_TR
+                    count += len(record.operators) - 1
+                    pos = b.end
+                    yield record, stack, count
                     stack = []
-                    yield item
                     continue
             if op == b"q":  # a q ... Q block of drawing, or a q the interpreter needs
                 end = _drawing(d, size, pos - 1, &more)
