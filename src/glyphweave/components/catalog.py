@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import importlib.metadata
 import importlib.resources
 import re
 import warnings
@@ -25,6 +24,7 @@ from typing import Any
 import attrs
 import pluggy
 
+from glyphweave.components.distributions import declaring
 from glyphweave.components.manager import (
     NOT_INSTALLED,
     GlyphweavePluginManager,
@@ -437,10 +437,7 @@ def _profile_sources(result: Any, plugin: str, dist: str) -> list[ProfileSource]
 
 def _builtin_profiles() -> dict[str, ProfileSource]:
     """The ``*.toml`` files shipped in ``glyphweave/profiles`` (package data)."""
-    try:
-        dist = f"glyphweave {importlib.metadata.version('glyphweave')}"
-    except importlib.metadata.PackageNotFoundError:
-        dist = NOT_INSTALLED
+    dist = next((label for label, _ in declaring(PROJECT_NAME) if is_builtin(label)), NOT_INSTALLED)
     folder = importlib.resources.files("glyphweave").joinpath("profiles")
     sources: dict[str, ProfileSource] = {}
     if not folder.is_dir():

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import difflib
 import importlib
-import importlib.metadata
 import importlib.util
 import inspect
 import os
@@ -59,6 +58,7 @@ import attrs
 import pluggy
 
 from glyphweave.components import hookspecs
+from glyphweave.components.distributions import declaring
 from glyphweave.components.markers import PROJECT_NAME
 from glyphweave.core.errors import PluginError
 
@@ -380,7 +380,7 @@ def left_out_message(what: str, name: str, loser: str, kept: str, kept_builtin: 
 
 def _declared_entrypoints(
     pm: pluggy.PluginManager,
-) -> tuple[list[tuple[importlib.metadata.EntryPoint, str]], list[LeftOut]]:
+) -> tuple[list[tuple[Any, str]], list[LeftOut]]:
     """(entry point, "dist version") of the group, unblocked, in load order; and the entry
     points left out because another distribution declares the same name.
 
@@ -391,15 +391,12 @@ def _declared_entrypoints(
     """
     seen_dists: set[str] = set()
     owners: dict[str, int] = {}
-    declared: list[tuple[importlib.metadata.EntryPoint, str]] = []
+    declared: list[tuple[Any, str]] = []
     left_out: list[LeftOut] = []
-    for dist in importlib.metadata.distributions():
-        # Only distributions declaring our group matter; reading a distribution's name
-        # parses its whole METADATA file, so look at the (small) entry points first.
-        ours = [ep for ep in dist.entry_points if ep.group == PROJECT_NAME and not pm.is_blocked(ep.name)]
+    for label, entry_points in declaring(PROJECT_NAME):
+        ours = [ep for ep in entry_points if not pm.is_blocked(ep.name)]
         if not ours:
             continue
-        label = _dist_label(dist)
         key = re.sub(r"[-_.]+", "-", label.rsplit(" ", 1)[0]).lower()
         if key in seen_dists:
             continue
