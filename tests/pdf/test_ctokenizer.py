@@ -22,8 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from glyphweave.pdf import tokenizer
+from glyphweave.pdf import lexer, tokenizer
 from glyphweave.pdf.lexer import REPEAT_MAX
+from glyphweave.pdf.operands import RawTJ
 
 native = pytest.importorskip("glyphweave.pdf._ctokenizer", reason="the C tokenizer is not built (a pure install)")
 
@@ -47,7 +48,19 @@ def _read(operations: Any, data: bytes, fuse: bool) -> tuple[list[Any], list[str
     return items, dropped
 
 
+def assert_same_tj(operand: Any) -> None:
+    """The C reading of a TJ operand is the reference's, with the same types."""
+    expected, found = lexer.read_tj(operand), native.read_tj(operand)
+    assert found == expected, operand
+    assert [type(item) for item in found[0]] == [type(item) for item in expected[0]]
+    assert [type(number) for _, number in found[1] or ()] == [type(number) for _, number in expected[1] or ()]
+
+
 def assert_same(data: bytes) -> None:
+    for _op, operands, _index in tokenizer.operations(data, fuse=True):
+        for operand in operands:
+            if isinstance(operand, RawTJ):
+                assert_same_tj(operand)
     for fuse in (False, True):
         expected = _read(tokenizer.operations, data, fuse)
         found = _read(native.operations, data, fuse)
@@ -136,6 +149,21 @@ def test_the_caps_of_the_patterns(count: int) -> None:
     assert_same(b"/F1 9 Tf 1 2 Td (" + b"\\n" * count + b") Tj")
     assert_same(b"q " + b"0 0 m " * count + b"Q (a) Tj")
     assert_same(b"0 0 m " * (count + 1) + b"BT ET")
+
+
+@pytest.mark.parametrize("source", [
+    b"", b" ", b"(a)", b"()", b"<>", b"< >", b"<41>", b"<4>", b"<414>", b"<4 1\x00 4\n2>", b"<aBcD>",
+    b"(a) -250 (b)", b"-3(a)", b"(a)-3", b"1. -.5 +.5 -0 0.000001 1e", b"1" * 80, b"1" * 400 + b".5",
+    b"(a\\)b) (c\\(d) (\\101\\n) (a\rb) (a\\\rb) (\\) ", b"(a)(b)<41>5(c)", b"(a(b))", b"[(a)]", b"/N",
+    b"(unterminated", b"<unterminated", b"1.2.3", b"(\xff\x00)",
+])
+def test_tj_operands(source: bytes) -> None:
+    assert_same_tj(RawTJ(source))
+
+
+def test_tj_operands_read_by_the_general_path_go_to_the_reference() -> None:
+    assert_same_tj([bytearray(b"a"), b"-250", bytearray(b""), b"x", bytearray(b"b")])
+    assert_same_tj(b"(a) 5 (b)")  # plain bytes, not a RawTJ
 
 
 def test_over_long_operands() -> None:

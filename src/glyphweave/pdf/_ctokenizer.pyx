@@ -18,12 +18,19 @@ match is not read here either, and goes to the general path as it does there.
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
+from libc.string cimport memcpy
+
+
+cdef extern from "Python.h":
+    double PyOS_string_to_double(const char* s, char** endptr, PyObject* overflow_exception) except? -1.0
 
 from glyphweave.pdf import tokenizer as _reference
 from glyphweave.pdf.lexer import REPEAT_MAX as _REPEAT_MAX
+from glyphweave.pdf.lexer import read_tj as _reference_read_tj
+from glyphweave.pdf.lexer import unescape_literal as _unescape_literal
 from glyphweave.pdf.operands import RawTJ
 
-__all__ = ["operations"]
+__all__ = ["operations", "read_tj"]
 
 # Character classes (ISO 32000-1 §7.2.2), one bit each.
 cdef enum:
@@ -775,3 +782,107 @@ cdef void _add_numbers(const unsigned char* d, Py_ssize_t start, Py_ssize_t end,
         stack.extend(tail.replace(b"\0", b" ").split())
         return
     _numbers(d, start, end, stack)
+
+
+# --------------------------------------------------------------------------- TJ operands
+
+cdef int _hex_value(unsigned char c) noexcept nogil:
+    if 0x30 <= c <= 0x39:
+        return c - 0x30
+    if 0x41 <= c <= 0x46:
+        return c - 0x37
+    if 0x61 <= c <= 0x66:
+        return c - 0x57
+    return -1
+
+
+cdef bytes _hex_bytes(const unsigned char* d, Py_ssize_t start, Py_ssize_t end):
+    """A hex string's bytes (the reference's ``decode_hex``): white-space ignored, an odd
+    last digit followed by an assumed 0."""
+    cdef bytearray out = bytearray((end - start + 1) // 2)
+    cdef unsigned char* o = out
+    cdef Py_ssize_t k = 0, p
+    cdef int digit, high = -1
+    for p in range(start, end):
+        digit = _hex_value(d[p])
+        if digit < 0:
+            continue
+        if high < 0:
+            high = digit
+        else:
+            o[k] = <unsigned char>(high * 16 + digit)
+            k += 1
+            high = -1
+    if high >= 0:
+        o[k] = <unsigned char>(high * 16)
+        k += 1
+    return PyBytes_FromStringAndSize(<const char*>o, k)
+
+
+cdef object _float(const unsigned char* d, Py_ssize_t start, Py_ssize_t end):
+    """``float()`` of a number's bytes (NUMBER: digits, a sign, a point), rounded as Python
+    rounds it (the same conversion underneath)."""
+    cdef char text[64]
+    if end - start >= 64:
+        return float(_slice(d, start, end))
+    memcpy(text, d + start, end - start)
+    text[end - start] = 0
+    return PyOS_string_to_double(text, NULL, NULL)
+
+
+def read_tj(operand):
+    """What :func:`glyphweave.pdf.lexer.read_tj` returns for ``operand``: the strings a TJ
+    operand shows and its numbers as ``(bytes shown before it, number)``, None when there are
+    none. A TJ source the fast path matched is read here; anything else (an array the general
+    path read, a source this scanner does not expect) by the reference."""
+    if type(operand) is not RawTJ:
+        return _reference_read_tj(operand)
+    cdef bytes source = bytes(operand)
+    cdef const unsigned char* d = <const unsigned char*>PyBytes_AS_STRING(source)
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(source)
+    cdef Py_ssize_t p = 0, e, q, shown = 0
+    cdef list strings = []
+    cdef list adjustments = []
+    cdef unsigned char c
+    cdef bint plain
+    cdef bytes item
+    while True:
+        p = _skip_white(d, n, p)
+        if p >= n:
+            break
+        c = d[p]
+        if c == 0x28:  # (
+            e = _literal_body(d, n, p + 1)
+            if e < 0:
+                return _reference_read_tj(operand)
+            plain = True
+            for q in range(p + 1, e):
+                if d[q] == 0x5C or d[q] == 0x0D:
+                    plain = False
+                    break
+            if plain:
+                if e > p + 1:
+                    strings.append(_slice(d, p + 1, e))
+                    shown += e - p - 1
+            else:
+                item = bytes(_unescape_literal(_slice(d, p + 1, e)))
+                if item:
+                    strings.append(item)
+                    shown += len(item)
+            p = e + 1
+        elif c == 0x3C:  # <
+            e = _hex_body(d, n, p + 1)
+            if e < 0:
+                return _reference_read_tj(operand)
+            item = _hex_bytes(d, p + 1, e)
+            if item:
+                strings.append(item)
+                shown += len(item)
+            p = e + 1
+        else:
+            e = _number(d, n, p)
+            if e < 0:
+                return _reference_read_tj(operand)
+            adjustments.append((shown, _float(d, p, e)))
+            p = e
+    return strings, adjustments or None

@@ -45,7 +45,6 @@ from glyphweave.pdf.annotations import Appearance, FieldText, FormDefaults, page
 from glyphweave.pdf.clusters import covered_by_clusters
 from glyphweave.pdf.colours import BLACK, COMPONENTS, RGB, components, to_rgb
 from glyphweave.pdf.fonts import FontLoader, FontState, object_key
-from glyphweave.pdf.lexer import read_tj
 from glyphweave.pdf.streams import ReadStopped, read_bounded
 from glyphweave.pdf.tokenizer import (
     FUSIONS,
@@ -58,9 +57,10 @@ from glyphweave.pdf.tokenizer import (
     RawTJ,
 )
 
-try:  # the compiled build's tokenizer: the same items, its fast path scanned in C
-    from glyphweave.pdf._ctokenizer import operations
+try:  # the compiled build's tokenizer: the same items and TJ readings, scanned in C
+    from glyphweave.pdf._ctokenizer import operations, read_tj
 except ImportError:  # a pure install: the reference
+    from glyphweave.pdf.lexer import read_tj
     from glyphweave.pdf.tokenizer import operations
 
 log = logging.getLogger(__name__)
