@@ -20,8 +20,9 @@ from glyphweave.batch.task import FileResult
 from glyphweave.cli import main
 from glyphweave.files import TEMP_PREFIX
 from glyphweave.glyphmap.clean import repair
+from glyphweave.glyphmap.keys import make_key
 from glyphweave.glyphmap.outline import outline_hash
-from glyphweave.glyphmap.registry import Entry, Registry, make_key, read_registry, write_registry
+from glyphweave.glyphmap.registry import Entry, Registry, read_registry, write_registry
 from glyphweave.testing.pdfs import helvetica, make_pdf, text_at, type3
 
 ROOT = os.geteuid() == 0 if hasattr(os, "geteuid") else False

@@ -15,8 +15,9 @@ import pytest
 from test_outline import _ring, _square, simple_font, truetype_program
 
 from glyphweave.cli import main
+from glyphweave.glyphmap.keys import make_key
 from glyphweave.glyphmap.outline import outline_hash
-from glyphweave.glyphmap.registry import COLUMNS, MAGIC, make_key, read_registry
+from glyphweave.glyphmap.registry import COLUMNS, MAGIC, read_registry
 from glyphweave.glyphmap.scan import MARK, scan
 from glyphweave.opening import OpenOptions
 from glyphweave.testing.extract import extract_text

@@ -5,7 +5,7 @@ A subset font is renamed per document (``ABCDEF+Wingdings-Regular``) and may ren
 codes, so neither the font name nor the code identifies a glyph across a corpus. The
 family (:func:`family_of`) drops the subset tag and the style words, and the outline hash
 (:mod:`.outline`) identifies the drawing itself: the same glyph met in many subsets, under
-different codes, is one key (:func:`~.registry.make_key`).
+different codes, is one key (:func:`make_key`).
 """
 
 from __future__ import annotations
@@ -37,3 +37,8 @@ def code_hex(code: int | bytes) -> str:
     if isinstance(code, int):
         return f"{code:02x}"
     return bytes(code).hex()
+
+
+def make_key(family: str, code: str, outline_hash: str | None) -> str:
+    """The key of a glyph: its family and outline hash, or its code where it has no outline."""
+    return f"{family}/o:{outline_hash}" if outline_hash else f"{family}/c:{code}"

@@ -102,11 +102,6 @@ def unescape(text: str, where: str) -> str:
     return "".join(out)
 
 
-def make_key(family: str, code: str, outline_hash: str | None) -> str:
-    """The key of a glyph (see the module docstring)."""
-    return f"{family}/o:{outline_hash}" if outline_hash else f"{family}/c:{code}"
-
-
 @attrs.define
 class Entry:
     """One glyph of the registry."""

@@ -26,8 +26,8 @@ from glyphweave.core.decoding import has_private_use
 from glyphweave.layout import page_geometry
 from glyphweave.opening import OpenOptions
 
-from .keys import code_hex, family_of
-from .registry import Entry, Registry, make_key, update_registry
+from .keys import code_hex, family_of, make_key
+from .registry import Entry, Registry, update_registry
 
 CONTEXT = 24
 """Characters of text kept on each side of a glyph for its context example."""

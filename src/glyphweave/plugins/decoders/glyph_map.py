@@ -43,8 +43,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from glyphweave.glyphmap.keys import code_hex, family_of
-from glyphweave.glyphmap.registry import RegistryError, make_key, read_registry
+from glyphweave.glyphmap.keys import code_hex, family_of, make_key
 from glyphweave.plugin import Decoder, FontInfo, Option, ProfileError, hookimpl, is_weak
 
 _MEMO_KEY = "glyph-map:family"
@@ -92,6 +91,8 @@ def load_validated(path: str) -> ValidatedMap:
         cached = _cache.get(full)
     if cached is not None and cached[0] == stamp:
         return cached[1]
+    from glyphweave.glyphmap.registry import RegistryError, read_registry  # only where a registry is set
+
     try:
         registry = read_registry(full)
     except RegistryError as exc:
