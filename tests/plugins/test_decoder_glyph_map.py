@@ -14,17 +14,17 @@ from glyphweave.components import Catalog, Profile, load_profile
 from glyphweave.components.manager import create_plugin_manager
 from glyphweave.core.errors import ProfileError
 from glyphweave.core.fontinfo import FLAG_SYMBOLIC, FontInfo
+from glyphweave.glyphmap import registry as registry_module
+from glyphweave.glyphmap.keys import make_key
 from glyphweave.glyphmap.outline import outline_hash
 from glyphweave.glyphmap.registry import (
     Entry,
     Registry,
-    make_key,
     read_registry,
     update_registry,
     write_registry,
 )
 from glyphweave.glyphmap.scan import merge_groups, scan_file
-from glyphweave.plugins.decoders import glyph_map
 from glyphweave.plugins.decoders.glyph_map import GlyphMapDecoder, load_validated
 from glyphweave.testing.extract import extract_text
 from glyphweave.testing.pdfs import helvetica, make_pdf, text_at, truetype, type3
@@ -195,8 +195,8 @@ def test_no_registry_answers_nothing():
 def test_the_file_is_read_once_per_process_until_it_changes(tmp_path, monkeypatch):
     path = write(tmp_path / "r.tsv", Entry(key="F/c:61", status="validated", mapping="1", code="61"))
     reads = []
-    real = glyph_map.read_registry
-    monkeypatch.setattr(glyph_map, "read_registry", lambda p: reads.append(p) or real(p))
+    real = registry_module.read_registry  # (the decoder imports it where a registry is set)
+    monkeypatch.setattr(registry_module, "read_registry", lambda p: reads.append(p) or real(p))
     first = load_validated(path)
     assert load_validated(path) is first and GlyphMapDecoder(registry=path).validated is first
     assert len(reads) == 1
