@@ -584,10 +584,12 @@ def no_pdf_folder(folder: Path) -> int:
 
 def _build() -> str:
     """Which build the installed glyphweave is, as ``glyphweave --version`` says it."""
-    from glyphweave.accelerated import COMPILED, compiled_modules
+    from glyphweave.accelerated import COMPILED, NATIVE, compiled_modules
 
     compiled = compiled_modules()
-    return f"compiled, {len(compiled)} of {len(COMPILED)} modules" if compiled else "pure"
+    native = sum(name in NATIVE for name in compiled)
+    return (f"compiled: {native} of {len(NATIVE)} C modules, {len(compiled) - native} of {len(COMPILED)} by mypyc"
+            if compiled else "pure")
 
 
 def _compile_bytecode() -> None:
