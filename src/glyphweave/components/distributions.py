@@ -171,7 +171,10 @@ def _by_importlib(group: str) -> list[tuple[str, list[Any]]]:
         # parses its whole METADATA file, so look at the (small) entry points first.
         entry_points = [ep for ep in dist.entry_points if ep.group == group]
         if entry_points:
-            metadata: Any = dist.metadata  # an email message: .get gives None for a missing field
+            try:
+                metadata: Any = dist.metadata  # an email message: .get gives None for a missing field
+            except Exception:  # the importlib_metadata backport's finder raises where there is none
+                metadata = {}
             found.append((f"{metadata.get('Name') or '(unnamed)'} {metadata.get('Version') or '(no version)'}",
                           entry_points))
     return found
