@@ -166,6 +166,12 @@ def test_tj_operands_read_by_the_general_path_go_to_the_reference() -> None:
     assert_same_tj(b"(a) 5 (b)")  # plain bytes, not a RawTJ
 
 
+def test_long_runs_of_numbers_with_no_operator() -> None:
+    for tail in (b"[", b"/N", b"1.2.3", b"(a)", b"x"):
+        assert_same(b"1 " * 300_000 + tail + b" 1 2 Td")
+        assert_same(b"1 2 3.5" * 50_000 + tail + b"(a) Tj")
+
+
 def test_over_long_operands() -> None:
     big = tokenizer.OPERAND_BYTES_MAX + 1
     assert_same(b"(" + b"a" * big + b") Tj 1 2 Td")

@@ -430,6 +430,30 @@ def test_long_failing_prefixes(data: bytes):
         assert isinstance(op, bytes) and isinstance(args, list)
 
 
+@pytest.mark.parametrize("tail", [b"[]", b"/N", b"x1", b"(a)"])
+def test_a_run_of_numbers_with_no_operator_is_scanned_once(tail: bytes, monkeypatch: pytest.MonkeyPatch):
+    # The fast path fails at its start and would fail anywhere inside it: retried after each
+    # step of the general path (4,096 numbers), it rescanned the whole run each time, and a
+    # few MB of numbers took minutes.
+    from glyphweave.accelerated import compiled_modules
+    from glyphweave.pdf import tokenizer
+
+    if "glyphweave.pdf.tokenizer" in compiled_modules():
+        pytest.skip("a compiled module's pattern cannot be counted")
+    attempts = []
+    fast = tokenizer._FAST
+
+    class Counting:
+        def match(self, data: bytes, pos: int) -> Any:
+            attempts.append(pos)
+            return fast.match(data, pos)
+
+    monkeypatch.setattr(tokenizer, "_FAST", Counting())
+    data = b"1 " * 100_000 + tail + b" 1 2 Td"
+    items = list(operations(data))
+    assert items[-1][0] == b"Td" and len(attempts) < 10
+
+
 @pytest.mark.parametrize("data", [b"/a" * 50_000, b"." * 100_000, b"+-" * 50_000, b"<<>>" * 20_000])
 def test_degenerate_repetitions(data: bytes):
     for op, args in ops(data):

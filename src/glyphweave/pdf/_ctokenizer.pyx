@@ -670,7 +670,7 @@ def operations(data, *, fuse=False, dropped=None):
     cdef Py_ssize_t n = _reference._content_end(buffer)
     cdef Py_ssize_t pos = 0
     cdef Py_ssize_t count = 0
-    cdef Py_ssize_t nums_end, end, more
+    cdef Py_ssize_t nums_end, end, more, stop
     cdef Fast m
     cdef Block b
     cdef bint fusing = bool(fuse)
@@ -681,12 +681,17 @@ def operations(data, *, fuse=False, dropped=None):
     drawing_ops = _reference._DRAWING_OPS
     while pos < n:
         _fast(d, size, pos, &m)
-        if m.kind == NO_MATCH:  # no whole operation here
-            pos, op = general(buffer, pos, stack, dropped)
-            if op is not None:
-                count += 1
-                yield op, stack, count
-                stack = []
+        if m.kind == NO_MATCH:  # no whole operation here, nor in the run of numbers it starts
+            end = _skip(d, size, pos)
+            stop = _numberish(d, size, end) if end < size and CLASS[d[end]] & NUMCH else pos
+            while True:
+                pos, op = general(buffer, pos, stack, dropped)
+                if op is not None:
+                    count += 1
+                    yield op, stack, count
+                    stack = []
+                if pos >= stop:
+                    break
             continue
         pos = m.end
         if m.kind == GOT_SHOW:  # a string shown on its own

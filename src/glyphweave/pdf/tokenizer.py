@@ -140,6 +140,16 @@ _FAST = re.compile(
     re.DOTALL,
 )
 _SHOWN_BY = {"tj": b"TJ", "lit": b"Tj", "hex": b"Tj"}
+# A run of numbers (and white-space) where the fast path failed: it fails anywhere inside it
+# too, since the numbers' alternative reads to the same end and needs the same operator there.
+_NUMBERS_RUN = re.compile(SKIP + rb"[0-9.+\-][0-9.+\-" + WHITESPACE + rb"]*")
+
+
+def _failed_run_end(data: bytes, pos: int) -> int:
+    """Where the run of numbers at ``pos`` (after white-space and comments) ends, where the
+    fast path just failed; ``pos`` when none starts there."""
+    m = _NUMBERS_RUN.match(data, pos)
+    return pos if m is None else m.end()
 
 # A glyph block (GLYPH_BLOCK, GLYPH_BLOCK_TR) from its "q": white-space (no comments)
 # between its tokens, a number or keyword always followed by some.
@@ -242,11 +252,18 @@ def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = N
         m = match(data, pos)
         last = None if m is None else m.lastgroup
         if m is None or last is None:  # no whole operation here
-            pos, op = _general(data, pos, stack, dropped)
-            if op is not None:  # never ID: a word that starts with a letter is the fast path's
-                count += 1
-                yield op, stack, count
-                stack = []
+            # Nor anywhere in the run of numbers this starts, if it does: the general path
+            # reads on to its end (retrying the fast path after each of its steps rescanned
+            # the whole run: a few MB of numbers with no operator took minutes).
+            stop = _failed_run_end(data, pos)
+            while True:
+                pos, op = _general(data, pos, stack, dropped)
+                if op is not None:  # never ID: a word that starts with a letter is the fast path's
+                    count += 1
+                    yield op, stack, count
+                    stack = []
+                if pos >= stop:
+                    break
             continue
         pos = m.end()
         if last == "op" or last == "tf" or last == "ty":
