@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import runpy
 import shutil
 import statistics
 import subprocess
@@ -35,6 +34,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from builds import compile_in_place
 from run import DEFAULT_PDFS, DEFAULT_STARTUP_PDF, page_count, run_child
 
 REPO = Path(__file__).resolve().parent.parent
@@ -59,30 +59,9 @@ def _worktree(rev: str, where: Path) -> Path:
                        check=True)
         src = where / "src"
     if base != rev:
-        _compile_in_place(src.parent, rev)
+        compile_in_place(src, rev)
     compileall.compile_dir(str(src), quiet=1)
     return src
-
-
-def _compile_in_place(tree: Path, rev: str) -> None:
-    """Compile ``tree``'s hot modules next to their sources, what its compiled wheel holds: the
-    modules its ``glyphweave.accelerated.COMPILED`` lists with mypyc, those of ``NATIVE`` (if it
-    has any) with Cython; both must be installed here."""
-    listing = tree / "src" / "glyphweave" / "accelerated.py"
-    if not listing.is_file():
-        raise SystemExit(f"{rev}: this revision has no compiled build")
-    lists = runpy.run_path(str(listing))
-    paths = [str(Path(*name.split(".")).with_suffix(".py")) for name in lists["COMPILED"]]
-    native = [str(Path(*name.split(".")).with_suffix(".pyx")) for name in lists.get("NATIVE", ())]
-    print(f"compiling {rev} with mypyc{' and Cython' if native else ''}...", file=sys.stderr)
-    steps = [[sys.executable, "-m", "mypyc", *paths]]
-    if native:
-        steps.append([sys.executable, "-m", "Cython.Build.Cythonize", "-i", "-3", "-q", *native])
-    for step in steps:
-        done = subprocess.run(step, cwd=tree / "src", capture_output=True, text=True)
-        if done.returncode != 0:
-            raise SystemExit(f"{rev}: the compiled build failed (are mypy and Cython installed?)\n"
-                             f"{done.stdout[-2000:]}{done.stderr[-2000:]}")
 
 
 def _command(src: Path, pdf: Path, profile: str) -> list[str]:

@@ -151,19 +151,23 @@ IN_PROCESS: dict[str, tuple[str, Callable[[str, str], tuple[int, int]], tuple[st
     "pypdf": ("pypdf", _pypdf, ("pypdf",)),
     "pdfminer": ("pdfminer", _pdfminer, ("pdfminer.high_level",)),
 }
-SUBPROCESS = ("pdftotext", "glyphweave-cli", "glyphweave-cli-pure")
-ALL = ("glyphweave", "glyphweave-pause-gc", "glyphweave-reading", "glyphweave-cli", "glyphweave-cli-pure", "pdftotext",
-       "pymupdf", "pypdfium2", "playa", "pypdf", "pdfminer")
+SUBPROCESS = ("pdftotext", "glyphweave-cli", "glyphweave-cli-pure", "glyphweave-cli-compiled")
+ALL = ("glyphweave", "glyphweave-pause-gc", "glyphweave-reading", "glyphweave-cli", "glyphweave-cli-pure",
+       "glyphweave-cli-compiled", "pdftotext", "pymupdf", "pypdfium2", "playa", "pypdf", "pdfminer")
 SOURCES = HERE.parent / "src"
 """The checkout's sources: ``glyphweave-cli-pure`` runs them, pure Python whatever build is installed, so
 that a compiled install and the pure modules are timed side by side in one run."""
 BASELINE = "pdftotext"
 CLI_PAIR = ("glyphweave-cli", "pdftotext")  # the per-document comparison: (glyphweave, baseline)
 PURE_PAIR = ("glyphweave-cli-pure", "pdftotext")  # the same for the pure sources, when measured too
-# Issue 13's targets for the per-document figures.
-TARGET_TOTAL_RATIO = 1.5
-TARGET_FILE_RATIO = 2.0
-TARGET_STARTUP_S = 0.15
+COMPILED_PAIR = ("glyphweave-cli-compiled", "pdftotext")  # and for the sources compiled, when measured
+TARGETS = {"compiled": (1.0, 1.6), "pure": (2.0, None)}
+"""Issue 31's targets for the per-document figures, by build: (total ratio, worst file ratio;
+None: not judged)."""
+TARGET_STARTUP_S = 0.12
+COMPILED_SOURCES: list[Path] = []
+"""Where ``glyphweave-cli-compiled`` runs from: the checkout's sources copied and compiled in
+place (``builds.compiled_copy``) when it is measured, once per run."""
 
 
 def glyphweave_cli() -> list[str] | None:
@@ -182,6 +186,10 @@ def available(name: str) -> bool:
         return glyphweave_cli() is not None
     if name == "glyphweave-cli-pure":
         return (SOURCES / "glyphweave" / "__main__.py").is_file()
+    if name == "glyphweave-cli-compiled":
+        from builds import can_compile
+
+        return (SOURCES / "glyphweave" / "__main__.py").is_file() and can_compile()
     import importlib.util
 
     module = IN_PROCESS[name][0]
@@ -200,8 +208,9 @@ def command(name: str, path: Path, profile: str) -> tuple[list[str], bool]:
         assert cli is not None
         # One process: without --jobs 1, extract splits a long file across the cores.
         return [*cli, "extract", str(path), "--profile", profile, "--jobs", "1"], False
-    if name == "glyphweave-cli-pure":
-        return ["env", f"PYTHONPATH={SOURCES}", sys.executable, "-m", "glyphweave", "extract", str(path),
+    if name in ("glyphweave-cli-pure", "glyphweave-cli-compiled"):
+        sources = SOURCES if name == "glyphweave-cli-pure" else COMPILED_SOURCES[0]
+        return ["env", f"PYTHONPATH={sources}", sys.executable, "-m", "glyphweave", "extract", str(path),
                 "--profile", profile, "--jobs", "1"], False
     return [
         sys.executable,
@@ -459,10 +468,11 @@ def print_tables(
 
 def per_document(
     files: list[Path], results: dict, startup: dict[str, list[dict]], pages: dict[Path, int | None],
-    pair: tuple[str, str] = CLI_PAIR,
+    pair: tuple[str, str] = CLI_PAIR, kind: str = "compiled",
 ) -> dict | None:
     """Per-document seconds of the command-line pair: each file's median whole-process time minus the
-    tool's median start-up, floored at 0; their ratios, and whether issue 13's targets are met.
+    tool's median start-up, floored at 0; their ratios, pages per second and peak RSS, and whether
+    issue 31's targets for a ``kind`` build (``compiled`` or ``pure``) are met.
 
     None when a start-up run failed (there is nothing to subtract). Files either tool did not finish are
     listed under ``skipped``. A file whose pdftotext per-document time is 0 has no ratio; it counts
@@ -493,6 +503,8 @@ def per_document(
                 ours: doc_ours,
                 base: doc_base,
                 "ratio": doc_ours / doc_base if doc_base > 0 else None,
+                "pages_per_s": pages[f] / doc_ours if pages[f] and doc_ours > 0 else None,
+                "peak_mb": max((r.get("peak_mb", 0.0) for r in results[ours][f]), default=0.0),
             }
         )
     total_ours = sum(r[ours] for r in rows)
@@ -501,7 +513,9 @@ def per_document(
     judged = [r for r in rows if r["ratio"] is not None]
     worst = max(judged, key=lambda r: r["ratio"]) if judged else None
     undefined = [r["file"] for r in rows if r["ratio"] is None and r[ours] > 0]
+    total_limit, file_limit = TARGETS[kind]
     return {
+        "build": kind,
         "startup_s": start,
         "files": rows,
         "skipped": skipped,
@@ -510,14 +524,14 @@ def per_document(
         "undefined_ratio": undefined,
         "targets": {
             "total_ratio": {
-                "limit": TARGET_TOTAL_RATIO,
+                "limit": total_limit,
                 "value": total_ratio,
-                "met": total_ratio is not None and total_ratio <= TARGET_TOTAL_RATIO,
+                "met": total_ratio is not None and total_ratio <= total_limit,
             },
-            "worst_file_ratio": {
-                "limit": TARGET_FILE_RATIO,
+            "worst_file_ratio": None if file_limit is None else {
+                "limit": file_limit,
                 "value": None if worst is None else worst["ratio"],
-                "met": worst is not None and worst["ratio"] <= TARGET_FILE_RATIO and not undefined,
+                "met": worst is not None and worst["ratio"] <= file_limit and not undefined,
             },
             "startup_s": {
                 "limit": TARGET_STARTUP_S,
@@ -541,15 +555,17 @@ def print_per_document(
         why = [f"{name}: {_failure(startup[name])}" for name in pair if _median(startup[name]) is None]
         print("No per-document figures: the start-up run failed (" + "; ".join(why) + ").")
         return
-    print(f"| file | pages | {ours} | {base} | ratio |")
-    print("|---|---:|---:|---:|---:|")
+    print(f"| file | pages | {ours} | {base} | ratio | pages/s | peak MB |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for row in summary["files"]:
         ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}"
         shown_pages = row["pages"] if row["pages"] is not None else "?"
-        print(f"| {row['file']} | {shown_pages} | {row[ours]:.3f} | {row[base]:.3f} | {ratio} |")
+        pps = "-" if row["pages_per_s"] is None else f"{row['pages_per_s']:.0f}"
+        print(f"| {row['file']} | {shown_pages} | {row[ours]:.3f} | {row[base]:.3f} | {ratio} | {pps} "
+              f"| {row['peak_mb']:.0f} |")
     total = summary["total"]
     total_ratio = "-" if total["ratio"] is None else f"{total['ratio']:.2f}"
-    print(f"| **total** | | {total[ours]:.3f} | {total[base]:.3f} | {total_ratio} |")
+    print(f"| **total** | | {total[ours]:.3f} | {total[base]:.3f} | {total_ratio} | | |")
     for fname, why in summary["skipped"].items():
         print(f"- {fname} left out: {why}")
     for fname in summary["undefined_ratio"]:
@@ -564,10 +580,14 @@ def print_per_document(
 
     t = targets["total_ratio"]
     shown = "-" if t["value"] is None else f"{t['value']:.2f}"
-    print(f"Target total per-document ratio <= {t['limit']:.1f}: {shown}, {verdict(t['met'])}")
+    print(f"Target ({summary['build']} build) total per-document ratio <= {t['limit']:.1f}: {shown}, "
+          f"{verdict(t['met'])}")
     t = targets["worst_file_ratio"]
     shown = "-" if worst is None else f"{worst['ratio']:.2f} ({worst['file']})"
-    print(f"Target no file ratio above {t['limit']:.1f}: worst {shown}, {verdict(t['met'])}")
+    if t is not None:
+        print(f"Target no file ratio above {t['limit']:.1f}: worst {shown}, {verdict(t['met'])}")
+    else:
+        print(f"Worst file: {shown} (no target for a {summary['build']} build)")
     t = targets["startup_s"]
     print(f"Target {ours} start-up <= {t['limit']:.2f} s: {t['value']:.3f} s, {verdict(t['met'])}")
 
@@ -624,8 +644,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--per-document",
         action="store_true",
-        help="also time glyphweave-cli's and pdftotext's start-up and print per-document seconds "
-        "(whole process minus start-up) with issue 13's targets",
+        help="also time the command-line tools' start-up and print per-document seconds "
+        "(whole process minus start-up) with issue 31's targets",
     )
     parser.add_argument(
         "--startup-pdf",
@@ -676,17 +696,54 @@ def main(argv: list[str] | None = None) -> int:
 
     if "glyphweave-cli" in names:
         _compile_bytecode()
-    if "glyphweave-cli-pure" in names:
+    if "glyphweave-cli-pure" in names or "glyphweave-cli-compiled" in names:
         import compileall
 
         compileall.compile_dir(SOURCES / "glyphweave", quiet=1)
-        print(f"glyphweave-cli runs the installed build ({_build()}); glyphweave-cli-pure the sources in {SOURCES}",
-              file=sys.stderr)
+        print(f"glyphweave-cli runs the installed build ({_build()}); glyphweave-cli-pure and "
+              f"glyphweave-cli-compiled the sources in {SOURCES}, pure and compiled", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="glyphweave-bench-") as tmp:
+        if "glyphweave-cli-compiled" in names:
+            import compileall
+
+            from builds import compiled_copy
+
+            COMPILED_SOURCES[:] = [compiled_copy(SOURCES, Path(tmp))]
+            compileall.compile_dir(COMPILED_SOURCES[0] / "glyphweave", quiet=1)
+        results, startup, pages = _measure_all(names, files, startup_pdf, args)
+
+    rows = summarize(names, files, results, pages)
+    print_tables(rows, files, pages, args.per_file, args.repeat, args.timeout)
+    summaries: dict[str, dict | None] = {}
+    if startup_pdf is not None:
+        for pair, key in ((CLI_PAIR, "per_document"), (PURE_PAIR, "per_document_pure"),
+                          (COMPILED_PAIR, "per_document_compiled")):
+            if pair[0] not in names:
+                continue
+            kind = "pure" if pair == PURE_PAIR or (pair == CLI_PAIR and _build() == "pure") else "compiled"
+            summaries[key] = per_document(files, results, startup, pages, pair, kind)
+            print_per_document(summaries[key], startup, startup_pdf, page_count(startup_pdf), pair)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        payload = {
+            "python": sys.version.split()[0],
+            "repeat": args.repeat,
+            "files": {f.name: pages[f] for f in files},
+            "runs": {n: {f.name: runs for f, runs in per.items()} for n, per in results.items()},
+        }
+        if startup_pdf is not None:
+            payload.update(startup_pdf=str(startup_pdf), startup_runs=startup, **summaries)
+        args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def _measure_all(names: list[str], files: list[Path], startup_pdf: Path | None, args: argparse.Namespace,
+                 ) -> tuple[dict[str, dict[Path, list[dict]]], dict[str, list[dict]], dict[Path, int | None]]:
+    """Every (extractor, file) run, interleaved, and the command-line tools' start-up runs."""
     pages = {f: page_count(f) for f in files}
     results: dict[str, dict[Path, list[dict]]] = {n: {f: [] for f in files} for n in names}
-    timed_startup = [*CLI_PAIR, *(n for n in PURE_PAIR if n in names and n not in CLI_PAIR)]
+    timed_startup = [*CLI_PAIR, *(n for n in (PURE_PAIR[0], COMPILED_PAIR[0]) if n in names)]
     startup: dict[str, list[dict]] = {n: [] for n in timed_startup}
-    step = 0
     for rep in range(args.repeat):
         slots: list[Path | None] = list(files)
         if startup_pdf is not None:
@@ -708,7 +765,6 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             shift = (rep + fi) % len(names)
             for name in names[shift:] + names[:shift]:
-                step += 1
                 r = measure(name, f, args.profile, args.timeout)
                 results[name][f].append(r)
                 if pages[f] is None and r.get("pages"):
@@ -717,35 +773,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(
                     f"[{rep + 1}/{args.repeat}] {f.name:<40} {name:<15} {shown}", file=sys.stderr, flush=True
                 )
-
-    rows = summarize(names, files, results, pages)
-    print_tables(rows, files, pages, args.per_file, args.repeat, args.timeout)
-    summary = None
-    pure_summary = None
-    if startup_pdf is not None:
-        summary = per_document(files, results, startup, pages)
-        print_per_document(summary, startup, startup_pdf, page_count(startup_pdf))
-        if PURE_PAIR[0] in names:
-            pure_summary = per_document(files, results, startup, pages, PURE_PAIR)
-            print_per_document(pure_summary, startup, startup_pdf, page_count(startup_pdf), PURE_PAIR)
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        payload = {
-            "python": sys.version.split()[0],
-            "repeat": args.repeat,
-            "files": {f.name: pages[f] for f in files},
-            "runs": {n: {f.name: runs for f, runs in per.items()} for n, per in results.items()},
-        }
-        if startup_pdf is not None:
-            payload.update(
-                startup_pdf=str(startup_pdf),
-                startup_runs=startup,
-                per_document=summary,
-            )
-            if pure_summary is not None:
-                payload["per_document_pure"] = pure_summary
-        args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-    return 0
+    return results, startup, pages
 
 
 if __name__ == "__main__":
