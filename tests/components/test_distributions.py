@@ -11,6 +11,7 @@ distributions, labels and entry points in the same order, and step aside where i
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -63,6 +64,21 @@ def test_made_up_site_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert ("gamma 0.3", [("gamma", "gamma_mod", "glyphweave")]) in found
     assert ("(unnamed) (no version)", [("n", "n_mod", "glyphweave")]) in found
     assert found[-1] == ("Alpha.Plugin 0.9", [("alpha", "old_alpha", "glyphweave")])
+
+
+def test_a_directory_is_read_again_only_when_it_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.setattr(sys, "path", [str(site)])
+    assert _from_files("glyphweave") == []
+    _dist_info(site, "late-1.0.dist-info", "[glyphweave]\nlate = late_mod\n", "Name: late\nVersion: 1.0\n")
+    later = site.stat().st_mtime_ns + 10**9  # (a coarse clock may not have ticked since the first read)
+    os.utime(site, ns=(later, later))
+    assert _answer(_from_files("glyphweave")) == [("late 1.0", [("late", "late_mod", "glyphweave")])]
+    reads: list[object] = []
+    monkeypatch.setattr(distributions, "_read_entry_points", lambda *args: reads.append(args) or [])
+    assert _answer(_from_files("glyphweave")) == [("late 1.0", [("late", "late_mod", "glyphweave")])]
+    assert not reads
 
 
 def test_a_line_with_no_equals_sign_is_skipped(tmp_path: Path) -> None:
