@@ -2,7 +2,7 @@
 """The content-stream tokenizer's fast path, scanned byte by byte in C.
 
 :mod:`glyphweave.pdf.tokenizer` is the reference: it reads a whole operation per match of
-one regular expression (``_FAST``), and that match costs more than the operation's bytes do
+one regular expression (``_FAST_SOURCE``), and that match costs more than the operation's bytes do
 (the engine's set-up, a match object, a group looked up by name per field). This module
 reads the same operations with plain loops over the bytes, and yields exactly the items the
 reference yields (a test compares both on every shared PDF, and on random and hostile
@@ -260,7 +260,7 @@ cdef struct Fast:
 
 
 cdef void _fast(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, Fast* m) noexcept nogil:
-    """One match of the reference's ``_FAST`` at ``p``."""
+    """One match of the reference's ``_FAST_SOURCE`` at ``p``."""
     cdef Py_ssize_t r, q, e
     cdef unsigned char c
     m.kind = NO_MATCH
@@ -381,7 +381,7 @@ cdef bint _in_block(const unsigned char* d, Py_ssize_t size) noexcept nogil:
 
 
 cdef Py_ssize_t _drawing(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, Py_ssize_t* operators) noexcept nogil:
-    """The end of the drawing at ``p`` (the reference's ``_DRAWING``: operators that cannot
+    """The end of the drawing at ``p`` (the reference's ``_DRAWING_SOURCE``: operators that cannot
     change text, comments, and ``q ... Q`` blocks of those, at most REPEAT of them), and in
     ``operators`` how many operators it holds."""
     cdef Py_ssize_t end = p, steps = 0, inner, block, q, w
@@ -472,7 +472,7 @@ cdef inline Py_ssize_t _numbers_then(const unsigned char* d, Py_ssize_t n, Py_ss
 
 
 cdef bint _glyph_block(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, Block* b) noexcept nogil:
-    """A whole glyph block at ``p``, its ``q`` (the reference's ``_BLOCK``): ``q a b c d e f cm
+    """A whole glyph block at ``p``, its ``q`` (the reference's ``_BLOCK_SOURCE``): ``q a b c d e f cm
     BT [r Tr] a b c d e f Tm /F s Tf x y Td <..> Tj ET Q`` with white-space between tokens."""
     cdef Py_ssize_t q, e
     q = _word(d, n, p, b"q")

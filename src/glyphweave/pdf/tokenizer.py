@@ -23,6 +23,7 @@ reaches the token stream.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -122,7 +123,7 @@ _SHOW = (
     + rb"|\((?P<lit>" + LITERAL_BODY + rb")\)" + WS + rb"Tj" + TOKEN_END
     + rb"|<(?P<hex>" + HEX_BODY + rb")>" + WS + rb"Tj" + TOKEN_END + rb"))?"
 )
-_FAST = re.compile(
+_FAST_SOURCE = (
     SKIP
     + rb"(?:"
     # Numbers then an operator, read once: most operators of any page (Td, Tm, Tc, cm,
@@ -136,33 +137,31 @@ _FAST = re.compile(
     + NUMBER + rb")" + WS_CHAR + rb"+Td" + TOKEN_END + rb")?"
     # Nothing: a shown string on its own (or, when _SHOW fails too, no fast token at all).
     + rb"|(?=[\[(<])"
-    + rb")" + _SHOW,
-    re.DOTALL,
+    + rb")" + _SHOW
 )
 _SHOWN_BY = {"tj": b"TJ", "lit": b"Tj", "hex": b"Tj"}
 # A run of numbers (and white-space) where the fast path failed: it fails anywhere inside it
 # too, since the numbers' alternative reads to the same end and needs the same operator there.
-_NUMBERS_RUN = re.compile(SKIP + rb"[0-9.+\-][0-9.+\-" + WHITESPACE + rb"]*")
+_NUMBERS_RUN_SOURCE = SKIP + rb"[0-9.+\-][0-9.+\-" + WHITESPACE + rb"]*"
 
 
 def _failed_run_end(data: bytes, pos: int) -> int:
     """Where the run of numbers at ``pos`` (after white-space and comments) ends, where the
     fast path just failed; ``pos`` when none starts there."""
-    m = _NUMBERS_RUN.match(data, pos)
+    m = _fast_path()[3].match(data, pos)
     return pos if m is None else m.end()
 
 # A glyph block (GLYPH_BLOCK, GLYPH_BLOCK_TR) from its "q": white-space (no comments)
 # between its tokens, a number or keyword always followed by some.
 _SEP = WS_CHAR + WS
-_BLOCK = re.compile(
+_BLOCK_SOURCE = (
     rb"q" + _SEP + rb"(?P<cm>(?:" + NUMBER + _SEP + rb"){6})cm" + _SEP + rb"BT" + _SEP
     + rb"(?:(?P<tr>" + NUMBER + rb")" + _SEP + rb"Tr" + _SEP + rb")?"
     + rb"(?P<tm>(?:" + NUMBER + _SEP + rb"){6})Tm" + WS
     + rb"/(?P<font>" + REGULAR + rb"+)" + _SEP + rb"(?P<size>" + NUMBER + rb")" + _SEP + rb"Tf" + _SEP
     + rb"(?P<tx>" + NUMBER + rb")" + _SEP + rb"(?P<ty>" + NUMBER + rb")" + _SEP + rb"Td" + WS
     + rb"(?:\((?P<lit>" + LITERAL_BODY + rb")\)|<(?P<hex>" + HEX_BODY + rb")>)" + WS + rb"Tj" + _SEP
-    + rb"ET" + _SEP + rb"Q" + TOKEN_END,
-    re.DOTALL,
+    + rb"ET" + _SEP + rb"Q" + TOKEN_END
 )
 
 # Operators with only numeric operands (or none) that cannot change where, what or in which
@@ -186,11 +185,22 @@ _IN_BLOCK_RE = rb"(?:" + _IGNORED + rb"|cm|scn|SCN|sc|SC|rg|RG|[gGkK])" + TOKEN_
 _NUMBERISH = rb"[0-9.+\-" + WHITESPACE + rb"]*"
 # (Each repeat is capped, lexer.REPEAT_MAX: a longer drawing is stepped over by the next
 # match, a longer q ... Q block is read operator by operator.)
-_DRAWING = re.compile(
+_DRAWING_SOURCE = (
     rb"(?:" + _NUMBERISH + rb"(?:" + _IGNORED_RE + rb"|%[^\r\n]*"
     + rb"|q" + WS_CHAR + rb"(?:" + _NUMBERISH + _IN_BLOCK_RE + rb")" + GROUP_REPEAT
     + _NUMBERISH + rb"Q" + TOKEN_END + rb"))" + GROUP_REPEAT
 )
+
+
+@functools.cache
+def _fast_path() -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
+    """The fast path's patterns: a whole operation, a glyph block, a drawing, a run of numbers.
+    Compiled on first use: where the compiled build's C tokenizer reads the streams they are
+    never needed, and compiling them cost 2 ms of every start-up."""
+    return (re.compile(_FAST_SOURCE, re.DOTALL), re.compile(_BLOCK_SOURCE, re.DOTALL), re.compile(_DRAWING_SOURCE),
+            re.compile(_NUMBERS_RUN_SOURCE))
+
+
 _OPWORD_OR_COMMENT = re.compile(rb"%[^\r\n]*|([A-Za-z][A-Za-z*]*)")
 # Letters (and the '*' of f*, B*, b*, W*) to "a", everything else to a space.
 _WORD_CHARS = bytes(0x61 if chr(i).isascii() and (chr(i).isalpha() or i == 0x2A) else 0x20 for i in range(256))
@@ -247,7 +257,8 @@ def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = N
     pos = 0
     n = _content_end(data)
     count = 0
-    match = _FAST.match
+    fast, glyph_block = _fast_path()[:2]
+    match = fast.match
     while pos < n:
         m = match(data, pos)
         last = None if m is None else m.lastgroup
@@ -299,7 +310,7 @@ def operations(data: bytes, *, fuse: bool = False, dropped: list[str] | None = N
         count += 1
         if op in _DRAWING_OPS:
             if fuse and op == b"q" and not m["nums"]:
-                block = _BLOCK.match(data, m.start("op"))
+                block = glyph_block.match(data, m.start("op"))
                 if block is not None:
                     item = _glyph_block(block, stack, count, dropped)
                     count = item[2]
@@ -332,11 +343,11 @@ def _skip_drawing(data: bytes, pos: int, op: bytes) -> tuple[int, int]:
     ends and how many operators it holds besides ``op``. A drawing operator is never
     yielded; a ``q`` is, (0, 0), unless it opens a drawing-only ``q ... Q`` block."""
     if op == b"q":
-        more = _DRAWING.match(data, pos - 1)
+        more = _fast_path()[2].match(data, pos - 1)
         if more is not None and more.end() > pos:
             return more.end(), _count_operators(more.group()) - 1
         return 0, 0
-    more = _DRAWING.match(data, pos)
+    more = _fast_path()[2].match(data, pos)
     if more is not None and more.end() > pos:
         return more.end(), _count_operators(more.group())
     return pos, 0
