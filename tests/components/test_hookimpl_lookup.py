@@ -1,8 +1,8 @@
 """The plugin manager's quick answer to "is this name a hook implementation?" is pluggy's.
 
-``GlyphweavePluginManager.parse_hookimpl_opts`` answers None at once for what, in a module,
-cannot be a hook implementation (a function without the marker, a class, a plain value); the
-rest goes to pluggy. For every name of every plugin module glyphweave loads, and of a module
+``GlyphweavePluginManager.parse_hookimpl_opts`` answers at once for what a module holds (a
+function's marker options, None for a class or a plain value); bound, static and class methods
+go to pluggy. For every name of every plugin module glyphweave loads, and of a module
 holding every kind of value, the answer must be the one pluggy's own method gives.
 """
 
@@ -45,6 +45,10 @@ def test_a_module_of_every_kind_of_value() -> None:
 
     def unmarked(page: object) -> None: ...
 
+    def false_marker(page: object) -> None: ...
+
+    false_marker.glyphweave_impl = "not the marker's dictionary"  # type: ignore[attr-defined]
+
     class Holder:
         @hookimpl
         def method(self) -> None: ...
@@ -58,7 +62,8 @@ def test_a_module_of_every_kind_of_value() -> None:
         def klass(cls) -> None: ...
 
     module.__dict__.update(
-        marked=marked, marked_with_options=marked_with_options, unmarked=unmarked, Holder=Holder,
+        marked=marked, marked_with_options=marked_with_options, unmarked=unmarked, false_marker=false_marker,
+        Holder=Holder,
         bound=Holder().method, static=Holder.__dict__["static"], klass=Holder.__dict__["klass"],
         builtin=math.sqrt, partial=functools.partial(marked), number=3, text="x", nothing=None, module=sys,
         instance=Holder(), lambda_=lambda: None,

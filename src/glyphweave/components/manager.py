@@ -153,14 +153,15 @@ class GlyphweavePluginManager(pluggy.PluginManager):
         (``inspect.getattr_static``) of each cost 1.5 ms of every document opened. In a
         module, only a function, a bound method, a static or a class method can be a hook
         implementation (pluggy 1.7 looks at nothing else; 1.3 at routines, and a builtin
-        cannot carry the marker), and a plain function is one only if the hookimpl marker
-        is in its attributes: the rest is None here, and those go to pluggy."""
+        cannot carry the marker), and a plain function's options are the dictionary the
+        hookimpl marker put in its attributes, if any (what every pluggy version reads):
+        answered here; bound, static and class methods go to pluggy."""
         if type(plugin) is types.ModuleType:
             value = plugin.__dict__.get(name, _ABSENT)
             if type(value) is types.FunctionType:
-                if _IMPL_MARKER not in value.__dict__:
-                    return None
-            elif value is not _ABSENT and not isinstance(value, _MAY_BE_HOOKS):
+                options = value.__dict__.get(_IMPL_MARKER)
+                return options if isinstance(options, dict) else None
+            if value is not _ABSENT and not isinstance(value, _MAY_BE_HOOKS):
                 return None
         return super().parse_hookimpl_opts(plugin, name)
 
