@@ -6,13 +6,14 @@ one regular expression (``_FAST_SOURCE``), and that match costs more than the op
 (the engine's set-up, a match object, a group looked up by name per field). This module
 reads the same operations with plain loops over the bytes, and yields exactly the items the
 reference yields (a test compares both on every shared PDF, and on random and hostile
-input). Where the reference leaves its fast path (the general path, a drawing stepped over,
-a glyph block, an inline image, an over-long operand) this module calls the reference's own
-function for that step, so there is one implementation of each.
+input). For the steps off the fast path (the general path, an inline image, an over-long
+operand or run of numbers) this module calls the reference's own function, so there is one
+implementation of each. It also reads TJ operands (:func:`read_tj`, the lexer's).
 
-The scanners below mirror the reference's patterns one for one, including their caps (at most
-``REPEAT_MAX`` items in a TJ array, escapes in a literal string): input the pattern would not
-match is not read here either, and goes to the general path as it does there.
+The scanners below mirror the reference's patterns one for one (the whole operation, a shown
+string, a drawing stepped over, an OCR glyph block), including their caps (at most
+``REPEAT_MAX`` items in a TJ array, escapes in a literal string, steps of a drawing): input a
+pattern would not match is not read here either, and goes where it goes there.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
