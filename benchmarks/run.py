@@ -28,6 +28,7 @@ installed extractors run; the others are listed as missing. Nothing here touches
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import shutil
@@ -604,19 +605,15 @@ def no_pdf_folder(folder: Path) -> int:
 
 def _build() -> str:
     """Which build the installed glyphweave is, as ``glyphweave --version`` says it."""
-    from glyphweave.accelerated import COMPILED, NATIVE, compiled_modules
+    from glyphweave.accelerated import describe_build
 
-    compiled = compiled_modules()
-    native = sum(name in NATIVE for name in compiled)
-    return (f"compiled: {native} of {len(NATIVE)} C modules, {len(compiled) - native} of {len(COMPILED)} by mypyc"
-            if compiled else "pure")
+    return describe_build()
 
 
 def _compile_bytecode() -> None:
     """Write the package's bytecode before the command line is timed, as ``pip install``
     does: an editable checkout (or ``PYTHONDONTWRITEBYTECODE``) would otherwise make every
     process compile the sources it imports, which is not what a user's start-up costs."""
-    import compileall
     import importlib.util
 
     spec = importlib.util.find_spec("glyphweave")
@@ -697,15 +694,11 @@ def main(argv: list[str] | None = None) -> int:
     if "glyphweave-cli" in names:
         _compile_bytecode()
     if "glyphweave-cli-pure" in names or "glyphweave-cli-compiled" in names:
-        import compileall
-
         compileall.compile_dir(SOURCES / "glyphweave", quiet=1)
         print(f"glyphweave-cli runs the installed build ({_build()}); glyphweave-cli-pure and "
               f"glyphweave-cli-compiled the sources in {SOURCES}, pure and compiled", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="glyphweave-bench-") as tmp:
         if "glyphweave-cli-compiled" in names:
-            import compileall
-
             from builds import compiled_copy
 
             COMPILED_SOURCES[:] = [compiled_copy(SOURCES, Path(tmp))]
@@ -720,7 +713,7 @@ def main(argv: list[str] | None = None) -> int:
                           (COMPILED_PAIR, "per_document_compiled")):
             if pair[0] not in names:
                 continue
-            kind = "pure" if pair == PURE_PAIR or (pair == CLI_PAIR and _build() == "pure") else "compiled"
+            kind = "pure" if pair == PURE_PAIR or (pair == CLI_PAIR and _build() == "pure Python") else "compiled"
             summaries[key] = per_document(files, results, startup, pages, pair, kind)
             print_per_document(summaries[key], startup, startup_pdf, page_count(startup_pdf), pair)
     if args.json:

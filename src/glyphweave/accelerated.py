@@ -16,7 +16,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 
-__all__ = ["COMPILED", "NATIVE", "compiled_modules"]
+__all__ = ["COMPILED", "NATIVE", "compiled_modules", "describe_build"]
 
 COMPILED = (
     "glyphweave.pdf.lexer",
@@ -55,3 +55,13 @@ def compiled_modules() -> list[str]:
     compiled = [name for name in COMPILED
                 if (getattr(importlib.import_module(name), "__file__", None) or "").endswith(suffixes)]
     return compiled + [name for name in NATIVE if importlib.util.find_spec(name) is not None]
+
+
+def describe_build() -> str:
+    """Which build this install runs, as ``glyphweave --version`` says it."""
+    compiled = compiled_modules()
+    if not compiled:
+        return "pure Python"
+    native = sum(name in NATIVE for name in compiled)
+    return (f"compiled: {native} of {len(NATIVE)} C modules, {len(compiled) - native} of {len(COMPILED)} hot "
+            "modules by mypyc")

@@ -40,13 +40,9 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        from glyphweave.accelerated import COMPILED, NATIVE, compiled_modules
+        from glyphweave.accelerated import describe_build
 
-        compiled = compiled_modules()
-        native = [name for name in compiled if name in NATIVE]
-        build = (f"compiled: {len(native)} of {len(NATIVE)} C modules, {len(compiled) - len(native)} of "
-                 f"{len(COMPILED)} hot modules by mypyc" if compiled else "pure Python")
-        print(f"{self.version} ({build})")  # on stdout, as argparse's own version action
+        print(f"{self.version} ({describe_build()})")  # on stdout, as argparse's own version action
         parser.exit()
 
 

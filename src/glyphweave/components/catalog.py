@@ -167,7 +167,7 @@ class Catalog:
                     _claim(components, (kind, info.name), info, _component_origin(info), kind, left_out)
         _one_stage_per_name(components, left_out)
 
-        profiles: dict[str, ProfileSource] = dict(_builtin_profiles()) if builtin_profiles else {}
+        profiles: dict[str, ProfileSource] = dict(_builtin_profiles(pm)) if builtin_profiles else {}
         for plugin, result in _call_each(pm, PROFILES_HOOK, origin):
             plugin_name, dist = origin(plugin)
             with _blaming(plugin):
@@ -435,9 +435,13 @@ def _profile_sources(result: Any, plugin: str, dist: str) -> list[ProfileSource]
     return sources
 
 
-def _builtin_profiles() -> dict[str, ProfileSource]:
-    """The ``*.toml`` files shipped in ``glyphweave/profiles`` (package data)."""
-    dist = next((label for label, _ in declaring(PROJECT_NAME) if is_builtin(label)), NOT_INSTALLED)
+def _builtin_profiles(pm: pluggy.PluginManager) -> dict[str, ProfileSource]:
+    """The ``*.toml`` files shipped in ``glyphweave/profiles`` (package data), labelled with
+    glyphweave's distribution as ``pm`` loaded its built-in plugins (found again only when
+    it loaded none)."""
+    loaded = pm.distributions.values() if isinstance(pm, GlyphweavePluginManager) else ()
+    dist = next((label for label in loaded if is_builtin(label)), None) or next(
+        (label for label, _ in declaring(PROJECT_NAME) if is_builtin(label)), NOT_INSTALLED)
     folder = importlib.resources.files("glyphweave").joinpath("profiles")
     sources: dict[str, ProfileSource] = {}
     if not folder.is_dir():

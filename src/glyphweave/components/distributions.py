@@ -99,6 +99,17 @@ def _declared_in(entry: str, stamp: int, group: str) -> tuple[tuple[str, tuple[A
     return tuple(found)
 
 
+def label(name: str | None, version: str | None) -> str:
+    """A distribution as messages and the plugin listing name it: ``"name version"``, with
+    placeholders for what its metadata leaves out."""
+    return f"{name or '(unnamed)'} {version or '(no version)'}"
+
+
+def metadata_label(metadata: Any) -> str:
+    """:func:`label` of an importlib.metadata distribution's ``metadata`` (or pluggy's facade's)."""
+    return label(metadata.get("Name"), metadata.get("Version"))
+
+
 def _plain_paths() -> bool:
     """Whether every distribution the import system can list is a folder in a directory of
     ``sys.path``: no archive or egg on the path, and no finder of its own listing any."""
@@ -174,7 +185,7 @@ def _label(folder: str) -> str:
             continue
         if read:
             break
-    return f"{fields.get('name') or '(unnamed)'} {fields.get('version') or '(no version)'}"
+    return label(fields.get("name"), fields.get("version"))
 
 
 def _by_importlib(group: str) -> list[tuple[str, list[Any]]]:
@@ -187,9 +198,8 @@ def _by_importlib(group: str) -> list[tuple[str, list[Any]]]:
         entry_points = [ep for ep in dist.entry_points if ep.group == group]
         if entry_points:
             try:
-                metadata: Any = dist.metadata  # an email message: .get gives None for a missing field
+                named = metadata_label(dist.metadata)
             except Exception:  # the importlib_metadata backport's finder raises where there is none
-                metadata = {}
-            found.append((f"{metadata.get('Name') or '(unnamed)'} {metadata.get('Version') or '(no version)'}",
-                          entry_points))
+                named = label(None, None)
+            found.append((named, entry_points))
     return found

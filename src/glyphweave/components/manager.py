@@ -58,7 +58,7 @@ import attrs
 import pluggy
 
 from glyphweave.components import hookspecs
-from glyphweave.components.distributions import declaring
+from glyphweave.components.distributions import declaring, metadata_label
 from glyphweave.components.markers import PROJECT_NAME
 from glyphweave.core.errors import PluginError
 
@@ -356,8 +356,7 @@ def describe_plugin(name: str, distribution: str) -> str:
 
 def _dist_label(dist: Any) -> str:
     """``"name version"`` of an importlib.metadata distribution (or pluggy's facade)."""
-    metadata = dist.metadata
-    return f"{metadata.get('Name') or '(unnamed)'} {metadata.get('Version') or '(no version)'}"
+    return metadata_label(dist.metadata)
 
 
 # -- entry points ---------------------------------------------------------------------

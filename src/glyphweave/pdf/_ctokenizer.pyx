@@ -443,8 +443,9 @@ cdef struct Block:
 
 
 cdef inline Py_ssize_t _separated(const unsigned char* d, Py_ssize_t n, Py_ssize_t p) noexcept nogil:
-    """Past one white-space byte or more at ``p`` (the reference's ``_SEP``), or -1."""
-    if p >= n or not CLASS[d[p]] & WS:
+    """Past one white-space byte or more at ``p`` (the reference's ``_SEP``), or -1. The glyph
+    block's steps below take -1 for ``p`` too, and pass it on: a failed step fails the chain."""
+    if p < 0 or p >= n or not CLASS[d[p]] & WS:
         return -1
     return _skip_white(d, n, p + 1)
 
@@ -452,6 +453,8 @@ cdef inline Py_ssize_t _separated(const unsigned char* d, Py_ssize_t n, Py_ssize
 cdef inline Py_ssize_t _word(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, const char* word) noexcept nogil:
     """Past the bytes of ``word`` at ``p``, or -1 (no check of what follows)."""
     cdef Py_ssize_t k = 0
+    if p < 0:
+        return -1
     while word[k]:
         if p + k >= n or d[p + k] != <unsigned char>word[k]:
             return -1
@@ -459,16 +462,32 @@ cdef inline Py_ssize_t _word(const unsigned char* d, Py_ssize_t n, Py_ssize_t p,
     return p + k
 
 
+cdef inline Py_ssize_t _keyword_then(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, const char* word) noexcept nogil:
+    """Past ``word`` and the white-space after it (``word _SEP``), or -1."""
+    return _separated(d, n, _word(d, n, p, word))
+
+
+cdef inline Py_ssize_t _number_then(const unsigned char* d, Py_ssize_t n, Py_ssize_t p,
+                                    Py_ssize_t* start, Py_ssize_t* end) noexcept nogil:
+    """Past the number at ``p`` and the white-space after it (``NUMBER _SEP``), the number's
+    span in ``start`` and ``end``; or -1."""
+    cdef Py_ssize_t e
+    if p < 0:
+        return -1
+    e = _number(d, n, p)
+    if e < 0:
+        return -1
+    start[0] = p
+    end[0] = e
+    return _separated(d, n, e)
+
+
 cdef inline Py_ssize_t _numbers_then(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, int count) noexcept nogil:
     """Past ``count`` numbers each followed by white-space (``(?:NUMBER _SEP){count}``), or -1."""
     cdef int k
+    cdef Py_ssize_t start, end
     for k in range(count):
-        p = _number(d, n, p)
-        if p < 0:
-            return -1
-        p = _separated(d, n, p)
-        if p < 0:
-            return -1
+        p = _number_then(d, n, p, &start, &end)
     return p
 
 
@@ -476,89 +495,32 @@ cdef bint _glyph_block(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, Block
     """A whole glyph block at ``p``, its ``q`` (the reference's ``_BLOCK_SOURCE``): ``q a b c d e f cm
     BT [r Tr] a b c d e f Tm /F s Tf x y Td <..> Tj ET Q`` with white-space between tokens."""
     cdef Py_ssize_t q, e
-    q = _word(d, n, p, b"q")
+    b.cm_start = q = _keyword_then(d, n, p, b"q")
+    b.cm_end = q = _numbers_then(d, n, q, 6)
+    q = _keyword_then(d, n, _keyword_then(d, n, q, b"cm"), b"BT")
     if q < 0:
         return False
-    q = _separated(d, n, q)
-    if q < 0:
-        return False
-    b.cm_start = q
-    q = _numbers_then(d, n, q, 6)
-    if q < 0:
-        return False
-    b.cm_end = q
-    q = _word(d, n, q, b"cm")
-    if q < 0:
-        return False
-    q = _separated(d, n, q)
-    if q < 0:
-        return False
-    q = _word(d, n, q, b"BT")
-    if q < 0:
-        return False
-    q = _separated(d, n, q)
-    if q < 0:
-        return False
-    b.tr_start = -1
-    e = _number(d, n, q)  # r Tr, perhaps
+    e = _keyword_then(d, n, _number_then(d, n, q, &b.tr_start, &b.tr_end), b"Tr")  # r Tr, perhaps
     if e >= 0:
-        e = _separated(d, n, e)
-        if e >= 0 and _word(d, n, e, b"Tr") >= 0:
-            e = _separated(d, n, e + 2)
-            if e >= 0:
-                b.tr_start = q
-                b.tr_end = _number(d, n, q)
-                q = e
+        q = e
+    else:
+        b.tr_start = -1
     b.tm_start = q
-    q = _numbers_then(d, n, q, 6)
-    if q < 0:
-        return False
-    b.tm_end = q
+    b.tm_end = q = _numbers_then(d, n, q, 6)
     q = _word(d, n, q, b"Tm")
     if q < 0:
         return False
-    q = _skip_white(d, n, q)
-    q = _word(d, n, q, b"/")
+    q = _word(d, n, _skip_white(d, n, q), b"/")
     if q < 0:
         return False
     b.font_start = q
-    q = _word_end(d, n, q)
+    b.font_end = q = _word_end(d, n, q)
     if q == b.font_start:
         return False
-    b.font_end = q
-    q = _separated(d, n, q)
-    if q < 0:
-        return False
-    b.size_start = q
-    q = _number(d, n, q)
-    if q < 0:
-        return False
-    b.size_end = q
-    q = _separated(d, n, q)
-    if q < 0:
-        return False
-    q = _word(d, n, q, b"Tf")
-    if q < 0:
-        return False
-    q = _separated(d, n, q)
-    if q < 0:
-        return False
-    b.tx_start = q
-    q = _number(d, n, q)
-    if q < 0:
-        return False
-    b.tx_end = q
-    q = _separated(d, n, q)
-    if q < 0:
-        return False
-    b.ty_start = q
-    q = _number(d, n, q)
-    if q < 0:
-        return False
-    b.ty_end = q
-    q = _separated(d, n, q)
-    if q < 0:
-        return False
+    q = _number_then(d, n, _separated(d, n, q), &b.size_start, &b.size_end)
+    q = _keyword_then(d, n, q, b"Tf")
+    q = _number_then(d, n, q, &b.tx_start, &b.tx_end)
+    q = _number_then(d, n, q, &b.ty_start, &b.ty_end)
     q = _word(d, n, q, b"Td")
     if q < 0:
         return False
@@ -575,19 +537,7 @@ cdef bint _glyph_block(const unsigned char* d, Py_ssize_t n, Py_ssize_t p, Block
         return False
     b.show.body_start = q + 1
     b.show.body_end = e
-    q = _skip_white(d, n, e + 1)
-    q = _word(d, n, q, b"Tj")
-    if q < 0:
-        return False
-    q = _separated(d, n, q)
-    if q < 0:
-        return False
-    q = _word(d, n, q, b"ET")
-    if q < 0:
-        return False
-    q = _separated(d, n, q)
-    if q < 0:
-        return False
+    q = _keyword_then(d, n, _keyword_then(d, n, _skip_white(d, n, e + 1), b"Tj"), b"ET")
     q = _word(d, n, q, b"Q")
     if q < 0 or (q < n and _regular(d[q])):
         return False
@@ -633,7 +583,7 @@ cdef void _numbers(const unsigned char* d, Py_ssize_t start, Py_ssize_t end, lis
         p = q
 
 
-cdef object _shown(bytes data, const unsigned char* d, Show* s, list dropped):
+cdef object _shown(const unsigned char* d, Show* s, list dropped):
     """The operand of a shown string (the reference's ``_shown``): a TJ array unread, a literal
     string with no escape and no CR as its bytes; anything else by the reference."""
     cdef Py_ssize_t size = s.body_end - s.body_start
@@ -696,7 +646,7 @@ def operations(data, *, fuse=False, dropped=None):
             continue
         pos = m.end
         if m.kind == GOT_SHOW:  # a string shown on its own
-            stack.append(_shown(buffer, d, &m.show, dropped))
+            stack.append(_shown(d, &m.show, dropped))
             count += 1
             yield _SHOWN_BY[m.show.kind], stack, count
             stack = []
@@ -712,7 +662,7 @@ def operations(data, *, fuse=False, dropped=None):
                     record = _reference._TF_TD
                     count += 1
                 else:
-                    stack.append(_shown(buffer, d, &m.show, dropped))
+                    stack.append(_shown(d, &m.show, dropped))
                     record = _reference._TF_TD_TJ if m.show.kind == SHOW_TJ else _reference._TF_TD_TJ_STRING
                     count += 2
                 yield record, stack, count
@@ -727,7 +677,7 @@ def operations(data, *, fuse=False, dropped=None):
         if m.show.kind != NO_SHOW:
             if fusing and op in fusable:
                 _add_numbers(d, m.nums_start, nums_end, stack, dropped)
-                stack.append(_shown(buffer, d, &m.show, dropped))
+                stack.append(_shown(d, &m.show, dropped))
                 record = (_reference._THEN_TJ if m.show.kind == SHOW_TJ else _reference._THEN_TJ_STRING)[op]
                 count += 2
                 yield record, stack, count
@@ -746,7 +696,7 @@ def operations(data, *, fuse=False, dropped=None):
                     stack.append(_slice(d, b.size_start, b.size_end))
                     stack.append(_slice(d, b.tx_start, b.tx_end))
                     stack.append(_slice(d, b.ty_start, b.ty_end))
-                    stack.append(_shown(buffer, d, &b.show, dropped))
+                    stack.append(_shown(d, &b.show, dropped))
                     record = _GLYPH_BLOCK if b.tr_start < 0 else _GLYPH_BLOCK_TR
                     count += len(record.operators) - 1
                     pos = b.end
@@ -843,9 +793,8 @@ def read_tj(operand):
     path read, a source this scanner does not expect) by the reference."""
     if type(operand) is not RawTJ:
         return _reference_read_tj(operand)
-    cdef bytes source = bytes(operand)
-    cdef const unsigned char* d = <const unsigned char*>PyBytes_AS_STRING(source)
-    cdef Py_ssize_t n = PyBytes_GET_SIZE(source)
+    cdef const unsigned char* d = <const unsigned char*>PyBytes_AS_STRING(operand)  # (a bytes subclass)
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(operand)
     cdef Py_ssize_t p = 0, e, q, shown = 0
     cdef list strings = []
     cdef list adjustments = []
