@@ -158,6 +158,45 @@ def test_the_console_script_freezes_what_outlives_each_page_and_main_does_not(
     assert frozen == []
 
 
+class _Cycle:
+    """An object in a reference cycle (it holds itself), as a parsed font program is."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.mark.parametrize(("thaw_pages", "freed"), [(2, True), (1000, False)])
+def test_the_console_script_thaws_what_it_froze_so_cyclic_garbage_is_freed(
+        pdf: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], thaw_pages: int,
+        freed: bool):
+    # What a cache lets go of after it was frozen (a font the loader drops, with its program)
+    # is freed by the thaw after every _THAW_PAGES pages; frozen for good, it would stay.
+    import gc
+    import weakref
+
+    from glyphweave import cli
+
+    monkeypatch.setattr(cli, "_THAW_PAGES", thaw_pages)
+    real_freeze, dropped = gc.freeze, []
+
+    def freeze() -> None:
+        if not dropped:  # after the first page: a cycle outlives it, frozen, then let go of
+            held = _Cycle()
+            dropped.append(weakref.ref(held))
+            real_freeze()
+            del held
+        real_freeze()
+
+    monkeypatch.setattr(gc, "freeze", freeze)
+    try:
+        assert cli._main(["extract", str(pdf)], owns_process=True) == (0, True)
+        assert (dropped[0]() is None) is freed
+    finally:
+        gc.unfreeze()
+        gc.collect()
+    assert capsys.readouterr().out == "Hello world\n\fPage two\n\f"
+
+
 def test_extract_pages(capsys: pytest.CaptureFixture[str], pdf: Path):
     code, out, _ = run(capsys, "extract", str(pdf), "--pages", "2")
     assert (code, out) == (0, "Page two\n\f")

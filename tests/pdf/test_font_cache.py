@@ -37,3 +37,26 @@ def test_a_small_font_cache_gives_the_same_text_and_warnings(monkeypatch: pytest
     assert small[0] == text
     assert small[1] == warnings  # the broken font was read twice, reported once
     assert small[2] <= 2
+
+
+def test_the_fonts_the_cache_drops_are_freed_without_the_cyclic_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The console script keeps what outlives a page from the cyclic collector (gc.freeze),
+    # so a dropped font must not be a reference cycle (FontState once held itself).
+    import gc
+
+    from glyphweave.pdf.fonts import FontState
+
+    _extract(2, monkeypatch)
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        _extract(2, monkeypatch)
+        gc.collect()
+        left = [found for found in gc.garbage if isinstance(found, FontState)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+        gc.collect()
+    assert left == []

@@ -71,6 +71,12 @@ class _ScaledWidths(dict):  # type: ignore[type-arg]
         return value
 
 
+_NOT_YET = object()
+"""A value not computed yet. Not the font itself: a font holding itself is a reference cycle,
+freed only by the cyclic collector, which the console script keeps from what outlives a page
+(``gc.freeze``), so each font the cache drops would stay in memory to the end."""
+
+
 class FontState:
     """A loaded font: :class:`FontInfo` for decoders plus the interpreter's metrics.
 
@@ -102,13 +108,13 @@ class FontState:
         """Whether :meth:`split_advances` may find split characters (a simple Type3 font)."""
         self.procedures: tuple[dict[str, Callable[[], bytes | None]], tuple[float, ...]] | None = None
         """Type3: the glyph procedures' loaders by name, and the /FontMatrix."""
-        self._split: Any = self  # not computed yet
+        self._split: Any = _NOT_YET
 
     def split_advances(self) -> list[float | None] | None:
         """A Type3 font's split characters (:func:`~.charprocs.split_advances`), found on
         the first string that shows a glyph with no advance; None for any other font. Such
         a font's extent becomes its glyphs' ink (its /FontBBox is in units of its own)."""
-        if self._split is self:
+        if self._split is _NOT_YET:
             self._split = None
             if self.may_split and self.procedures is not None:
                 from glyphweave.pdf.charprocs import split_advances

@@ -174,6 +174,16 @@ def _parse_sfnt(data: bytes) -> FontProgram:
         log.debug("character-map subtables past their bound left unread: %s",
                   "; ".join(item.describe() for item in dropped))
     font = TTFont(io.BytesIO(data), lazy=True, recalcBBoxes=False, recalcTimestamp=False)
+    try:
+        return _read_sfnt(font)
+    finally:
+        # A lazily read table holds the font it came from: without this the font is a
+        # reference cycle, which the console script keeps from the collector (gc.freeze).
+        font.tables.clear()
+        font.close()
+
+
+def _read_sfnt(font: Any) -> FontProgram:
     symbol = mac = unicode = None
     if "cmap" in font:
         tables = {(t.platformID, t.platEncID): t for t in font["cmap"].tables}
