@@ -205,7 +205,9 @@ def test_import_does_no_work():
         "import glyphweave.tables.std14 as s; "
         "assert s._load_table.cache_info().currsize == 0; "
         "s.std14_metrics('Courier'); "
-        "assert s._load_table.cache_info().currsize == 1"
+        "assert s._load_table.cache_info().currsize == 1; "
+        "parsed = [name for name, font in s._load_table().items() if not isinstance(font, tuple)]; "
+        "assert parsed == ['Courier'], parsed"  # the other thirteen are parsed when asked for
     )
     import subprocess
 
@@ -345,3 +347,14 @@ def test_generator_rejects_broken_afm():
 def test_parser_rejects_unknown_format():
     with pytest.raises(ValueError):
         std14._parse_table("# something else\n")
+
+
+def test_a_malformed_line_is_reported_with_its_line_number():
+    text = std14._read_resource()
+    lines = text.split("\n")
+    broken = next(i for i, line in enumerate(lines) if line.startswith("@font\tSymbol")) + 3
+    lines[broken] = "a glyph line with no tabs"
+    table = std14._sections("\n".join(lines))  # split without parsing: only Symbol is broken
+    assert std14._parse_section("Courier", *table["Courier"]).width("a") == 600
+    with pytest.raises(ValueError, match=f"metrics.tsv:{broken + 1}: malformed line"):
+        std14._parse_section("Symbol", *table["Symbol"])

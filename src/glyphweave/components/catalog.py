@@ -14,8 +14,6 @@ naming both distributions and the ``--block`` that silences it.
 from __future__ import annotations
 
 import contextlib
-import difflib
-import importlib.resources
 import re
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
@@ -210,6 +208,8 @@ class Catalog:
         except KeyError:
             pass
         available = self.names(kind)
+        import difflib  # only for a name that is wrong
+
         hint = difflib.get_close_matches(name, available, n=1) if isinstance(name, str) else []
         suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
         listed = ", ".join(available) if available else "none installed"
@@ -442,7 +442,9 @@ def _builtin_profiles(pm: pluggy.PluginManager) -> dict[str, ProfileSource]:
     loaded = pm.distributions.values() if isinstance(pm, GlyphweavePluginManager) else ()
     dist = next((label for label in loaded if is_builtin(label)), None) or next(
         (label for label, _ in declaring(PROJECT_NAME) if is_builtin(label)), NOT_INSTALLED)
-    folder = importlib.resources.files("glyphweave").joinpath("profiles")
+    from glyphweave.tables.loader import package_folder
+
+    folder = package_folder("glyphweave", "profiles")
     sources: dict[str, ProfileSource] = {}
     if not folder.is_dir():
         return sources

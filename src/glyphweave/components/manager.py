@@ -42,7 +42,6 @@ the command (read when a manager is built, never at import):
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import importlib.util
 import os
@@ -471,6 +470,8 @@ def _pending_error(pm: pluggy.PluginManager, exc: pluggy.PluginValidationError) 
     declared = sorted(n for n in vars(hookspecs) if n.startswith(f"{PROJECT_NAME}_"))
     if not unknown:
         return PluginError(f"{describe_plugin(name, plugin_distribution(pm, plugin))}: {_one_line(exc)}")
+    import difflib  # only for a name that is wrong
+
     hint = difflib.get_close_matches(unknown[0], declared, n=1)
     suggestion = f"; did you mean {hint[0]!r}?" if hint else f" (hooks: {', '.join(declared)})"
     return PluginError(

@@ -240,7 +240,10 @@ def std14_metrics(canonical: str) -> Std14Metrics:
     table = _load_table()
     if table is None:
         return _fallback(canonical)
-    return table[canonical]
+    found = table[canonical]
+    if isinstance(found, tuple):  # parsed on first use: a document needs one or two of the fourteen
+        found = table[canonical] = _parse_section(canonical, *found)
+    return found
 
 
 def std14_source() -> Source:
@@ -254,11 +257,13 @@ def _read_resource() -> str | None:
 
 
 @functools.cache
-def _load_table() -> dict[str, Std14Metrics] | None:
+def _load_table() -> dict[str, Std14Metrics | tuple[int, str]] | None:
+    """The mirror's fonts by name, each as its section of the file (its first line's number
+    and its text) until :func:`std14_metrics` parses it; None without the mirror."""
     text = _read_resource()
     if text is None:
         return None
-    return _parse_table(text)
+    return dict(_sections(text))
 
 
 @functools.cache
@@ -287,42 +292,51 @@ def _num(text: str) -> float:
 
 def _parse_table(text: str) -> dict[str, Std14Metrics]:
     """Parse metrics.tsv (format described in its header and in tools/make_std14_metrics.py)."""
-    lines = text.splitlines()
-    match = _FORMAT_LINE.match(lines[0]) if lines else None
+    return {name: _parse_section(name, *section) for name, section in _sections(text).items()}
+
+
+def _sections(text: str) -> dict[str, tuple[int, str]]:
+    """Each font's section of metrics.tsv (the lines after its ``@font`` line, up to the
+    next), with the number of its ``@font`` line; the format line and the fourteen names
+    checked. Splitting costs a tenth of parsing all fourteen."""
+    first_line = text[: text.find("\n")] if "\n" in text else text
+    match = _FORMAT_LINE.match(first_line)
     if match is None or int(match.group(1)) != _SUPPORTED_FORMAT:
-        raise ValueError(f"glyphweave resource std14/{_METRICS_FILE}: unknown format line {lines[:1]!r}")
-    fonts: dict[str, Std14Metrics] = {}
-    header: dict[str, str] | None = None
-    name = ""
+        raise ValueError(f"glyphweave resource std14/{_METRICS_FILE}: unknown format line {first_line[:80]!r}")
+    pieces = text.split("\n@font\t")
+    sections: dict[str, tuple[int, str]] = {}
+    lineno = pieces[0].count("\n") + 2
+    for piece in pieces[1:]:
+        sections[piece[: piece.find("\t")]] = (lineno, piece)
+        lineno += piece.count("\n") + 1
+    for line in pieces[0].splitlines()[1:]:
+        if line and not line.startswith("#"):
+            raise ValueError(f"glyphweave resource std14/{_METRICS_FILE}: malformed line {line!r}")
+    missing = set(STD14_NAMES) - set(sections)
+    if missing:
+        raise ValueError(f"glyphweave resource std14/{_METRICS_FILE}: fonts missing: {sorted(missing)}")
+    return sections
+
+
+def _parse_section(name: str, lineno: int, section: str) -> Std14Metrics:
+    """One font of metrics.tsv: ``section`` is its ``@font`` line without the ``@font``
+    field, then its glyph lines (glyph, width, code); ``lineno`` the number of the first."""
+    lines = section.split("\n")
+    header = dict(field.split("=", 1) for field in lines[0].split("\t")[1:])
     widths: dict[str, float] = {}
     encoding: dict[int, str] = {}
-
-    def finish() -> None:
-        if header is not None:
-            fonts[name] = _build(name, header, widths, encoding)
-
-    for lineno, line in enumerate(lines, 1):
+    for offset, line in enumerate(lines[1:], 1):
         if not line or line.startswith("#"):
             continue
         fields = line.split("\t")
-        if fields[0] == "@font":
-            finish()
-            name = fields[1]
-            header = dict(field.split("=", 1) for field in fields[2:])
-            widths, encoding = {}, {}
-            continue
-        if header is None or len(fields) != 3:
-            raise ValueError(f"glyphweave resource std14/{_METRICS_FILE}:{lineno}: malformed line {line!r}")
+        if len(fields) != 3:
+            raise ValueError(f"glyphweave resource std14/{_METRICS_FILE}:{lineno + offset}: malformed line {line!r}")
         glyph, width, code = fields
         widths[glyph] = _num(width)
         code_int = int(code)
         if code_int >= 0:
             encoding[code_int] = glyph
-    finish()
-    missing = set(STD14_NAMES) - set(fonts)
-    if missing:
-        raise ValueError(f"glyphweave resource std14/{_METRICS_FILE}: fonts missing: {sorted(missing)}")
-    return fonts
+    return _build(name, header, widths, encoding)
 
 
 def _build(
