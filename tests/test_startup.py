@@ -39,6 +39,8 @@ def test_extract_imports_no_batch_runner_registry_tool_or_font_parser() -> None:
     modules = set(_run("extract", str(SAMPLE), "--jobs", "1")["modules"])
     unwanted = {
         "glyphweave.batch.runner", "glyphweave.batch.task", "glyphweave.batch.pool", "glyphweave.batch.dask",
+        # One process extracts a one-page file: the page split is not imported.
+        "glyphweave.batch.pages", "glyphweave.batch.lifeline",
         "glyphweave.glyphmap.scan", "glyphweave.glyphmap.sheet", "glyphweave.glyphmap.outline",
         "fontTools.ttLib", "fontTools.cffLib", "fontTools.t1Lib", "tqdm",
         # A standard font in WinAnsiEncoding: its text ships with the table, no AGL to parse.

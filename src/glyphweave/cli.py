@@ -88,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
 def add_parsers(sub: Any) -> None:
     """``extract``, ``glyphs``, ``plugins`` and ``profiles`` (``sub`` is the parser's subparsers)."""
     from glyphweave.arguments import add_jobs_option, add_plugin_options
-    from glyphweave.batch.pages import AUTO_MIN_PAGES
+    from glyphweave.batch.jobs import AUTO_MIN_PAGES
 
     ex = sub.add_parser("extract", help="print the text of a PDF")
     _document_options(ex)
@@ -263,7 +263,7 @@ def _check_mode(args: argparse.Namespace, doc: Any) -> None:
 def cmd_extract(args: argparse.Namespace) -> int:
     import attrs
 
-    from glyphweave.batch.pages import page_source
+    from glyphweave.batch.jobs import page_source
 
     with _open(args) as doc:
         pages = _page_indices(args, doc)

@@ -22,6 +22,7 @@ import pytest
 from pikepdf import Array, Dictionary, Name
 
 from glyphweave.arguments import jobs
+from glyphweave.batch import jobs as job_choice
 from glyphweave.batch import pages as split
 from glyphweave.cli import main
 from glyphweave.exits import EXIT_LIMIT, EXIT_PLUGIN
@@ -311,12 +312,12 @@ def test_jobs_option():
 
 
 def test_auto_default(pdf: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(split, "cores", lambda: 2)
-    assert split.choose_jobs(None, split.AUTO_MIN_PAGES - 1, str(pdf)) == 1
-    assert split.choose_jobs(None, split.AUTO_MIN_PAGES, str(pdf)) == 2
-    assert split.choose_jobs(8, 10, str(pdf)) == 3  # no more processes than chunks (of 4 pages at least)
-    assert split.choose_jobs(2, 100, "-") == 1
-    assert split.choose_jobs(1, 1000, str(pdf)) == 1
+    monkeypatch.setattr(job_choice, "cores", lambda: 2)
+    assert job_choice.choose_jobs(None, job_choice.AUTO_MIN_PAGES - 1, str(pdf)) == 1
+    assert job_choice.choose_jobs(None, job_choice.AUTO_MIN_PAGES, str(pdf)) == 2
+    assert job_choice.choose_jobs(8, 10, str(pdf)) == 3  # no more processes than chunks (of 4 pages at least)
+    assert job_choice.choose_jobs(2, 100, "-") == 1
+    assert job_choice.choose_jobs(1, 1000, str(pdf)) == 1
 
 
 def bench_book() -> Path | None:

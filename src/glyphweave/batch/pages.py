@@ -4,8 +4,8 @@ The output is byte-identical to ``--jobs 1``, text and JSON lines alike, and so 
 statistics and warnings ``--stats`` and ``--strict`` read. How:
 
 * **Contiguous chunks handed out in order.** The selected pages (in the order ``--pages``
-  gives them) are cut into chunks of consecutive pages: :data:`CHUNK` at first, smaller
-  towards the end (guided self-scheduling, down to :data:`MIN_CHUNK`). Each worker process
+  gives them) are cut into chunks of consecutive pages: :data:`.jobs.CHUNK` at first, smaller
+  towards the end (guided self-scheduling, down to :data:`.jobs.MIN_CHUNK`). Each worker process
   opens the document itself, by path, with the parent's profile, mode, limits, plugins and
   password, keeps it open, and asks for the next chunk when it has finished one: a book
   whose chapters cost more than its front matter keeps every core busy to the end, and the
@@ -33,7 +33,7 @@ statistics and warnings ``--stats`` and ``--strict`` read. How:
   would give one process, extraction runs as it always did: ``--jobs 1`` is the one-process
   code path itself, untouched.
 
-**The default, ``auto``.** One process below :data:`AUTO_MIN_PAGES` selected pages; from
+**The default, ``auto``** (:mod:`.jobs`). One process below :data:`.jobs.AUTO_MIN_PAGES` selected pages; from
 there, one per core, but no more than there are chunks: a split costs each process a second
 start and its own reading of fonts, tables and structure, which pays only on longer
 documents (the measurements behind the threshold are in the design notes, "Splitting one
@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
 import pickle
 import signal
 from collections.abc import Iterable, Iterator, Sequence
@@ -55,66 +54,13 @@ import attrs
 from glyphweave.core.errors import GlyphweaveError
 from glyphweave.opening import OpenOptions
 
+from .jobs import AHEAD, cut
 from .lifeline import Lifeline, bind, lifeline
 
 if TYPE_CHECKING:  # multiprocessing and the stages load when a split runs, not with every command
     from multiprocessing.connection import Connection
 
     from glyphweave.core.stages import Assembled
-
-CHUNK = 16
-"""Most pages in one chunk: 40-160 ms of work on the bench files, so the message per chunk
-(well under a millisecond) costs nothing measurable."""
-MIN_CHUNK = 4
-"""Fewest pages in one chunk: the last chunks, where a worker that finishes early would
-otherwise wait for a long one."""
-AHEAD = 4
-"""Chunks each worker may run ahead of the first chunk not yet written: a slow chunk holds
-back the output, and memory keeps at most this many finished chunks per worker."""
-AUTO_MIN_PAGES = 64
-"""``--jobs auto`` splits a selection of at least this many pages (see the module docstring)."""
-
-
-def cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def chunk_size(remaining: int, jobs: int) -> int:
-    """Pages in the next chunk when ``remaining`` pages are left: :data:`CHUNK`, and fewer
-    towards the end (a quarter of each worker's share, at least :data:`MIN_CHUNK`), so the
-    workers finish close together (guided self-scheduling)."""
-    return max(MIN_CHUNK, min(CHUNK, remaining // (max(jobs, 1) * 4)))
-
-
-def cut(numbers: Sequence[int], jobs: int) -> list[list[int]]:
-    """``numbers`` in consecutive chunks, in order (see :func:`chunk_size`)."""
-    chunks: list[list[int]] = []
-    start = 0
-    while start < len(numbers):
-        size = chunk_size(len(numbers) - start, jobs)
-        chunks.append(list(numbers[start:start + size]))
-        start += size
-    return chunks
-
-
-def choose_jobs(requested: int | None, pages: int, source: Any) -> int:
-    """How many processes extract ``pages`` selected pages of ``source``: ``requested``
-    (None: automatic), never more than there are chunks, and one when the workers could
-    not open ``source`` themselves (not a path to a regular file: standard input, a pipe)."""
-    if requested == 1 or pages < 2:
-        return 1
-    if not isinstance(source, (str, os.PathLike)) or not os.path.isfile(source):
-        return 1
-    if requested is None:
-        if pages < AUTO_MIN_PAGES:
-            return 1
-        requested = cores()
-    return max(1, min(requested, len(cut(range(pages), requested))))
-
 
 @attrs.frozen(kw_only=True)
 class SplitOptions:
@@ -459,18 +405,3 @@ class PageSplit:
         worker.process.join(1)
         raise GlyphweaveError(f"{self.doc.name}: a worker process died ({_death(worker.process.exitcode)}) "
                               f"extracting pages {pages[0] + 1}-{pages[-1] + 1}; --jobs 1 extracts in one process")
-
-
-def page_source(doc: Any, pages: Sequence[int] | None, jobs: int | None, path: str | None,
-                options: OpenOptions, crop: tuple[float, float, float, float] | None = None
-                ) -> contextlib.AbstractContextManager[Any]:
-    """What ``extract`` iterates: ``doc`` itself when one process does it (``--jobs 1``,
-    a short selection with ``auto``, or no ``path``: standard input), else a
-    :class:`PageSplit` of it, whose workers open ``path`` with ``options`` and cut each page
-    to ``crop``. Either way, iterate with the same ``crop``."""
-    if path is None or jobs == 1:
-        return contextlib.nullcontext(doc)
-    n = choose_jobs(jobs, len(doc) if pages is None else len(pages), path)
-    if n == 1:
-        return contextlib.nullcontext(doc)
-    return PageSplit(doc, SplitOptions(path=path, open=options, crop=crop), jobs=n)
