@@ -26,9 +26,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "core": frozenset({"core", "guard"}),
     # The layout engine (words, lines, blocks, reading order, bidi): on the core's records only.
     "layout": frozenset({"core", "layout"}),
-    "tables": frozenset({"core", "tables"}),
+    "tables": frozenset({"core", "tables", "packagedata"}),
     "pdf": frozenset({"core", "guard", "tables", "pdf"}),
-    "components": frozenset({"core", "guard", "components"}),
+    "components": frozenset({"core", "guard", "components", "packagedata"}),
     # The stable plugin contract: core's records and stages, the hook marker, the glyph-name lookup.
     "plugin": frozenset({"core", "guard", "components", "tables"}),
     # The built-in components, written as a third party's would be: on the two contracts
@@ -79,6 +79,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Which modules the optional compiled build compiles: named as strings (setup.py reads the
     # list before the package is installed), imported only to ask whether they are compiled.
     "accelerated": frozenset(),
+    # Where a package's data folders are (packagedata.py): the tables' and the built-in profiles'.
+    "packagedata": frozenset(),
     "glyphweave": frozenset({"api", "core", "guard", "components", "glyphmap", "batch", "opening", "pagewords",
                              "pagesearch", "pagetables"}),
     # python -m glyphweave: the command line, nothing else.

@@ -263,7 +263,7 @@ def _check_mode(args: argparse.Namespace, doc: Any) -> None:
 def cmd_extract(args: argparse.Namespace) -> int:
     import attrs
 
-    from glyphweave.batch.jobs import page_source
+    from glyphweave.batch.jobs import processes
 
     with _open(args) as doc:
         pages = _page_indices(args, doc)
@@ -273,7 +273,13 @@ def cmd_extract(args: argparse.Namespace) -> int:
         path = None if args.pdf == "-" else args.pdf
         split = attrs.evolve(args.open_options, limits=doc.limits)
         crop = args.crop
-        with page_source(doc, pages, args.jobs, path, split, crop) as source, \
+        if processes(doc, pages, args.jobs, path) == 1:  # the usual case: no split to import
+            pages_from: contextlib.AbstractContextManager[Any] = contextlib.nullcontext(doc)
+        else:
+            from glyphweave.batch.pages import page_source
+
+            pages_from = page_source(doc, pages, args.jobs, path, split, crop)
+        with pages_from as source, \
                 _output(args.output, inputs=(args.pdf,), encoding=args.encoding) as out:
             if args.format == "text":
                 if args.bom:

@@ -9,13 +9,9 @@ one per core, but no more than there are chunks (see :mod:`.pages`).
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from glyphweave.opening import OpenOptions
+from typing import Any
 
 CHUNK = 16
 """Most pages in one chunk: 40-160 ms of work on the bench files, so the message per chunk
@@ -71,18 +67,10 @@ def choose_jobs(requested: int | None, pages: int, source: Any) -> int:
     return max(1, min(requested, len(cut(range(pages), requested))))
 
 
-def page_source(doc: Any, pages: Sequence[int] | None, jobs: int | None, path: str | None,
-                options: OpenOptions, crop: tuple[float, float, float, float] | None = None
-                ) -> contextlib.AbstractContextManager[Any]:
-    """What ``extract`` iterates: ``doc`` itself when one process does it (``--jobs 1``,
-    a short selection with ``auto``, or no ``path``: standard input), else a
-    :class:`~glyphweave.batch.pages.PageSplit` of it, whose workers open ``path`` with
-    ``options`` and cut each page to ``crop``. Either way, iterate with the same ``crop``."""
+def processes(doc: Any, pages: Sequence[int] | None, jobs: int | None, path: str | None) -> int:
+    """How many processes ``extract`` runs on ``doc``: 1 (it iterates ``doc`` itself) with
+    ``--jobs 1``, a short selection with ``auto``, or no ``path`` (standard input); else
+    :func:`choose_jobs`'s answer, for :func:`~glyphweave.batch.pages.page_source`."""
     if path is None or jobs == 1:
-        return contextlib.nullcontext(doc)
-    n = choose_jobs(jobs, len(doc) if pages is None else len(pages), path)
-    if n == 1:
-        return contextlib.nullcontext(doc)
-    from glyphweave.batch.pages import PageSplit, SplitOptions
-
-    return PageSplit(doc, SplitOptions(path=path, open=options, crop=crop), jobs=n)
+        return 1
+    return choose_jobs(jobs, len(doc) if pages is None else len(pages), path)

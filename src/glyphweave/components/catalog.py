@@ -442,7 +442,7 @@ def _builtin_profiles(pm: pluggy.PluginManager) -> dict[str, ProfileSource]:
     loaded = pm.distributions.values() if isinstance(pm, GlyphweavePluginManager) else ()
     dist = next((label for label in loaded if is_builtin(label)), None) or next(
         (label for label, _ in declaring(PROJECT_NAME) if is_builtin(label)), NOT_INSTALLED)
-    from glyphweave.tables.loader import package_folder
+    from glyphweave.packagedata import package_folder
 
     folder = package_folder("glyphweave", "profiles")
     sources: dict[str, ProfileSource] = {}

@@ -14,9 +14,9 @@ Importing this module does no work.
 from __future__ import annotations
 
 import gzip
-import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
+
+from glyphweave.packagedata import package_folder
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -30,25 +30,7 @@ FOLDER = "resources"
 
 def resource_root() -> Traversable:
     """The folder holding every mirrored table (tests point this elsewhere to drop the mirror)."""
-    return package_folder(PACKAGE, FOLDER)
-
-
-def package_folder(package: str, name: str) -> Traversable:
-    """The folder ``name`` of ``package`` (package data).
-
-    A package installed as files (a wheel, a checkout) has it in its own folder, taken as a
-    plain path: asking :mod:`importlib.resources` for it imports ``zipfile`` (its readers
-    do), 2 ms of every run's start-up. A package loaded from elsewhere (a zip archive) is
-    asked through :mod:`importlib.resources`."""
-    module = sys.modules.get(package)
-    where = getattr(module, "__file__", None)
-    if where:
-        folder = Path(where).parent / name  # inside a zip archive: no folder of the file system
-        if folder.is_dir():
-            return folder
-    import importlib.resources
-
-    return importlib.resources.files(package) / name
+    return package_folder(PACKAGE, FOLDER)  # a plain path where installed as files
 
 
 def _resource(parts: tuple[str, ...]) -> Traversable:
