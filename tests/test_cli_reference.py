@@ -105,3 +105,22 @@ def test_jobs_has_one_form(command: str) -> None:
     assert args.jobs is None
     args = parser.parse_args([command, "in.pdf", *(["-o", "out"] if command == "batch" else []), "-j", "3"])
     assert args.jobs == 3
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_a_named_command_builds_the_same_parser_as_the_whole_command_line() -> None:
+    # The table of which adder adds which subcommand (cli._COMMANDS) is what the adders do:
+    # every subcommand is in it, and the parser built for one command holds that command
+    # exactly as the whole command line's does (its options and their help).
+    from glyphweave.cli import _COMMANDS
+
+    whole = _subcommands(_parser())
+    assert list(whole) == list(_COMMANDS)
+    for command in _COMMANDS:
+        alone = _subcommands(_parser(command))
+        assert command in alone
+        assert alone[command].format_help() == whole[command].format_help()

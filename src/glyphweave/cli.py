@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import importlib
 import io
 import json
 import os
@@ -61,7 +62,21 @@ def _encoding(name: str) -> str:
         raise argparse.ArgumentTypeError(f"unknown encoding {name!r} (e.g. utf-8, utf-16, latin-1)") from None
 
 
-def _parser() -> argparse.ArgumentParser:
+_COMMANDS: dict[str, str] = {
+    "extract": "glyphweave.cli", "glyphs": "glyphweave.cli", "plugins": "glyphweave.cli",
+    "profiles": "glyphweave.cli", "grep": "glyphweave.grep", "batch": "glyphweave.batch.command",
+    "scan": "glyphweave.glyphmap.command", "sheet": "glyphweave.glyphmap.command",
+    "registry": "glyphweave.glyphmap.command", "repair": "glyphweave.glyphmap.command",
+    "new-plugin": "glyphweave.cli:_add_new_plugin",
+}
+"""Each subcommand → what adds it (a module's ``add_parsers``, or ``module:function``), in
+the order of the help. A command line naming one builds that adder's parsers only: the others' imports and help
+texts cost every run about 4 ms. A test holds this table to what the adders add."""
+
+
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every subcommand, or with ``command`` (a key of
+    :data:`_COMMANDS`) the subcommands its adder adds."""
     from glyphweave import __version__
 
     parser = argparse.ArgumentParser(
@@ -73,16 +88,21 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, nargs=0, version=f"glyphweave {__version__}",
                         help="show the version, and whether this install runs its compiled modules, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    from glyphweave.batch.command import add_parsers as add_batch_parsers
-    from glyphweave.glyphmap.command import add_parsers as add_registry_parsers
-
     # Every command module adds its subcommands the same way: add_parsers(sub), each subcommand
     # with its runner as ``run`` (_command calls it). Shared options come from glyphweave.arguments.
-    from glyphweave.grep import add_parsers as add_grep_parsers
-
-    for add in (add_parsers, add_grep_parsers, add_batch_parsers, add_registry_parsers, _add_new_plugin):
+    adders = dict.fromkeys(_COMMANDS.values()) if command is None else (_COMMANDS[command],)
+    for adder in adders:
+        module, _, name = adder.partition(":")
+        add = getattr(importlib.import_module(module), name or "add_parsers")
         add(sub)
     return parser
+
+
+def _named_command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names first (before it, only what the top-level parser knows:
+    none but ``--version`` and help, which need every subcommand), or None."""
+    first = argv[0] if argv else None
+    return first if first in _COMMANDS else None
 
 
 def add_parsers(sub: Any) -> None:
@@ -602,8 +622,9 @@ def _main(argv: Sequence[str] | None, *, owns_process: bool = False) -> tuple[in
     """:func:`main`'s exit status, and whether the process may end without teardown.
     ``owns_process``: the process ends after the command (the console script), so the
     command may make process-wide choices for its speed."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser(_named_command(given))
+    args = parser.parse_args(given)
     args.owns_process = owns_process
     if args.command is None:
         parser.print_help(sys.stderr)
