@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import codecs
+import subprocess
+import sys
 
 import pikepdf  # noqa: F401  (registers the 'pdfdoc' codec)
 import pytest
 from fontTools.encodings.MacRoman import MacRoman
 from fontTools.encodings.StandardEncoding import StandardEncoding
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from glyphweave.tables.encodings import (
     BASE_ENCODING_NAMES,
@@ -218,3 +222,67 @@ def test_the_shipped_text_of_each_code_is_the_agl_reading_of_its_name():
         via_agl = tuple(None if glyph is None else encodings.glyph_name_to_unicode(glyph)
                         for glyph in base_encoding(name))
         assert shipped[name] == via_agl, name
+
+
+def _names_to_compare() -> list[str]:
+    """Every name of the AGL, alone, with a suffix and in ligatures, and the forms its rules
+    read by their shape (uni, u), valid and not."""
+    from fontTools.agl import LEGACY_AGL2UV
+
+    names = sorted(LEGACY_AGL2UV)
+    pairs = zip(names[::11], names[5::11], strict=False)  # the second list is the shorter
+    made = [*names, *(name + ".sc" for name in names[::7]), *(a + "_" + b for a, b in pairs)]
+    made += ["uni0041", "uni00410042", "uni004", "uni00e9", "uniD800", "uniD7FF", "uniE000", "uniFFFF", "uni0041D800",
+             "uni00410042.alt", "u0041", "u1F600", "u10FFFF", "u110000", "uD800", "u041", "u0000041", "u00e9",
+             "uni", "u", "", ".", "_", "a_", "_a", "a__b", ".notdef", "g13", "C0032", "cid12", "a.b.c", "f_f_i.liga",
+             "uni0041_u1F600_A", "Uni0041", "UNI0041", "u+0041", "uni0041 ", " uni0041", "aé", "uni０٠٤١"]
+    return made
+
+
+def test_the_shipped_glyph_list_reads_every_name_as_fonttools_does():
+    # glyph_list.tsv.gz spares importing fontTools.agl (7 ms); glyph_name_to_unicode reads
+    # it by the AGL rules, and must give fontTools' toUnicode's answers.
+    from fontTools.agl import toUnicode
+
+    from glyphweave.tables import encodings
+
+    assert encodings._glyph_list() is not None
+    for name in _names_to_compare():
+        assert encodings.glyph_name_to_unicode(name) == (toUnicode(name) or None), name
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="uniUNIabcdefABCDEF0123456789._xyzZ", max_size=16))
+def test_generated_glyph_names_read_as_fonttools_reads_them(name: str) -> None:
+    from fontTools.agl import toUnicode
+
+    assert glyph_name_to_unicode(name) == (toUnicode(name) or None)
+
+
+def test_without_the_shipped_glyph_list_fonttools_answers(monkeypatch):
+    from glyphweave.tables import encodings
+
+    encodings.clear_caches()
+    monkeypatch.setattr(encodings, "_GLYPH_LIST_RESOURCE", ("encodings", "no-such-file.tsv.gz"))
+    try:
+        assert encodings._glyph_list() is None
+        assert encodings.glyph_name_to_unicode("f_f_i.liga") == "ffi"
+        assert encodings.glyph_name_to_unicode("g13") is None
+    finally:
+        monkeypatch.undo()
+        encodings.clear_caches()
+
+
+def test_reading_a_glyph_name_imports_no_agl_parser():
+    code = ("import sys; from glyphweave.tables.encodings import glyph_name_to_unicode as read; "
+            "assert read('ff') == '\\ufb00' and read('uni20AC.alt') == '\\u20ac'; "
+            "assert 'fontTools.agl' not in sys.modules, 'fontTools.agl was imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_uni_name_ending_in_a_line_feed_is_not_a_uni_name():
+    # The one place the rules part from fontTools: its pattern ends in "$", which also
+    # matches before a final line feed (a PDF name can hold one, as #0A). The AGL
+    # specification wants hex digits to the end of the component.
+    assert glyph_name_to_unicode("uni0041\n") is None
+    assert glyph_name_to_unicode("u1F600\n") is None

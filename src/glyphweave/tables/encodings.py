@@ -41,6 +41,7 @@ BASE_ENCODING_NAMES = (
 
 _RESOURCE = ("encodings", "base_encodings.tsv")
 _TEXT_RESOURCE = ("encodings", "base_encoding_text.tsv")
+_GLYPH_LIST_RESOURCE = ("encodings", "glyph_list.tsv.gz")
 
 GlyphNames = tuple[str | None, ...]
 
@@ -112,19 +113,61 @@ def simple_code_name(info: FontInfo, code: int) -> str | None:
 def glyph_name_to_unicode(name: str) -> str | None:
     """The Unicode text of a glyph name by the Adobe Glyph List rules, or None.
 
-    Uses :func:`fontTools.agl.toUnicode`, which implements the AGL specification: a
-    suffix after the first period is dropped (``a.sc`` → ``a``), components joined by
-    underscores are decoded one by one (``f_f_i`` → ``ffi``), ``uniXXXX...`` takes
-    groups of four *uppercase* hex digits (``uni00410042`` → ``AB``; ``uni00e9`` maps to
-    nothing, as the AGL specification says) and ``uXXXX[XX]`` one code point
-    (``u1F600``). Surrogates and values past U+10FFFF map to nothing. Like the AGL
-    specification, a ligature component that maps to nothing contributes nothing, so
-    ``a_g13`` gives ``a``. Names the AGL does not know (``g13``, ``C0032``, ``.notdef``)
-    give None.
-    """
-    from fontTools.agl import toUnicode  # parses the AGL on import: deferred to first use
+    The AGL specification's mapping: a suffix after the first period is dropped (``a.sc``
+    → ``a``), components joined by underscores are decoded one by one (``f_f_i`` →
+    ``ffi``): a name of the AGL gives its text, ``uniXXXX...`` groups of four *uppercase*
+    hex digits (``uni00410042`` → ``AB``; ``uni00e9`` maps to nothing, as the
+    specification says) and ``uXXXX[XX]`` one code point (``u1F600``). Surrogates and values
+    past U+10FFFF map to nothing. A ligature component that maps to nothing contributes
+    nothing, so ``a_g13`` gives ``a``. Names the AGL does not know (``g13``, ``C0032``,
+    ``.notdef``) give None.
 
-    return toUnicode(name) or None
+    The AGL's names come from the mirror's copy (``glyph_list.tsv.gz``, read in about 1.5
+    ms), not from :mod:`fontTools.agl`, whose import parses the list (7 ms of every
+    document whose fonts name a glyph outside the base encodings); where the mirror is
+    missing, :func:`fontTools.agl.toUnicode` answers. A test holds the two to the same
+    answers.
+    """
+    names = _glyph_list()
+    if names is None:
+        from fontTools.agl import toUnicode
+
+        return toUnicode(name) or None
+    text = "".join(_component_text(part, names) for part in name.split(".", 1)[0].split("_"))
+    return text or None
+
+
+_UNI_NAME = "uni((?:[0-9A-F]{4})+)"
+_U_NAME = "u([0-9A-F]{4,6})"
+
+
+def _component_text(part: str, names: dict[str, str]) -> str:
+    """One component of a glyph name read by the AGL rules (see :func:`glyph_name_to_unicode`)."""
+    points = names.get(part)
+    if points is not None:
+        return _code_points(points)
+    found = re.fullmatch(_UNI_NAME, part)
+    if found is not None:
+        digits = found.group(1)
+        values = [int(digits[i : i + 4], 16) for i in range(0, len(digits), 4)]
+        if not any(0xD800 <= value <= 0xDFFF for value in values):
+            return "".join(map(chr, values))
+    found = re.fullmatch(_U_NAME, part)
+    if found is not None:
+        value = int(found.group(1), 16)
+        if value <= 0xD7FF or 0xE000 <= value <= 0x10FFFF:
+            return chr(value)
+    return ""
+
+
+@functools.cache
+def _glyph_list() -> dict[str, str] | None:
+    """The mirror's Adobe Glyph List: each name's code points (hex, as the text tables
+    write them), None when not mirrored."""
+    text = loader.read_text(*_GLYPH_LIST_RESOURCE, encoding="ascii")
+    if text is None:
+        return None
+    return dict(line.split("\t", 1) for line in text.splitlines() if line and not line.startswith("#"))
 
 
 @functools.cache
@@ -188,3 +231,5 @@ def clear_caches() -> None:
     """Forget the loaded tables (tests that swap the mirror out use this)."""
     _load_tables.cache_clear()
     _unicode_table.cache_clear()
+    _glyph_list.cache_clear()
+    glyph_name_to_unicode.cache_clear()
