@@ -46,6 +46,18 @@ def test_written_once_and_read_back(source: Path):
     assert len(files) == 1 and files[0].suffix == ".gwwf"
     again = cached_list("test-xx", source)  # no buckets: read from the cache alone
     assert again is not None and again.get("maison") == zipf(2)
+    expected = table(BUCKETS)
+    for word in ["the", "house", "maison", "häuser", "日本", "rare", "absent", "", "hous", "housez", "\udc80"]:
+        assert again.get(word) == expected.get(word, 0.0), word
+
+
+def test_the_cache_file_is_mapped_not_read(source: Path):
+    # Mapping the 4 MB English list costs 0.05 ms; reading it cost 6-9 ms per process.
+    import mmap
+
+    cached_list("test-xx", source, BUCKETS)
+    mapped = cached_list("test-xx", source)
+    assert mapped is not None and isinstance(mapped._blob, mmap.mmap)
 
 
 @pytest.mark.parametrize("damage", [b"", b"GWWF\x01", b"not a cache at all", None])
