@@ -167,3 +167,23 @@ def test_the_small_english_list_comes_from_the_cache_with_the_same_answers(fresh
     pack = fresh_lists._read_pack("en", "small")
     assert pack is not None
     assert isinstance(read, dict) and read == built == table(pack)
+
+
+def test_older_cache_files_of_a_list_are_pruned_past_the_newest_few(source: Path):
+    # Each install of wordfreq names its own cache file (its data file's size and time):
+    # without pruning, every new environment would leave another 4 MB behind.
+    import os
+
+    folder = source.parent / "cache"
+    folder.mkdir()
+    for age in range(6):  # older installs' files of this list, and of another list
+        for name in (f"test-xx-100-{age}.gwwf", f"other-xx-100-{age}.gwwf", f"test-xx-100-{age}-py311m4.gwwt"):
+            (folder / name).write_bytes(b"an older install's cache")
+            os.utime(folder / name, (1_000_000 + age, 1_000_000 + age))
+    assert cached_list("test-xx", source, BUCKETS) is not None
+    kept = sorted(path.name for path in folder.iterdir() if path.name.startswith("test-xx") and path.suffix == ".gwwf")
+    assert len(kept) == wordcache.KEEP
+    assert "test-xx-100-5.gwwf" in kept and "test-xx-100-0.gwwf" not in kept  # the newest stay
+    assert any(name not in {f"test-xx-100-{age}.gwwf" for age in range(6)} for name in kept)  # the one just written
+    assert len(list(folder.glob("other-xx-*"))) == 6  # another list's files are not this list's business
+    assert len(list(folder.glob("test-xx-*.gwwt"))) == 6  # nor are its tables

@@ -29,6 +29,7 @@ import marshal
 import math
 import mmap
 import os
+import re
 import sys
 import tempfile
 from array import array
@@ -125,6 +126,35 @@ def _pack(buckets: Iterable[list[str]]) -> tuple[bytes, array, array]:
 def _write(path: Path, blob: bytes, offsets: array, codes: array) -> None:
     header = MAGIC + (b"L" if sys.byteorder == "little" else b"B") + len(codes).to_bytes(4, "little")
     _write_bytes(path, b"".join((header, offsets.tobytes(), codes.tobytes(), blob)))
+    _prune(path)
+
+
+KEEP = 4
+"""Cache files kept per list and kind: a file is named by its source's size and time (and
+marshal's version), so each new install of wordfreq (a new virtual environment, a tox env
+made again) writes another, 4 MB for English; the newest few stay for the installs in use."""
+
+
+_STAMP = r"-\d+-\d+(?:-py\d+m\d+)?"
+"""What a cache file's name adds to its list's name: its source's size and time, and marshal's
+version for a table."""
+
+
+def _prune(written: Path) -> None:
+    """Delete the older files of the list ``written`` was just written for, past the newest
+    :data:`KEEP`. A file another process has mapped stays readable to it (the system frees
+    it when unmapped); one that cannot be deleted is left."""
+    named = re.fullmatch(f"(.+){_STAMP}(\\.gww[ft])", written.name)
+    if named is None:
+        return
+    same = re.escape(named.group(1)) + _STAMP + re.escape(named.group(2))
+    try:
+        found = [(entry.stat().st_mtime, entry) for entry in written.parent.iterdir() if re.fullmatch(same, entry.name)]
+    except OSError:
+        return
+    for _, old in sorted(found, key=lambda item: item[0], reverse=True)[KEEP:]:
+        with contextlib.suppress(OSError):
+            old.unlink()
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
@@ -195,6 +225,7 @@ def cached_table(name: str, source: Path, build: Callable[[], dict[str, float] |
     table = build()
     if table is not None:
         _write_bytes(path, TABLE_MAGIC + marshal.dumps(table))
+        _prune(path)
     return table
 
 
