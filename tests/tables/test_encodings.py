@@ -286,3 +286,19 @@ def test_a_uni_name_ending_in_a_line_feed_is_not_a_uni_name():
     # specification wants hex digits to the end of the component.
     assert glyph_name_to_unicode("uni0041\n") is None
     assert glyph_name_to_unicode("u1F600\n") is None
+
+
+@pytest.mark.parametrize("damage", [b"", b"# only a comment\n", b"ff\tFB00\nbroken line\n", b"ff\tFB00\textra\n"])
+def test_a_damaged_glyph_list_leaves_the_answers_to_fonttools(damage, monkeypatch):
+    from glyphweave.tables import encodings, loader
+
+    real = loader.read_text
+    monkeypatch.setattr(loader, "read_text",
+                        lambda *parts, **kw: damage.decode("ascii") if parts[-1] == "glyph_list.tsv.gz" else real(*parts, **kw))
+    encodings.clear_caches()
+    try:
+        assert encodings._glyph_list() is None
+        assert encodings.glyph_name_to_unicode("ff") == "\ufb00"
+    finally:
+        monkeypatch.undo()
+        encodings.clear_caches()

@@ -167,7 +167,10 @@ def _glyph_list() -> dict[str, str] | None:
     text = loader.read_text(*_GLYPH_LIST_RESOURCE, encoding="ascii")
     if text is None:
         return None
-    return dict(line.split("\t", 1) for line in text.splitlines() if line and not line.startswith("#"))
+    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+    if not rows or any(len(row) != 2 for row in rows):
+        return None  # damaged: fontTools' own list answers
+    return {name: points for name, points in rows}
 
 
 @functools.cache
