@@ -182,3 +182,20 @@ def test_provenance_checksums_match() -> None:
         "cmap/GBK-EUC-H.gz",
         "cmap/KSCms-UHC-H.gz",
     } <= listed
+
+
+@pytest.mark.parametrize("ordering", ["GB1", "CNS1", "Japan1", "Korea1"])
+def test_every_cid_reads_as_its_line_of_the_table(ordering: str) -> None:
+    # The table is kept as one string and where its lines end, not a string per line: each
+    # CID must still give its own line's text, and none past the last line.
+    from glyphweave.tables import cjk, loader
+
+    data = loader.read_bytes("cjk", "cid2unicode", ordering + ".txt.gz")  # unpacked
+    assert data is not None
+    lines = data.decode("ascii").split("\n")
+    lines = lines[next(i for i, line in enumerate(lines) if not line.startswith("#")):]
+    for cid, line in enumerate(lines):
+        expected = "".join(chr(int(part, 16)) for part in line.split()) or None
+        assert cjk.cid_to_unicode(ordering, cid) == expected, cid
+    assert cjk.cid_to_unicode(ordering, len(lines)) is None
+    assert cjk.cid_to_unicode(ordering, -1) is None

@@ -26,6 +26,8 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from array import array
+from itertools import accumulate
 
 from glyphweave.core.decoding import is_private_use
 from glyphweave.tables import loader
@@ -118,26 +120,33 @@ def unicode_cmap_codespace(name: str) -> tuple[list[tuple[bytes, bytes]], int] |
 
 
 @functools.cache
-def _cid_table(ordering: str) -> tuple[str, ...] | None:
-    """The raw lines of a collection's table (line N = CID N), None when not mirrored."""
+def _cid_table(ordering: str) -> tuple[str, array] | None:
+    """A collection's table (line N = CID N) as its text and where each line ends, None when
+    not mirrored: ``lines[n]`` is ``text[ends[n] + n : ends[n + 1] + n]`` (``ends`` counts the
+    characters of the lines before, without their line feeds). One string and an array of
+    integers, not 30,000 strings: 0.7 MB for Adobe-GB1 instead of 2.7."""
     if ordering not in ORDERINGS:
         return None
     data = _read_gz("cid2unicode", ordering + ".txt.gz")
     if data is None:
         return None
-    lines = data.decode("ascii").split("\n")
+    text = data.decode("ascii")
     start = 0
-    while start < len(lines) and lines[start].startswith("#"):
-        start += 1
-    return tuple(lines[start:])
+    while text.startswith("#", start):  # the header's comment lines
+        start = text.find("\n", start) + 1 or len(text)
+    text = text[start:]
+    return text, array("I", accumulate(map(len, text.split("\n")), initial=0))
 
 
 @functools.lru_cache(maxsize=65536)
 def _cid_text(ordering: str, cid: int) -> str | None:
     table = _cid_table(ordering)
-    if table is None or not 0 <= cid < len(table):
+    if table is None:
         return None
-    line = table[cid]
+    text, ends = table
+    if not 0 <= cid < len(ends) - 1:
+        return None
+    line = text[ends[cid] + cid : ends[cid + 1] + cid]
     if not line:
         return None
     return "".join(chr(int(part, 16)) for part in line.split())
