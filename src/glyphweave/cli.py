@@ -293,12 +293,14 @@ def cmd_extract(args: argparse.Namespace) -> int:
         path = None if args.pdf == "-" else args.pdf
         split = attrs.evolve(args.open_options, limits=doc.limits)
         crop = args.crop
-        if processes(doc, pages, args.jobs, path) == 1:  # the usual case: no split to import
+        jobs = processes(doc, pages, args.jobs, path)
+        if jobs == 1:  # the usual case: the document itself, no split to import
             pages_from: contextlib.AbstractContextManager[Any] = contextlib.nullcontext(doc)
         else:
-            from glyphweave.batch.pages import page_source
+            from glyphweave.batch.pages import PageSplit, SplitOptions
 
-            pages_from = page_source(doc, pages, args.jobs, path, split, crop)
+            assert path is not None  # processes() gives 1 without a path
+            pages_from = PageSplit(doc, SplitOptions(path=path, open=split, crop=crop), jobs=jobs)
         with pages_from as source, \
                 _output(args.output, inputs=(args.pdf,), encoding=args.encoding) as out:
             if args.format == "text":

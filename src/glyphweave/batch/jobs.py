@@ -70,7 +70,7 @@ def choose_jobs(requested: int | None, pages: int, source: Any) -> int:
 def processes(doc: Any, pages: Sequence[int] | None, jobs: int | None, path: str | None) -> int:
     """How many processes ``extract`` runs on ``doc``: 1 (it iterates ``doc`` itself) with
     ``--jobs 1``, a short selection with ``auto``, or no ``path`` (standard input); else
-    :func:`choose_jobs`'s answer, for :func:`~glyphweave.batch.pages.page_source`."""
+    :func:`choose_jobs`'s answer, for a :class:`~glyphweave.batch.pages.PageSplit`."""
     if path is None or jobs == 1:
         return 1
     return choose_jobs(jobs, len(doc) if pages is None else len(pages), path)

@@ -54,28 +54,13 @@ import attrs
 from glyphweave.core.errors import GlyphweaveError
 from glyphweave.opening import OpenOptions
 
-from .jobs import AHEAD, cut, processes
+from .jobs import AHEAD, cut
 from .lifeline import Lifeline, bind, lifeline
 
 if TYPE_CHECKING:  # multiprocessing and the stages load when a split runs, not with every command
     from multiprocessing.connection import Connection
 
     from glyphweave.core.stages import Assembled
-
-def page_source(doc: Any, pages: Sequence[int] | None, jobs: int | None, path: str | None,
-                options: OpenOptions, crop: tuple[float, float, float, float] | None = None
-                ) -> contextlib.AbstractContextManager[Any]:
-    """What ``extract`` iterates: ``doc`` itself when one process does it
-    (:func:`~glyphweave.batch.jobs.processes`), else a :class:`PageSplit` of it, whose
-    workers open ``path`` with ``options`` and cut each page to ``crop``. Either way, iterate
-    with the same ``crop``. The command line asks ``processes`` first, and imports this
-    module only for a split."""
-    n = processes(doc, pages, jobs, path)
-    if n == 1:
-        return contextlib.nullcontext(doc)
-    assert path is not None  # processes() gives 1 without a path
-    return PageSplit(doc, SplitOptions(path=path, open=options, crop=crop), jobs=n)
-
 
 @attrs.frozen(kw_only=True)
 class SplitOptions:
@@ -332,7 +317,7 @@ class PageSplit:
 
     def _same_crop(self, crop: tuple[float, float, float, float] | None) -> None:
         if crop != self.options.crop:
-            raise ValueError("a page split cuts its pages to the box it was made with (page_source's crop)")
+            raise ValueError("a page split cuts its pages to the box it was made with (the crop in its SplitOptions)")
 
     def _results(self, pages: Iterable[int] | None, mode: str | None, *, want: str) -> Iterator[PageResult]:
         numbers = list(range(len(self.doc)) if pages is None else pages)

@@ -103,6 +103,7 @@ def cached_list(name: str, source: Path, buckets: Iterable[list[str]] | None = N
         return found
     blob, offsets, codes = _pack(buckets)
     _write(path, blob, offsets, codes)
+    _prune(path, name)
     return PackedList(blob, offsets, codes)
 
 
@@ -126,7 +127,6 @@ def _pack(buckets: Iterable[list[str]]) -> tuple[bytes, array, array]:
 def _write(path: Path, blob: bytes, offsets: array, codes: array) -> None:
     header = MAGIC + (b"L" if sys.byteorder == "little" else b"B") + len(codes).to_bytes(4, "little")
     _write_bytes(path, b"".join((header, offsets.tobytes(), codes.tobytes(), blob)))
-    _prune(path)
 
 
 KEEP = 4
@@ -140,14 +140,11 @@ _STAMP = r"-\d+-\d+(?:-py\d+m\d+)?"
 version for a table."""
 
 
-def _prune(written: Path) -> None:
-    """Delete the older files of the list ``written`` was just written for, past the newest
-    :data:`KEEP`. A file another process has mapped stays readable to it (the system frees
-    it when unmapped); one that cannot be deleted is left."""
-    named = re.fullmatch(f"(.+){_STAMP}(\\.gww[ft])", written.name)
-    if named is None:
-        return
-    same = re.escape(named.group(1)) + _STAMP + re.escape(named.group(2))
+def _prune(written: Path, name: str) -> None:
+    """Delete the older files of the list ``name`` of the kind of ``written`` (just written),
+    past the newest :data:`KEEP`. A file another process has mapped stays readable to it
+    (the system frees it when unmapped); one that cannot be deleted is left."""
+    same = re.escape(name) + _STAMP + re.escape(written.suffix)
     try:
         found = [(entry.stat().st_mtime, entry) for entry in written.parent.iterdir() if re.fullmatch(same, entry.name)]
     except OSError:
@@ -225,7 +222,7 @@ def cached_table(name: str, source: Path, build: Callable[[], dict[str, float] |
     table = build()
     if table is not None:
         _write_bytes(path, TABLE_MAGIC + marshal.dumps(table))
-        _prune(path)
+        _prune(path, name)
     return table
 
 
