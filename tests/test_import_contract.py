@@ -37,7 +37,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     # The glyph registry: its file model, keys and outlines (core and fontTools only, so the
     # glyph-map decoder can read them), and the scan, sheet and repair (on the API and the batch runner).
     "glyphmap": frozenset({"core", "layout", "tables", "glyphmap", "api", "batch", "files", "exits", "arguments",
-                          "opening"}),
+                          "opening", "packagedata"}),
     "testing": frozenset({"core", "guard", "components", "plugin", "testing", "api"}),
     "api": frozenset({"core", "guard", "layout", "pdf", "tables", "components", "pageranges", "pagecrop", "pagewords",
                       "pagesearch", "pagetables", "stats", "opening"}),
@@ -79,7 +79,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Which modules the optional compiled build compiles: named as strings (setup.py reads the
     # list before the package is installed), imported only to ask whether they are compiled.
     "accelerated": frozenset(),
-    # Where a package's data folders are (packagedata.py): the tables' and the built-in profiles'.
+    # Where a package's data folders are (packagedata.py): the tables', the built-in profiles' and
+    # the glyph registry's shape references.
     "packagedata": frozenset(),
     "glyphweave": frozenset({"api", "core", "guard", "components", "glyphmap", "batch", "opening", "pagewords",
                              "pagesearch", "pagetables"}),

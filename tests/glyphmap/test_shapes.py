@@ -812,3 +812,17 @@ def test_a_bitmap_type3_glyph_is_read_from_its_image_mask() -> None:
     assert shape is not None and (shape.parts, shape.holes) == (1, 1)
     assert shape.box == pytest.approx((0.0, 0.0, 0.6, 0.7))
     assert drawing.startswith("M") and drawing.count("Z") == 16 + 8  # a run per row, two in the ring's middle rows
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_loading_the_references_leaves_the_collector_as_it_found_it(collecting):
+    import gc
+
+    was = gc.isenabled()
+    try:
+        (gc.enable if collecting else gc.disable)()
+        refs = shapes.load_references.__wrapped__()
+        assert gc.isenabled() is collecting
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert len(refs) == len(shapes.load_references())

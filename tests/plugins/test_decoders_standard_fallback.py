@@ -117,3 +117,37 @@ def test_registration():
     assert StandardFallbackDecoder.NAME == "standard-fallback"
     assert issubclass(StandardFallbackDecoder, Decoder)
     assert standard_fallback.glyphweave_register_decoders() == [StandardFallbackDecoder]
+
+
+def _full_verdict(outcomes: list[bool | None]) -> bool:
+    """The shape check's verdict with every glyph looked at (up to CHECKED judged)."""
+    judged = [o for o in outcomes if o is not None][:standard_fallback.CHECKED]
+    return len(judged) < standard_fallback.MIN_CHECKED or 2 * sum(judged) >= len(judged)
+
+
+@pytest.mark.parametrize(("outcomes", "looked_at"), [
+    ([True] * 10, 5),                        # read right: decided after half of CHECKED agree
+    ([False] * 10, 6),                       # more than half disagree: nothing can save it
+    ([None, True, None, True, True, True, True, True], 7),
+    ([False, True] * 5, 10),                 # undecided until the tenth
+    ([True, True, False], None),             # too few to judge: every candidate looked at
+])
+def test_the_shape_check_stops_once_its_verdict_is_sure(monkeypatch, outcomes, looked_at):
+    from glyphweave.glyphmap import fontshapes
+
+    codes = [code for code in range(0x21, 0x100) if (standard_fallback.standard_text("StandardEncoding", code)
+                                                     or "").isalnum()]
+    answers = {code: (None if agrees is None else
+                      standard_fallback.standard_text("StandardEncoding", code) if agrees else "#")
+               for code, agrees in zip(codes, outcomes, strict=False)}
+    asked = []
+
+    def nearest_letter(info, code, cid):
+        asked.append(code)
+        return answers.get(code)
+
+    monkeypatch.setattr(fontshapes, "nearest_letter", nearest_letter)
+    info = font(embedded=True)
+    assert standard_fallback._looks_right(info, "StandardEncoding") is _full_verdict(
+        outcomes + [None] * (len(codes) - len(outcomes)))
+    assert len(asked) == (len(codes) if looked_at is None else looked_at)

@@ -44,16 +44,19 @@ plain sans font, and their confidence says so.
 from __future__ import annotations
 
 import functools
+import gc
 import gzip
 import itertools
 import math
 import statistics
 import struct
 from collections.abc import Iterable, Mapping, Sequence
-from importlib import resources
 from typing import TypeVar
 
 import attrs
+
+from glyphweave.packagedata import package_folder
+from glyphweave.tables.loader import FOLDER, PACKAGE
 
 from .raster import GRID, Shape, grow
 
@@ -242,8 +245,16 @@ def load_references() -> References:
     x1, y1, the advance and the font's x-height (int16 each, thousandths of an em), the
     pieces and the counters (uint8 each).
     """
-    raw = resources.files("glyphweave.tables").joinpath("resources/shapes/references.bin.gz").read_bytes()
-    return parse_references(gzip.decompress(raw))
+    raw = (package_folder(PACKAGE, FOLDER) / "shapes" / "references.bin.gz").read_bytes()
+    # Some 100,000 tuples made at once, none of them in a cycle: the collector would walk
+    # them again and again as they are made (a fifth of the load, 10 ms).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return parse_references(gzip.decompress(raw))
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def parse_references(data: bytes) -> References:
