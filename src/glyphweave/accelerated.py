@@ -22,6 +22,7 @@ COMPILED = (
     "glyphweave.pdf.lexer",
     "glyphweave.pdf.tokenizer",
     "glyphweave.pdf.interpreter",
+    "glyphweave.pdf.measure",
     "glyphweave.core.runs",
     "glyphweave.layout.rules",
     "glyphweave.layout.glyphwalk",
@@ -42,10 +43,11 @@ hook implementation). Each must keep to what mypyc compiles: no subclass of a bu
 type, no ``attrs`` class, no hook implementation, no method aliased by assignment."""
 
 
-NATIVE = ("glyphweave.pdf._ctokenizer",)
+NATIVE = ("glyphweave.pdf._ctokenizer", "glyphweave.pdf._cmeasure")
 """The modules written for C (each a ``.pyx`` beside the pure module it stands in for, whose
 importer falls back to that module where it is not built): the content tokenizer's fast
-path, :mod:`glyphweave.pdf.tokenizer` scanned byte by byte."""
+path, :mod:`glyphweave.pdf.tokenizer` scanned byte by byte, and the measuring of a simple
+font's shown string, :mod:`glyphweave.pdf.measure` worked out in C doubles."""
 
 
 def compiled_modules() -> list[str]:

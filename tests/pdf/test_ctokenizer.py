@@ -161,6 +161,51 @@ def test_tj_operands(source: bytes) -> None:
     assert_same_tj(RawTJ(source))
 
 
+def assert_same_numbers(numbers: list[bytes]) -> None:
+    """The C reading of TJ numbers gives the reference's doubles to the bit (the sign of a
+    zero included, which ``==`` does not see)."""
+    operand = RawTJ(b"(a)" + b" ".join(numbers) + b"(b)")
+    expected, found = lexer.read_tj(operand), native.read_tj(operand)
+    assert [number.hex() for _, number in found[1] or ()] == [number.hex() for _, number in expected[1] or ()]
+    assert found == expected
+
+
+@pytest.mark.parametrize("number", [
+    b"0", b"-0", b"+0", b"-.0", b"0.", b"-0.", b".5", b"-.5", b"0.1", b"-250", b"1.25", b"0.3",
+    b"999999999999999", b"9999999999999999", b"9007199254740993", b"0.00000000000001",
+    b"0.0000000000000000000001", b"1.0000000000000000000001", b".1234567890123", b"123456789012345.",
+    b"1" * 30, b"0." + b"0" * 21 + b"1", b"4.35", b"-1234.5678", b"0.7", b"-0.0000001",
+])
+def test_tj_numbers_at_the_edges_of_the_fast_path(number: bytes) -> None:
+    assert_same_numbers([number])
+
+
+@given(st.lists(st.from_regex(rb"\A[+-]?([0-9]{1,18}(\.[0-9]{0,24})?|\.[0-9]{1,24})\Z"), min_size=1, max_size=8))
+def test_tj_numbers_are_read_to_the_bit(numbers: list[bytes]) -> None:
+    assert_same_numbers(numbers)
+
+
+def _float_or_error(convert: Any, token: Any) -> str:
+    try:
+        return convert(token).hex()
+    except (TypeError, ValueError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+@pytest.mark.parametrize("token", [
+    b"0", b"-0", b"12", b"-3.5", b".5", b"1.", b"+7", b"9999999999999999", b"0." + b"0" * 22 + b"1",
+    b"", b".", b"-", b"+-1", b"1.2.3", b" 1 ", b"1_0", b"1e3", b"inf", b"nan", b"0x10", b"\xff",
+    RawTJ(b"5"), bytearray(b"5"), bytearray(b"(a)"), "/F1", "3", 4, 2.5, None, [b"1"],
+])
+def test_number_is_float_to_the_bit_and_to_the_error(token: Any) -> None:
+    assert _float_or_error(native.number, token) == _float_or_error(float, token)
+
+
+@given(st.one_of(st.from_regex(rb"\A[+-]?([0-9]{1,18}(\.[0-9]{0,24})?|\.[0-9]{1,24})\Z"), st.binary(max_size=12)))
+def test_number_of_generated_tokens(token: bytes) -> None:
+    assert _float_or_error(native.number, token) == _float_or_error(float, token)
+
+
 def test_tj_operands_read_by_the_general_path_go_to_the_reference() -> None:
     assert_same_tj([bytearray(b"a"), b"-250", bytearray(b""), b"x", bytearray(b"b")])
     assert_same_tj(b"(a) 5 (b)")  # plain bytes, not a RawTJ

@@ -18,7 +18,7 @@ import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from itertools import accumulate, islice
+from itertools import accumulate
 from typing import Any, NamedTuple
 
 import attrs
@@ -57,11 +57,17 @@ from glyphweave.pdf.tokenizer import (
     RawTJ,
 )
 
-try:  # the compiled build's tokenizer: the same items and TJ readings, scanned in C
-    from glyphweave.pdf._ctokenizer import operations, read_tj
+try:  # the compiled build's tokenizer: the same items, TJ readings and numbers, scanned in C
+    from glyphweave.pdf._ctokenizer import number, operations, read_tj
 except ImportError:  # a pure install: the reference
     from glyphweave.pdf.lexer import read_tj
     from glyphweave.pdf.tokenizer import operations
+
+    number = float  # type: ignore[assignment]  # numeric operands are bytes: float() reads them
+try:  # the compiled build's measuring of shown strings: the same numbers, worked out in C doubles
+    from glyphweave.pdf._cmeasure import measure_simple, placed
+except ImportError:  # a pure install: the reference
+    from glyphweave.pdf.measure import measure_simple, placed
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +124,7 @@ def _matrix(values: list[Any]) -> Matrix | None:
     if len(values) < 6:
         return None
     try:
-        return tuple(map(float, values[-6:]))  # type: ignore[return-value]
+        return tuple(map(number, values[-6:]))  # type: ignore[return-value]
     except (TypeError, ValueError):
         return None
 
@@ -618,7 +624,7 @@ class PageInterpreter:
         self._set_font(args[-2], args[-1], res)
 
     def _set_font(self, name: str, size: Any, res: _Resources) -> None:
-        self.fs = float(size)
+        self.fs = number(size)
         # Pages switch fonts constantly: each resource name is resolved, loaded and given
         # its table index once per resource dictionary and page.
         loaded = res.fonts.get(name)
@@ -644,30 +650,30 @@ class PageInterpreter:
         return state, idx
 
     def _op_Tc(self, args: list[Any], res: _Resources) -> None:
-        self.tc = float(args[-1])
+        self.tc = number(args[-1])
 
     def _op_Tw(self, args: list[Any], res: _Resources) -> None:
-        self.tw = float(args[-1])
+        self.tw = number(args[-1])
 
     def _op_Tz(self, args: list[Any], res: _Resources) -> None:
-        self.th = float(args[-1]) / 100.0
+        self.th = number(args[-1]) / 100.0
 
     def _op_TL(self, args: list[Any], res: _Resources) -> None:
-        self.tl = float(args[-1])
+        self.tl = number(args[-1])
 
     def _op_Ts(self, args: list[Any], res: _Resources) -> None:
-        self.ts = float(args[-1])
+        self.ts = number(args[-1])
 
     def _op_Tr(self, args: list[Any], res: _Resources) -> None:
-        self.tr = int(float(args[-1]))
+        self.tr = int(number(args[-1]))
 
     def _op_Td(self, args: list[Any], res: _Resources) -> None:
-        tx, ty = float(args[-2]), float(args[-1])
+        tx, ty = number(args[-2]), number(args[-1])
         a, b, c, d, e, f = self.tlm
         self.tlm = self.tm = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
 
     def _op_Td_TJ(self, args: list[Any], res: _Resources) -> None:
-        tx, ty = float(args[-3]), float(args[-2])
+        tx, ty = number(args[-3]), number(args[-2])
         a, b, c, d, e, f = self.tlm
         self.tlm = self.tm = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
         self._op_TJ(args, res)  # reads the last operand only
@@ -716,7 +722,7 @@ class PageInterpreter:
         self._op_Q(args, res)
 
     def _op_TD(self, args: list[Any], res: _Resources) -> None:
-        self.tl = -float(args[-1])
+        self.tl = -number(args[-1])
         self._op_Td(args, res)
 
     def _op_Tm(self, args: list[Any], res: _Resources) -> None:
@@ -753,8 +759,8 @@ class PageInterpreter:
 
     def _op_dquote(self, args: list[Any], res: _Resources) -> None:
         if len(args) >= 3:
-            self.tw = float(args[-3])
-            self.tc = float(args[-2])
+            self.tw = number(args[-3])
+            self.tc = number(args[-2])
         self._op_Tstar(args, res)
         self._op_Tj(args, res)
 
@@ -826,61 +832,28 @@ class PageInterpreter:
                 self.tm = (a, b, c, d, e + c * end, f + d * end)
 
     def _measure(self, state: FontState, strings: list[Any], adjustments: list[tuple[int, float]] | None) -> Measured:
-        """Measure and decode the strings of one operand in the current text state.
-
-        The whole operand is measured and decoded at once (``map`` over the codes runs at
-        C speed); TJ numbers shift the following glyphs' starts but not the pen ends of
-        the glyphs before them, so a kerning or word-gap adjustment is never mistaken for
-        character spacing (Tc) downstream.
-        """
+        """Measure and decode the strings of one operand in the current text state
+        (:mod:`glyphweave.pdf.measure`): a simple font's by :func:`measure_simple` (in C in
+        the compiled build), a composite font's codes split by its CMap first. The whole
+        operand is measured and decoded at once."""
         fs, th, tc, tw = self.fs, self.th, self.tc, self.tw
         wmode = state.info.writing_mode
         hscale = fs * th if wmode == 0 else fs
-        scale = -hscale / 1000.0
-        codes: Any
-        shifts: list[tuple[int, float]] | None = None  # (glyphs before, pen shift)
+        table: Any = state.decode
         cids: tuple[int, ...] | None = None
         if state.simple:
-            codes = tuple(strings[0] if len(strings) == 1 else b"".join(strings))
-            if adjustments:
-                shifts = [(count, value * scale) for count, value in adjustments]
-            advances = tuple(map(state.scaled_widths(hscale).__getitem__, codes))
-            spaced = bool(tw) and 32 in codes
-            space_code: Any = 32
+            codes, advances, starts, pens, extent, end, decoded = measure_simple(
+                state.scaled_widths(hscale), table, strings, adjustments, hscale, th, tc, tw, wmode)
         else:
-            codes, shifts = _composite_codes(state, strings, adjustments, scale)
+            codes, shifts = _composite_codes(state, strings, adjustments, -hscale / 1000.0)
             cid_table = state.cids
             assert cid_table is not None  # composite fonts always have one
             cids = tuple(map(cid_table.__getitem__, codes))
             advances = tuple(map(state.scaled_widths(hscale).__getitem__, cids))
             spaced = bool(tw) and state.space_single_byte and b" " in codes
-            space_code = b" "
-        # Pen moves: own advance, plus Tc and Tw, plus TJ numbers.
-        moves: Any = advances if not tc and not spaced else _spaced_moves(advances, codes, space_code, wmode, tc, tw, th)
-        pen = 0.0
-        if shifts:
-            if moves is advances:
-                moves = list(advances)
-            n = len(codes)
-            for count, shift in shifts:
-                if count == 0:
-                    pen += shift
-                elif count <= n:
-                    moves[count - 1] += shift
-        positions = tuple(accumulate(moves, initial=pen))
-        end = positions[-1]
-        starts: tuple[float, ...] = ()
-        pens: tuple[float, ...] = ()
-        decoded: Sequence[tuple[str, str | None]] = ()
-        extent = None
+            starts, pens, extent, end = placed(codes, advances, shifts, spaced, b" ", wmode, tc, tw, th)
+            decoded = tuple(map(table.__getitem__, codes)) if codes else ()
         if codes:
-            starts = positions[:-1]
-            # A glyph's pen end is the next start, except where a TJ number moved the pen.
-            pens = positions[1:] if not shifts else _unshifted(positions[1:], shifts)
-            if wmode == 0:
-                extent = _extent(pen, moves, advances, starts, pens)
-            table: Any = state.decode
-            decoded = tuple(map(table.__getitem__, codes))
             if table.several:  # a font whose producer may map clusters (pdf/clusters.py)
                 decoded = covered_by_clusters(decoded)
             if state.may_split and wmode == 0 and 0.0 in advances and state.split_advances() is not None:
@@ -1101,42 +1074,6 @@ def _composite_codes(state: FontState, strings: list[Any], adjustments: list[tup
     if not adjustments:
         return tuple(parts), None
     return tuple(parts), [(offsets.get(count, len(parts)), value * scale) for count, value in adjustments]
-
-
-def _spaced_moves(advances: tuple[float, ...], codes: Any, space_code: Any, wmode: int, tc: float, tw: float,
-                  th: float) -> list[float]:
-    """Pen moves: each glyph's own advance plus character spacing, and word spacing on
-    the single-byte space (Tz scales both in writing mode 0 only)."""
-    if wmode == 0:
-        extra = tc * th
-        wextra = (tc + tw) * th
-        return [o + (wextra if c == space_code else extra) for o, c in zip(advances, codes, strict=True)]
-    return [o + tc + (tw if c == space_code else 0.0) for o, c in zip(advances, codes, strict=True)]
-
-
-def _unshifted(pens: tuple[float, ...], shifts: list[tuple[int, float]]) -> tuple[float, ...]:
-    """Pen ends without the TJ numbers that follow each glyph."""
-    ends = list(pens)
-    n = len(ends)
-    for count, shift in shifts:
-        if 0 < count <= n:
-            ends[count - 1] -= shift
-    return tuple(ends)
-
-
-def _extent(pen: float, moves: Any, advances: tuple[float, ...], starts: tuple[float, ...],
-            pens: tuple[float, ...]) -> tuple[float, float, float] | None:
-    """(lowest, highest offset any glyph covers, smallest step) of a horizontal operand
-    whose pen only moves forward; None otherwise. Known here at little cost, it spares
-    the glyph table a pass over every list."""
-    n = len(advances)
-    if n == 1:
-        return (pen, max(pens[0], pen + advances[0]), math.inf) if advances[0] >= 0 else None
-    step = min(islice(moves, n - 1))
-    last = moves[-1]
-    if (step if step < last else last) > 0 and (moves is advances or min(advances) >= 0):
-        return (pen, max(pens[-1], starts[-1] + advances[-1]), step)
-    return None
 
 
 def resolve_inherited(page_obj: Any, key: str) -> Any:

@@ -1,0 +1,6 @@
+from typing import Any
+
+def measure_simple(widths: Any, table: Any, strings: list[Any], adjustments: list[tuple[int, float]] | None,
+                   hscale: float, th: float, tc: float, tw: float, wmode: int) -> tuple[Any, ...]: ...
+def placed(codes: Any, advances: tuple[float, ...], shifts: list[tuple[int, float]] | None, spaced: bool,
+           space_code: Any, wmode: int, tc: float, tw: float, th: float) -> tuple[Any, ...]: ...

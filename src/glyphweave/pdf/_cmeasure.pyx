@@ -1,0 +1,273 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+# distutils: extra_compile_args = -ffp-contract=off
+"""Measuring a shown string in C doubles: :func:`measure_simple` for a simple font's, :func:`placed`
+for the part every font shares.
+
+:mod:`glyphweave.pdf.measure` is the reference. It works an operand out with C-level
+``map`` and ``accumulate`` over tuples, so each step of a string (pen moves, positions, the
+pens without TJ numbers, the extent) builds a tuple or list of float objects that the next
+step reads back. Here the steps run over C arrays of doubles, and float objects are made once,
+for what the result holds (the starts, the pens sharing them as the reference's do). Each number is
+computed by the same operations in the same order as the reference's, so the results are
+equal to the bit (a test compares both on generated operands and text states), NaN and
+signed zeros included: Python's ``min`` and ``max`` are written out with the comparisons
+they make. The build turns off the contraction of a multiplication and an addition into one
+fused step (``-ffp-contract=off``, the ``distutils`` line above; a compiler that does not
+know the flag, MSVC, ignores it and does not contract by default), which would round once
+where Python rounds twice.
+
+Anything off the common path goes to the reference whole: advances that are not a list of
+floats covering every code, strings that are neither bytes nor bytearray, a negative TJ
+position.
+"""
+
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.dict cimport PyDict_Check
+from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_AsDouble, PyFloat_CheckExact, PyFloat_FromDouble
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
+from cpython.long cimport PyLong_AsSsize_t, PyLong_FromLong
+from cpython.object cimport Py_EQ, PyObject, PyObject_GetItem, PyObject_RichCompareBool
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
+from libc.math cimport INFINITY
+from libc.stdlib cimport free, malloc
+
+from glyphweave.pdf import measure as _reference
+
+__all__ = ["measure_simple", "placed"]
+
+
+cdef extern from "Python.h":
+    PyObject* PyDict_GetItemWithError(object mapping, object key) except? NULL
+
+
+cdef inline object _item(object table, object code):
+    """``table[code]`` (a decode cache: a dict whose ``__missing__`` decodes): the dict's own
+    lookup first, the subscript (and so ``__missing__``) only for a code not decoded yet."""
+    cdef PyObject* found
+    if PyDict_Check(table):
+        found = PyDict_GetItemWithError(table, code)
+        if found != NULL:
+            return <object>found
+    return PyObject_GetItem(table, code)
+
+
+cdef struct Glyphs:
+    # One operand's glyphs as C arrays (one block): per glyph the code (simple fonts) and
+    # whether it is the space code, the advance, the pen move, the position (n + 1 of them)
+    # and the pen end; per TJ number its position (glyphs before) and pen shift.
+    Py_ssize_t n
+    Py_ssize_t shifted
+    unsigned char* code
+    unsigned char* space
+    double* advance
+    double* move
+    double* position
+    double* ends
+    double* shift
+    Py_ssize_t* counts
+
+
+cdef int _allocate(Glyphs* g, Py_ssize_t n, Py_ssize_t shifted) except -1:
+    cdef Py_ssize_t bytes_part = (2 * n + 7) & ~7
+    cdef char* block = <char*>malloc(bytes_part + sizeof(double) * (4 * n + 1 + shifted)
+                                     + sizeof(Py_ssize_t) * shifted + 8)
+    if block == NULL:
+        raise MemoryError()
+    g.n = n
+    g.shifted = shifted
+    g.code = <unsigned char*>block
+    g.space = g.code + n
+    g.advance = <double*>(block + bytes_part)
+    g.move = g.advance + n
+    g.position = g.move + n
+    g.ends = g.position + n + 1
+    g.shift = g.ends + n
+    g.counts = <Py_ssize_t*>(g.shift + shifted)
+    return 0
+
+
+cdef int _read_shifts(Glyphs* g, object shifts, double scale, bint scaled) except -1:
+    """The TJ numbers into ``g``: ``(count, value)`` pairs, the value times ``scale`` when
+    ``scaled`` (measure_simple's adjustments) or as it is (placed's shifts)."""
+    cdef Py_ssize_t k = 0
+    for item in shifts:
+        g.counts[k] = PyLong_AsSsize_t(item[0])
+        g.shift[k] = PyFloat_AsDouble(item[1]) * scale if scaled else PyFloat_AsDouble(item[1])
+        k += 1
+    return 0
+
+
+cdef tuple _place(Glyphs* g, bint spaced, int wmode, double tc, double tw, double th):
+    """measure.placed over the arrays: (starts, pens, extent, end). Needs the advances, the
+    space flags (where Tc or ``spaced`` asks for them) and the TJ numbers filled in."""
+    cdef Py_ssize_t n = g.n, i, k, count
+    cdef double* advance = g.advance
+    cdef double* move = g.move
+    cdef double* position = g.position
+    cdef double* ends = g.ends
+    cdef double pen = 0.0, extra, wextra, step, last, low, high
+    cdef bint moves_are_advances = tc == 0.0 and not spaced, all_forward
+    cdef object starts, pens, extent, value, end, floats
+    # Pen moves (measure.spaced_moves), then the TJ numbers.
+    if moves_are_advances:
+        for i in range(n):
+            move[i] = advance[i]
+    elif wmode == 0:
+        extra = tc * th
+        wextra = (tc + tw) * th
+        for i in range(n):
+            move[i] = advance[i] + (wextra if g.space[i] else extra)
+    else:
+        for i in range(n):
+            move[i] = advance[i] + tc + (tw if g.space[i] else 0.0)
+    if g.shifted:
+        moves_are_advances = False  # the reference copies them into a list
+        for k in range(g.shifted):
+            count = g.counts[k]
+            if count == 0:
+                pen += g.shift[k]
+            elif count <= n:
+                move[count - 1] += g.shift[k]
+    position[0] = pen
+    for i in range(n):
+        position[i + 1] = position[i] + move[i]
+    end = PyFloat_FromDouble(position[n])
+    if n == 0:
+        return (), (), None, end
+
+    # The starts, and the pen ends sharing their floats where no TJ number moved them.
+    floats = PyTuple_New(n + 1)
+    for i in range(n + 1):
+        value = end if i == n else PyFloat_FromDouble(position[i])
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(floats, i, value)
+    starts = floats[:n]
+    for i in range(n):
+        ends[i] = position[i + 1]
+    if g.shifted:
+        for k in range(g.shifted):
+            count = g.counts[k]
+            if 0 < count <= n:
+                ends[count - 1] -= g.shift[k]
+        pens = PyTuple_New(n)
+        for i in range(n):
+            value = <object>PyTuple_GET_ITEM(floats, i + 1)
+            if ends[i] != position[i + 1] or ends[i] == 0.0:  # moved (or a zero whose sign may have)
+                value = PyFloat_FromDouble(ends[i])
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(pens, i, value)
+    else:
+        pens = floats[1:]
+
+    # The extent (measure.extent), with Python's min and max written out.
+    extent = None
+    if wmode == 0:
+        if n == 1:
+            if advance[0] >= 0:
+                high = pen + advance[0]
+                extent = (pen, high if high > ends[0] else ends[0], INFINITY)
+        else:
+            step = move[0]
+            for i in range(1, n - 1):
+                if move[i] < step:
+                    step = move[i]
+            last = move[n - 1]
+            all_forward = moves_are_advances
+            if not all_forward:
+                low = advance[0]
+                for i in range(1, n):
+                    if advance[i] < low:
+                        low = advance[i]
+                all_forward = low >= 0
+            if (step if step < last else last) > 0 and all_forward:
+                high = position[n - 1] + advance[n - 1]
+                extent = (pen, high if high > ends[n - 1] else ends[n - 1], step)
+    return starts, pens, extent, end
+
+
+cdef bint _valid_shifts(object shifts) except -1:
+    """Whether every TJ number stands at a position the arrays take (none negative)."""
+    for item in shifts:
+        if item[0] < 0:
+            return False
+    return True
+
+
+def measure_simple(widths, table, strings, adjustments, double hscale, double th, double tc, double tw,
+                   int wmode):
+    """What :func:`glyphweave.pdf.measure.measure_simple` returns for the same arguments."""
+    if type(widths) is not list or (adjustments and not _valid_shifts(adjustments)):
+        return _reference.measure_simple(widths, table, strings, adjustments, hscale, th, tc, tw, wmode)
+    data = strings[0] if len(strings) == 1 else b"".join(strings)
+    cdef const unsigned char* source
+    cdef Py_ssize_t n, i
+    if type(data) is bytes:
+        source = <const unsigned char*>PyBytes_AS_STRING(data)
+        n = PyBytes_GET_SIZE(data)
+    elif type(data) is bytearray:
+        source = <const unsigned char*>PyByteArray_AS_STRING(data)
+        n = PyByteArray_GET_SIZE(data)
+    else:
+        return _reference.measure_simple(widths, table, strings, adjustments, hscale, th, tc, tw, wmode)
+    cdef Py_ssize_t known = PyList_GET_SIZE(widths)
+    for i in range(n):
+        if source[i] >= known or not PyFloat_CheckExact(<object>PyList_GET_ITEM(widths, source[i])):
+            return _reference.measure_simple(widths, table, strings, adjustments, hscale, th, tc, tw, wmode)
+    cdef Glyphs g
+    _allocate(&g, n, len(adjustments) if adjustments else 0)
+    cdef bint has_space = False
+    cdef object width, value
+    try:
+        for i in range(n):
+            g.code[i] = source[i]  # copied before any Python code runs (a decoder could run below)
+        codes = PyTuple_New(n)
+        advances = PyTuple_New(n)
+        for i in range(n):
+            value = PyLong_FromLong(g.code[i])
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(codes, i, value)
+            width = <object>PyList_GET_ITEM(widths, g.code[i])
+            Py_INCREF(width)
+            PyTuple_SET_ITEM(advances, i, width)
+            g.advance[i] = PyFloat_AS_DOUBLE(width)
+            g.space[i] = g.code[i] == 32
+            has_space = has_space or g.space[i]
+        if g.shifted:
+            _read_shifts(&g, adjustments, -hscale / 1000.0, True)
+        starts, pens, extent, end = _place(&g, tw != 0.0 and has_space, wmode, tc, tw, th)
+        if n == 0:
+            return (), (), starts, pens, extent, end, ()
+        decoded = PyTuple_New(n)
+        for i in range(n):
+            value = _item(table, <object>PyTuple_GET_ITEM(codes, i))
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(decoded, i, value)
+        return codes, advances, starts, pens, extent, end, decoded
+    finally:
+        free(g.code)
+
+
+def placed(codes, advances, shifts, spaced, space_code, int wmode, double tc, double tw, double th):
+    """What :func:`glyphweave.pdf.measure.placed` returns for the same arguments."""
+    cdef Py_ssize_t n = len(codes), i
+    if type(advances) is not tuple or len(advances) != n or (shifts and not _valid_shifts(shifts)):
+        return _reference.placed(codes, advances, shifts, spaced, space_code, wmode, tc, tw, th)
+    for i in range(n):
+        if not PyFloat_CheckExact(<object>PyTuple_GET_ITEM(advances, i)):
+            return _reference.placed(codes, advances, shifts, spaced, space_code, wmode, tc, tw, th)
+    cdef bint spacing = bool(spaced)
+    cdef Glyphs g
+    _allocate(&g, n, len(shifts) if shifts else 0)
+    try:
+        for i in range(n):
+            g.advance[i] = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(advances, i))
+        if tc != 0.0 or spacing:  # the pen moves look at the space code
+            for i in range(n):
+                g.space[i] = PyObject_RichCompareBool(codes[i], space_code, Py_EQ)
+        if g.shifted:
+            _read_shifts(&g, shifts, 1.0, False)
+        return _place(&g, spacing, wmode, tc, tw, th)
+    finally:
+        free(g.code)

@@ -1,0 +1,144 @@
+"""The compiled build's measuring of a simple font's shown string (``_cmeasure``) gives what
+the reference (:func:`glyphweave.pdf.measure.measure_simple`) gives, to the bit.
+
+Skipped where the C module is not built (a pure install); the ``mypyc`` tox environment
+builds it, and compares both builds' text on every shared PDF besides.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from glyphweave.core.decoding import DecodeTable
+from glyphweave.pdf import measure
+
+native = pytest.importorskip("glyphweave.pdf._cmeasure", reason="the C measuring is not built (a pure install)")
+
+
+def _exact(value: Any) -> Any:
+    """``value`` with every float spelled to the bit (a signed zero, a NaN), tuples kept apart
+    from lists."""
+    if isinstance(value, float):
+        return ("float", value.hex())
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__, [_exact(item) for item in value])
+    return (type(value).__name__, value)
+
+
+def _table(asked: list[int]) -> DecodeTable:
+    def resolve(code: Any) -> tuple[str, str | None]:
+        asked.append(code)
+        return (chr(0x41 + code % 26), "test") if code % 7 else ("", None)
+
+    return DecodeTable(resolve)
+
+
+def assert_same(widths: Any, strings: list[Any], adjustments: Any, hscale: float, th: float, tc: float, tw: float,
+                wmode: int) -> None:
+    """Both measure the operand alike, decode the same codes in the same order, and raise
+    alike."""
+    results = []
+    for implementation in (measure.measure_simple, native.measure_simple):
+        asked: list[int] = []
+        try:
+            found: Any = implementation(list(widths) if isinstance(widths, list) else widths, _table(asked),
+                                        [type(s)(s) for s in strings], adjustments, hscale, th, tc, tw, wmode)
+        except Exception as exc:  # noqa: BLE001 (compared, not swallowed)
+            found = f"{type(exc).__name__}: {exc}"
+        results.append((_exact(found), asked))
+    assert results[1] == results[0]
+
+
+WIDTHS = [i * 0.37 - 5.0 for i in range(256)]
+
+
+@pytest.mark.parametrize(("strings", "adjustments", "tc", "tw", "wmode"), [
+    ([b"Hello world"], None, 0.0, 0.0, 0),
+    ([b"Hello world"], None, 0.25, 1.5, 0),
+    ([b"Hello world"], None, 0.25, 1.5, 1),
+    ([b"He", b"llo", b" w"], [(2, -250.0), (5, 120.0), (0, 33.0), (7, 9.0), (99, 1.0)], 0.0, 0.0, 0),
+    ([b"He", b"llo"], [(2, -250.0), (2, 250.0)], 0.1, 0.0, 0),  # two numbers after one glyph
+    ([bytearray(b"a b")], None, -0.0, 0.0, 0),
+    ([b""], [(0, 5.0)], 0.0, 0.0, 0),
+    ([], [(0, 5.0)], 0.0, 0.0, 0),
+    ([b"x"], None, 0.0, 0.0, 0),
+    ([b"\x00\xff"], None, 0.0, 0.0, 0),
+])
+def test_operands(strings, adjustments, tc, tw, wmode):
+    assert_same(WIDTHS, strings, adjustments, 10.0, 1.0, tc, tw, wmode)
+
+
+def test_advances_the_c_module_does_not_read_go_to_the_reference():
+    assert_same(WIDTHS[:100], [b"\x10\xf0"], None, 10.0, 1.0, 0.0, 0.0, 0)  # a code past the list: IndexError
+    assert_same([1] * 256, [b"ab"], None, 10.0, 1.0, 0.0, 0.0, 0)  # ints, not floats
+    assert_same(tuple(WIDTHS), [b"ab"], None, 10.0, 1.0, 0.0, 0.0, 0)  # not a list
+    assert_same(WIDTHS, [memoryview(b"ab")], None, 10.0, 1.0, 0.0, 0.0, 0)  # neither bytes nor bytearray
+    assert_same(WIDTHS, [b"ab"], [(-1, 5.0)], 10.0, 1.0, 0.0, 0.0, 0)  # a negative position
+    assert_same(WIDTHS, [b"ab", 5], None, 10.0, 1.0, 0.0, 0.0, 0)  # TypeError from the join
+
+
+_NUMBERS = st.one_of(
+    st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, 1e-300, 1e300, math.inf, -math.inf, math.nan]),
+    st.floats(min_value=-1000, max_value=1000),
+    st.floats(allow_nan=True, allow_infinity=True),
+)
+_WIDTH_LISTS = st.one_of(
+    st.just(WIDTHS),
+    st.lists(st.one_of(st.floats(min_value=-50, max_value=50), st.sampled_from([0.0, -0.0, 3.0])),
+             min_size=256, max_size=256),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(widths=_WIDTH_LISTS,
+       strings=st.lists(st.one_of(st.binary(max_size=12), st.binary(max_size=12).map(bytearray),
+                                  st.sampled_from([b" ", b"a b", b"  "])), max_size=4),
+       adjustments=st.one_of(st.none(), st.lists(st.tuples(st.integers(0, 30), _NUMBERS), max_size=5)),
+       hscale=_NUMBERS, th=_NUMBERS, tc=_NUMBERS, tw=_NUMBERS, wmode=st.sampled_from([0, 1]))
+def test_generated_operands_and_text_states(widths, strings, adjustments, hscale, th, tc, tw, wmode):
+    assert_same(widths, strings, adjustments, hscale, th, tc, tw, wmode)
+
+
+def assert_same_placed(codes: Any, advances: Any, shifts: Any, spaced: Any, space_code: Any, wmode: int, tc: float,
+                       tw: float, th: float) -> None:
+    results = []
+    for implementation in (measure.placed, native.placed):
+        try:
+            found: Any = implementation(codes, advances, None if shifts is None else list(shifts), spaced, space_code,
+                                        wmode, tc, tw, th)
+        except Exception as exc:  # noqa: BLE001 (compared, not swallowed)
+            found = f"{type(exc).__name__}: {exc}"
+        results.append(_exact(found))
+    assert results[1] == results[0]
+
+
+def test_placed_for_composite_codes():
+    codes = (b"\x00A", b"\x00 ", b" ", b"\x01\x02", b" ")
+    advances = (5.0, 2.5, 2.5, -1.0, 0.0)
+    for shifts in (None, [], [(0, 1.5), (2, -3.0), (5, 2.0), (9, 1.0)]):
+        for tc, tw, spaced in ((0.0, 0.0, False), (0.5, 1.0, True), (0.0, 1.0, True), (math.nan, 0.0, False)):
+            for wmode in (0, 1):
+                assert_same_placed(codes, advances, shifts, spaced, b" ", wmode, tc, tw, 1.0)
+
+
+def test_placed_off_the_c_path_goes_to_the_reference():
+    assert_same_placed((1, 2), [1.0, 2.0], None, False, 32, 0, 0.0, 0.0, 1.0)  # advances not a tuple
+    assert_same_placed((1, 2), (1.0,), None, True, 32, 0, 0.5, 0.0, 1.0)  # lengths differ: zip's error
+    assert_same_placed((1, 2), (1, 2.0), None, False, 32, 0, 0.0, 0.0, 1.0)  # an int advance
+    assert_same_placed((1, 2), (1.0, 2.0), [(-1, 1.0)], False, 32, 0, 0.0, 0.0, 1.0)  # a negative position
+
+
+@settings(max_examples=300, deadline=None)
+@given(glyphs=st.lists(st.tuples(st.sampled_from([b" ", b"a", b"\x00 ", b"\x01\x02"]),
+                                 st.one_of(st.floats(min_value=-50, max_value=50), _NUMBERS)), max_size=10),
+       shifts=st.one_of(st.none(), st.lists(st.tuples(st.integers(0, 12), _NUMBERS), max_size=5)),
+       spaced=st.booleans(), tc=_NUMBERS, tw=_NUMBERS, th=_NUMBERS, wmode=st.sampled_from([0, 1]))
+def test_placed_on_generated_glyphs(glyphs, shifts, spaced, tc, tw, th, wmode):
+    codes = tuple(code for code, _ in glyphs)
+    advances = tuple(advance for _, advance in glyphs)
+    assert_same_placed(codes, advances, shifts, spaced, b" ", wmode, tc, tw, th)
