@@ -12,7 +12,8 @@ per-document time:
 * ``tokens``: that, plus one pass of a single compiled regular expression over every token of those
   streams (``findall``: the tokens become bytes objects, no Python code runs per token). No tokenizer
   written in Python over ``re`` does less;
-* ``tokenizer``: decode, plus glyphweave's own tokenizer (``operations(data, fuse=True)``) consumed;
+* ``tokenizer``: decode, plus glyphweave's own tokenizer (``operations(data, fuse=True)``) consumed: the one
+  the interpreter runs (the C tokenizer in a compiled build, the reference in a pure one);
 * ``interpret``: ``glyphweave.open`` and every page's glyph table (``page.table``): the tokenizer and the
   interpreter, fonts loaded and strings measured and decoded, with no filter or assembler run;
 * ``glyphweave``: the whole extraction in the worker (``open`` + ``text()``, with the collector off, as
@@ -49,7 +50,7 @@ import gc, json, re, sys, time
 import pikepdf
 
 import glyphweave
-from glyphweave.pdf.tokenizer import operations
+from glyphweave.pdf.interpreter import operations  # what the interpreter runs: the C tokenizer where built
 
 # One token of a content stream: a number, a name, a literal string (one level of nesting), a hex
 # string, an operator or keyword, a delimiter or a comment.
