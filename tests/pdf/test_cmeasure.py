@@ -104,41 +104,69 @@ def test_generated_operands_and_text_states(widths, strings, adjustments, hscale
     assert_same(widths, strings, adjustments, hscale, th, tc, tw, wmode)
 
 
-def assert_same_placed(codes: Any, advances: Any, shifts: Any, spaced: Any, space_code: Any, wmode: int, tc: float,
-                       tw: float, th: float) -> None:
+def _split(width: int) -> Any:
+    """A CMap's split for codes of one ``width`` (what the C module cuts itself)."""
+    return lambda data: [data[i:i + width] for i in range(0, len(data), width)]
+
+
+def assert_same_composite(width: int, strings: list[Any], adjustments: Any, widths: Any, hscale: float, th: float,
+                          tc: float, tw: float, wmode: int, space_single_byte: bool = True) -> None:
+    """Both measure a composite font's operand alike, look up and decode the same codes in
+    the same order, and raise alike."""
     results = []
-    for implementation in (measure.placed, native.placed):
+    for implementation in (measure.measure_composite, native.measure_composite):
+        asked: list[Any] = []
+
+        def to_cid(code: bytes, asked: list[Any] = asked) -> int:
+            asked.append(("cid", code))
+            return int.from_bytes(code, "big") % 40
+
+        cid_table = DecodeTable(to_cid)
+        scaled = DecodeTable(lambda cid: widths[cid] * hscale / 1000.0)  # a _ScaledWidths stand-in
+        table = DecodeTable(lambda code, asked=asked: (asked.append(("text", code)), ("x", "test"))[1])
         try:
-            found: Any = implementation(codes, advances, None if shifts is None else list(shifts), spaced, space_code,
-                                        wmode, tc, tw, th)
+            found: Any = implementation(_split(width) if width else _split(2), width, cid_table, scaled, table,
+                                        [type(s)(s) for s in strings], adjustments, hscale, th, tc, tw, wmode,
+                                        space_single_byte)
         except Exception as exc:  # noqa: BLE001 (compared, not swallowed)
             found = f"{type(exc).__name__}: {exc}"
-        results.append(_exact(found))
+        results.append((_exact(found), asked))
     assert results[1] == results[0]
 
 
-def test_placed_for_composite_codes():
-    codes = (b"\x00A", b"\x00 ", b" ", b"\x01\x02", b" ")
-    advances = (5.0, 2.5, 2.5, -1.0, 0.0)
-    for shifts in (None, [], [(0, 1.5), (2, -3.0), (5, 2.0), (9, 1.0)]):
-        for tc, tw, spaced in ((0.0, 0.0, False), (0.5, 1.0, True), (0.0, 1.0, True), (math.nan, 0.0, False)):
-            for wmode in (0, 1):
-                assert_same_placed(codes, advances, shifts, spaced, b" ", wmode, tc, tw, 1.0)
+CID_WIDTHS = [500.0 + 13.0 * i for i in range(40)]
 
 
-def test_placed_off_the_c_path_goes_to_the_reference():
-    assert_same_placed((1, 2), [1.0, 2.0], None, False, 32, 0, 0.0, 0.0, 1.0)  # advances not a tuple
-    assert_same_placed((1, 2), (1.0,), None, True, 32, 0, 0.5, 0.0, 1.0)  # lengths differ: zip's error
-    assert_same_placed((1, 2), (1, 2.0), None, False, 32, 0, 0.0, 0.0, 1.0)  # an int advance
-    assert_same_placed((1, 2), (1.0, 2.0), [(-1, 1.0)], False, 32, 0, 0.0, 0.0, 1.0)  # a negative position
+@pytest.mark.parametrize(("width", "strings", "adjustments"), [
+    (2, [b"\x00A\x00B\x00 "], None),
+    (2, [b"\x00A\x00"], None),  # a code cut short at the end: the split keeps the byte
+    (1, [b"a b c"], None),
+    (1, [b"a", b"b c"], [(1, -120.0), (0, 5.0), (4, 300.0), (9, 1.0)]),
+    (2, [b"\x00A", b"\x00B\x00C"], [(2, -250.0), (6, 80.0)]),
+    (2, [b"\x00A\x00", b"B"], [(3, -250.0)]),  # a string ending inside a code: the reference's path
+    (0, [b"\x00A\x00B"], None),  # several code widths: the reference's path
+    (2, [], [(0, 5.0)]),
+    (2, [b""], None),
+    (2, [bytearray(b"\x00A\x00B")], None),
+])
+def test_composite_operands(width, strings, adjustments):
+    for tc, tw, wmode in ((0.0, 0.0, 0), (0.5, 2.0, 0), (0.0, 2.0, 1), (math.nan, -0.0, 0)):
+        assert_same_composite(width, strings, adjustments, CID_WIDTHS, 12.0, 1.0, tc, tw, wmode)
+        assert_same_composite(width, strings, adjustments, CID_WIDTHS, 12.0, 1.0, tc, tw, wmode, False)
+
+
+def test_composite_advances_that_are_not_floats_are_placed_by_the_reference():
+    assert_same_composite(2, [b"\x00A\x00B"], [(2, -100.0)], [500] * 40, 1000.0, 1.0, 0.0, 0.0, 0)
 
 
 @settings(max_examples=300, deadline=None)
-@given(glyphs=st.lists(st.tuples(st.sampled_from([b" ", b"a", b"\x00 ", b"\x01\x02"]),
-                                 st.one_of(st.floats(min_value=-50, max_value=50), _NUMBERS)), max_size=10),
-       shifts=st.one_of(st.none(), st.lists(st.tuples(st.integers(0, 12), _NUMBERS), max_size=5)),
-       spaced=st.booleans(), tc=_NUMBERS, tw=_NUMBERS, th=_NUMBERS, wmode=st.sampled_from([0, 1]))
-def test_placed_on_generated_glyphs(glyphs, shifts, spaced, tc, tw, th, wmode):
-    codes = tuple(code for code, _ in glyphs)
-    advances = tuple(advance for _, advance in glyphs)
-    assert_same_placed(codes, advances, shifts, spaced, b" ", wmode, tc, tw, th)
+@given(width=st.sampled_from([1, 2, 3]),
+       strings=st.lists(st.one_of(st.binary(max_size=9), st.sampled_from([b" ", b"\x00 ", b"  "])), max_size=4),
+       adjustments=st.one_of(st.none(), st.lists(st.tuples(st.integers(0, 30), _NUMBERS), max_size=5)),
+       widths=st.lists(st.one_of(st.floats(min_value=-50, max_value=1000), st.sampled_from([0.0, -0.0])),
+                       min_size=40, max_size=40),
+       hscale=_NUMBERS, th=_NUMBERS, tc=_NUMBERS, tw=_NUMBERS, wmode=st.sampled_from([0, 1]),
+       space_single_byte=st.booleans())
+def test_generated_composite_operands(width, strings, adjustments, widths, hscale, th, tc, tw, wmode,
+                                      space_single_byte):
+    assert_same_composite(width, strings, adjustments, widths, hscale, th, tc, tw, wmode, space_single_byte)

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
 # distutils: extra_compile_args = -ffp-contract=off
-"""Measuring a shown string in C doubles: :func:`measure_simple` for a simple font's, :func:`placed`
-for the part every font shares.
+"""Measuring a shown string in C doubles: :func:`measure_simple` for a simple font's,
+:func:`measure_composite` for a composite font's.
 
 :mod:`glyphweave.pdf.measure` is the reference. It works an operand out with C-level
 ``map`` and ``accumulate`` over tuples, so each step of a string (pen moves, positions, the
@@ -22,12 +22,12 @@ position.
 """
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.dict cimport PyDict_Check
 from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_AsDouble, PyFloat_CheckExact, PyFloat_FromDouble
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.long cimport PyLong_AsSsize_t, PyLong_FromLong
-from cpython.object cimport Py_EQ, PyObject, PyObject_GetItem, PyObject_RichCompareBool
+from cpython.object cimport PyObject, PyObject_GetItem
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 from libc.math cimport INFINITY
@@ -35,7 +35,7 @@ from libc.stdlib cimport free, malloc
 
 from glyphweave.pdf import measure as _reference
 
-__all__ = ["measure_simple", "placed"]
+__all__ = ["measure_composite", "measure_simple"]
 
 
 cdef extern from "Python.h":
@@ -161,13 +161,16 @@ cdef tuple _place(Glyphs* g, bint spaced, int wmode, double tc, double tw, doubl
     else:
         pens = floats[1:]
 
-    # The extent (measure.extent), with Python's min and max written out.
+    # The extent (measure.extent), with Python's min and max written out. Its pen and its
+    # high end are the floats the starts and pens hold where the values are theirs (as the
+    # reference's are): an extent is kept with every operand the document remembers.
     extent = None
     if wmode == 0:
         if n == 1:
             if advance[0] >= 0:
                 high = pen + advance[0]
-                extent = (pen, high if high > ends[0] else ends[0], INFINITY)
+                extent = (<object>PyTuple_GET_ITEM(floats, 0),
+                          PyFloat_FromDouble(high) if high > ends[0] else <object>PyTuple_GET_ITEM(pens, 0), INFINITY)
         else:
             step = move[0]
             for i in range(1, n - 1):
@@ -183,7 +186,9 @@ cdef tuple _place(Glyphs* g, bint spaced, int wmode, double tc, double tw, doubl
                 all_forward = low >= 0
             if (step if step < last else last) > 0 and all_forward:
                 high = position[n - 1] + advance[n - 1]
-                extent = (pen, high if high > ends[n - 1] else ends[n - 1], step)
+                extent = (<object>PyTuple_GET_ITEM(floats, 0),
+                          PyFloat_FromDouble(high) if high > ends[n - 1] else <object>PyTuple_GET_ITEM(pens, n - 1),
+                          step)
     return starts, pens, extent, end
 
 
@@ -249,25 +254,73 @@ def measure_simple(widths, table, strings, adjustments, double hscale, double th
         free(g.code)
 
 
-def placed(codes, advances, shifts, spaced, space_code, int wmode, double tc, double tw, double th):
-    """What :func:`glyphweave.pdf.measure.placed` returns for the same arguments."""
-    cdef Py_ssize_t n = len(codes), i
-    if type(advances) is not tuple or len(advances) != n or (shifts and not _valid_shifts(shifts)):
-        return _reference.placed(codes, advances, shifts, spaced, space_code, wmode, tc, tw, th)
+def measure_composite(split, Py_ssize_t width, cid_table, widths, table, strings, adjustments, double hscale,
+                      double th, double tc, double tw, int wmode, space_single_byte):
+    """What :func:`glyphweave.pdf.measure.measure_composite` returns for the same arguments.
+    Codes of one width (Identity-H, most Unicode CMaps) are cut here; a CMap with several
+    widths, or strings that end inside a code while TJ numbers stand between them, go to the
+    reference."""
+    if width <= 0 or (adjustments and not _valid_shifts(adjustments)):
+        return _reference.measure_composite(split, width, cid_table, widths, table, strings, adjustments, hscale,
+                                            th, tc, tw, wmode, space_single_byte)
+    if len(strings) == 1 and not adjustments:
+        data = bytes(strings[0])
+    else:
+        for part in strings:
+            if len(part) % width:
+                return _reference.measure_composite(split, width, cid_table, widths, table, strings, adjustments,
+                                                    hscale, th, tc, tw, wmode, space_single_byte)
+        data = b"".join(strings)
+    cdef const char* source = PyBytes_AS_STRING(data)
+    cdef Py_ssize_t size = PyBytes_GET_SIZE(data)
+    cdef Py_ssize_t n = (size + width - 1) // width, i, k
+    codes = PyTuple_New(n)
+    cdef object value, code
     for i in range(n):
-        if not PyFloat_CheckExact(<object>PyTuple_GET_ITEM(advances, i)):
-            return _reference.placed(codes, advances, shifts, spaced, space_code, wmode, tc, tw, th)
-    cdef bint spacing = bool(spaced)
+        value = PyBytes_FromStringAndSize(source + i * width, min(width, size - i * width))
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(codes, i, value)
+    cids = PyTuple_New(n)
+    for i in range(n):
+        value = _item(cid_table, <object>PyTuple_GET_ITEM(codes, i))
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(cids, i, value)
+    advances = PyTuple_New(n)
+    cdef bint floats = True, has_space = False
+    for i in range(n):
+        value = _item(widths, <object>PyTuple_GET_ITEM(cids, i))
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(advances, i, value)
+        floats = floats and PyFloat_CheckExact(value)
+    cdef bint spaced
     cdef Glyphs g
-    _allocate(&g, n, len(shifts) if shifts else 0)
+    _allocate(&g, n, len(adjustments) if adjustments else 0)
     try:
         for i in range(n):
-            g.advance[i] = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(advances, i))
-        if tc != 0.0 or spacing:  # the pen moves look at the space code
-            for i in range(n):
-                g.space[i] = PyObject_RichCompareBool(codes[i], space_code, Py_EQ)
+            code = <object>PyTuple_GET_ITEM(codes, i)
+            g.space[i] = PyBytes_GET_SIZE(code) == 1 and PyBytes_AS_STRING(code)[0] == 32
+            has_space = has_space or g.space[i]
+        spaced = tw != 0.0 and bool(space_single_byte) and has_space
         if g.shifted:
-            _read_shifts(&g, shifts, 1.0, False)
-        return _place(&g, spacing, wmode, tc, tw, th)
+            k = 0
+            for item in adjustments:
+                g.counts[k] = PyLong_AsSsize_t(item[0]) // width
+                g.shift[k] = PyFloat_AsDouble(item[1]) * (-hscale / 1000.0)
+                k += 1
+        if floats:
+            for i in range(n):
+                g.advance[i] = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(advances, i))
+            starts, pens, extent, end = _place(&g, spaced, wmode, tc, tw, th)
+        else:  # an advance that is not a float: the reference places them
+            shifts = [(g.counts[k], g.shift[k]) for k in range(g.shifted)] if adjustments else None
+            starts, pens, extent, end = _reference.placed(codes, advances, shifts, spaced, b" ", wmode, tc, tw, th)
     finally:
         free(g.code)
+    if n == 0:
+        return codes, cids, advances, starts, pens, extent, end, ()
+    decoded = PyTuple_New(n)
+    for i in range(n):
+        value = _item(table, <object>PyTuple_GET_ITEM(codes, i))
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(decoded, i, value)
+    return codes, cids, advances, starts, pens, extent, end, decoded

@@ -65,9 +65,9 @@ except ImportError:  # a pure install: the reference
 
     number = float  # type: ignore[assignment]  # numeric operands are bytes: float() reads them
 try:  # the compiled build's measuring of shown strings: the same numbers, worked out in C doubles
-    from glyphweave.pdf._cmeasure import measure_simple, placed
+    from glyphweave.pdf._cmeasure import measure_composite, measure_simple
 except ImportError:  # a pure install: the reference
-    from glyphweave.pdf.measure import measure_simple, placed
+    from glyphweave.pdf.measure import measure_composite, measure_simple
 
 log = logging.getLogger(__name__)
 
@@ -244,6 +244,8 @@ class PageInterpreter:
         self._font_index: dict[tuple[str, Any], int] = {}
         self._active_forms: list[Any] = []
         self._handler_tables: tuple[dict[bytes, Handler], dict[Fused, Handler]] | None = None
+        self._widths: tuple[FontState, float, Any] | None = None
+        """The font, scale and scaled advances of the last operand measured (:meth:`_scaled_widths`)."""
         self.annotation: AnnotationRef | None = None
         """The annotation being painted (every run recorded meanwhile carries it), None for
         the page's own content."""
@@ -833,26 +835,23 @@ class PageInterpreter:
 
     def _measure(self, state: FontState, strings: list[Any], adjustments: list[tuple[int, float]] | None) -> Measured:
         """Measure and decode the strings of one operand in the current text state
-        (:mod:`glyphweave.pdf.measure`): a simple font's by :func:`measure_simple` (in C in
-        the compiled build), a composite font's codes split by its CMap first. The whole
+        (:mod:`glyphweave.pdf.measure`, in C in the compiled build): a simple font's by
+        :func:`measure_simple`, a composite font's by :func:`measure_composite`. The whole
         operand is measured and decoded at once."""
         fs, th, tc, tw = self.fs, self.th, self.tc, self.tw
         wmode = state.info.writing_mode
         hscale = fs * th if wmode == 0 else fs
         table: Any = state.decode
         cids: tuple[int, ...] | None = None
+        widths = self._scaled_widths(state, hscale)
         if state.simple:
             codes, advances, starts, pens, extent, end, decoded = measure_simple(
-                state.scaled_widths(hscale), table, strings, adjustments, hscale, th, tc, tw, wmode)
+                widths, table, strings, adjustments, hscale, th, tc, tw, wmode)
         else:
-            codes, shifts = _composite_codes(state, strings, adjustments, -hscale / 1000.0)
-            cid_table = state.cids
-            assert cid_table is not None  # composite fonts always have one
-            cids = tuple(map(cid_table.__getitem__, codes))
-            advances = tuple(map(state.scaled_widths(hscale).__getitem__, cids))
-            spaced = bool(tw) and state.space_single_byte and b" " in codes
-            starts, pens, extent, end = placed(codes, advances, shifts, spaced, b" ", wmode, tc, tw, th)
-            decoded = tuple(map(table.__getitem__, codes)) if codes else ()
+            assert state.cmap is not None and state.cids is not None  # composite fonts always have both
+            codes, cids, advances, starts, pens, extent, end, decoded = measure_composite(
+                state.cmap.split, state.code_width, state.cids, widths, table, strings, adjustments, hscale, th, tc,
+                tw, wmode, state.space_single_byte)
         if codes:
             if table.several:  # a font whose producer may map clusters (pdf/clusters.py)
                 decoded = covered_by_clusters(decoded)
@@ -862,6 +861,18 @@ class PageInterpreter:
                 extent = None
         lo, hi = state.descent * fs, state.ascent * fs
         return _make_measured((codes, cids, advances, starts, pens, extent, end, decoded, lo, hi))
+
+    def _scaled_widths(self, state: FontState, hscale: float) -> Any:
+        """``state.scaled_widths(hscale)``, the last answer kept: strings measured one after
+        another are nearly always in one font and size, and the font's own cache is a call
+        into interpreted code (fonts.py is not compiled). Equal scales give equal tables, so
+        the answer is the font's own."""
+        last = self._widths
+        if last is not None and last[0] is state and last[1] == hscale:
+            return last[2]
+        widths = state.scaled_widths(hscale)
+        self._widths = (state, hscale, widths)
+        return widths
 
     # -- marked content -------------------------------------------------------------------
     def _op_BMC(self, args: list[Any], res: _Resources) -> None:
@@ -1046,34 +1057,6 @@ def _joined(split: list[float | None], codes: tuple[int, ...], advances: tuple[f
     return (tuple(codes[i] for i in keep), tuple(widths), tuple(starts[i] for i in keep),
             tuple(max(pens[i], starts[i] + width) for i, width in zip(keep, widths, strict=True)),
             tuple(decoded[i] for i in keep))
-
-
-def _composite_codes(state: FontState, strings: list[Any], adjustments: list[tuple[int, float]] | None,
-                     scale: float) -> tuple[tuple[bytes, ...], list[tuple[int, float]] | None]:
-    """A composite font's codes in an operand's strings, and its TJ numbers as (codes
-    before, pen shift)."""
-    split = state.cmap.split  # type: ignore[union-attr]
-    width = state.code_width
-    if len(strings) == 1 and not adjustments:
-        return tuple(split(bytes(strings[0]))), None
-    if width and not any(len(data) % width for data in strings):
-        # One code length (Identity-H, most Unicode CMaps) and whole codes in every
-        # string: split the operand once; a byte offset is a code count times width.
-        codes = tuple(split(b"".join(strings)))
-        if not adjustments:
-            return codes, None
-        return codes, [(count // width, value * scale) for count, value in adjustments]
-    # Codes never span strings: split each, and turn byte offsets into code counts.
-    parts: list[Any] = []
-    offsets: dict[int, int] = {0: 0}
-    seen = 0
-    for data in strings:
-        parts.extend(split(bytes(data)))
-        seen += len(data)
-        offsets[seen] = len(parts)
-    if not adjustments:
-        return tuple(parts), None
-    return tuple(parts), [(offsets.get(count, len(parts)), value * scale) for count, value in adjustments]
 
 
 def resolve_inherited(page_obj: Any, key: str) -> Any:

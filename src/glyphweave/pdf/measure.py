@@ -3,8 +3,8 @@ the baseline, in text space, in the current text state (ISO 32000-1 §9.4.4).
 
 The interpreter measures an operand the first time it meets it in a font and text state
 (equal operands are remembered, see :meth:`PageInterpreter._show`). This module is the
-reference: :func:`measure_simple` for a simple font's operand, :func:`placed` for the part
-every font shares once its codes and advances are known. The compiled build runs both from
+reference: :func:`measure_simple` for a simple font's operand, :func:`measure_composite` for a
+composite font's, :func:`placed` for the part both share once codes and advances are known. The compiled build runs both from
 :mod:`glyphweave.pdf._cmeasure` (the same numbers to the bit, worked out in C doubles
 instead of a tuple per step); a test compares the two.
 """
@@ -15,7 +15,7 @@ import math
 from itertools import accumulate, islice
 from typing import Any
 
-__all__ = ["measure_simple", "placed"]
+__all__ = ["composite_codes", "measure_composite", "measure_simple", "placed"]
 
 Placed = tuple[tuple[float, ...], tuple[float, ...], "tuple[float, float, float] | None", float]
 """(starts, pens, extent, end): see :func:`placed`."""
@@ -38,6 +38,52 @@ def measure_simple(widths: Any, table: Any, strings: list[Any], adjustments: lis
     starts, pens, extent, end = placed(codes, advances, shifts, bool(tw) and 32 in codes, 32, wmode, tc, tw, th)
     decoded = tuple(map(table.__getitem__, codes)) if codes else ()
     return codes, advances, starts, pens, extent, end, decoded
+
+
+def measure_composite(split: Any, width: int, cid_table: Any, widths: Any, table: Any, strings: list[Any],
+                      adjustments: list[tuple[int, float]] | None, hscale: float, th: float, tc: float, tw: float,
+                      wmode: int, space_single_byte: bool) -> tuple[Any, ...]:
+    """A composite font's operand: its codes split by the font's CMap (``split``; ``width``
+    its one code length, 0 when it has several), each code's CID (``cid_table``) and the
+    CID's advance scaled by ``hscale`` (``widths``), measured and decoded as
+    :func:`measure_simple` does. Word spacing applies to the single-byte code 32 only, in
+    a CMap that has single-byte codes (``space_single_byte``; §9.3.3).
+
+    Returns (codes, cids, advances, starts, pens, extent, end, decoded): codes as bytes."""
+    codes, shifts = composite_codes(split, width, strings, adjustments, -hscale / 1000.0)
+    cids = tuple(map(cid_table.__getitem__, codes))
+    advances = tuple(map(widths.__getitem__, cids))
+    spaced = bool(tw) and space_single_byte and b" " in codes
+    starts, pens, extent, end = placed(codes, advances, shifts, spaced, b" ", wmode, tc, tw, th)
+    decoded = tuple(map(table.__getitem__, codes)) if codes else ()
+    return codes, cids, advances, starts, pens, extent, end, decoded
+
+
+def composite_codes(split: Any, width: int, strings: list[Any], adjustments: list[tuple[int, float]] | None,
+                    scale: float) -> tuple[tuple[bytes, ...], list[tuple[int, float]] | None]:
+    """A composite font's codes in an operand's strings, and its TJ numbers as (codes
+    before, pen shift): ``split`` splits bytes into codes, ``width`` is its one code length
+    (0 when it has several)."""
+    if len(strings) == 1 and not adjustments:
+        return tuple(split(bytes(strings[0]))), None
+    if width and not any(len(data) % width for data in strings):
+        # One code length (Identity-H, most Unicode CMaps) and whole codes in every
+        # string: split the operand once; a byte offset is a code count times width.
+        codes = tuple(split(b"".join(strings)))
+        if not adjustments:
+            return codes, None
+        return codes, [(count // width, value * scale) for count, value in adjustments]
+    # Codes never span strings: split each, and turn byte offsets into code counts.
+    parts: list[Any] = []
+    offsets: dict[int, int] = {0: 0}
+    seen = 0
+    for data in strings:
+        parts.extend(split(bytes(data)))
+        seen += len(data)
+        offsets[seen] = len(parts)
+    if not adjustments:
+        return tuple(parts), None
+    return tuple(parts), [(offsets.get(count, len(parts)), value * scale) for count, value in adjustments]
 
 
 def placed(codes: Any, advances: tuple[float, ...], shifts: list[tuple[int, float]] | None, spaced: bool,
