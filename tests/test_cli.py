@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 import pytest
@@ -156,6 +157,42 @@ def test_the_console_script_freezes_what_outlives_each_page_and_main_does_not(
     frozen.clear()
     assert main(["extract", "--format", fmt, str(pdf)]) == 0  # in a host's process: nothing frozen
     assert frozen == []
+
+
+def test_the_console_scripts_start_up_pause_of_the_collector_ends_where_the_command_starts(
+        pdf: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    # run() pauses the collector for start-up: extract gets it back once its document is open
+    # (its pages pause it themselves), any other command before it runs.
+    import gc
+
+    from glyphweave import api, cli
+
+    seen: list[bool] = []
+    real_open_with = api.open_with
+
+    def open_with(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real_open_with(*args, **kwargs)
+
+    monkeypatch.setattr(api, "open_with", open_with)
+    listed: list[bool] = []
+    monkeypatch.setattr(cli, "cmd_profiles", lambda args: listed.append(gc.isenabled()) or 0)
+    was = gc.isenabled()
+    try:
+        gc.disable()
+        assert cli._main(["extract", str(pdf)], owns_process=True, collecting=True) == (0, True)
+        after_extract = gc.isenabled()
+        gc.disable()
+        cli._main(["profiles"], owns_process=True, collecting=True)
+        after_profiles = gc.isenabled()
+        gc.disable()
+        assert cli._main(["extract", str(pdf)], owns_process=True, collecting=False) == (0, True)
+        left_off = not gc.isenabled()  # a collector that was off before stays off
+    finally:
+        gc.unfreeze()
+        (gc.enable if was else gc.disable)()
+    assert seen == [False, False] and after_extract and after_profiles and left_off
+    assert capsys.readouterr().out.count("Hello world") == 2
 
 
 class _Cycle:
