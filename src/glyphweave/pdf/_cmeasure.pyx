@@ -43,8 +43,9 @@ cdef extern from "Python.h":
 
 
 cdef inline object _item(object table, object code):
-    """``table[code]`` (a decode cache: a dict whose ``__missing__`` decodes): the dict's own
-    lookup first, the subscript (and so ``__missing__``) only for a code not decoded yet."""
+    """``table[code]`` (the font's caches: dicts whose ``__missing__`` fills them, none of
+    them overriding ``__getitem__``): the dict's own lookup first, the subscript (and so
+    ``__missing__``) only for a key not there yet."""
     cdef PyObject* found
     if PyDict_Check(table):
         found = PyDict_GetItemWithError(table, code)
