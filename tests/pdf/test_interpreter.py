@@ -830,3 +830,22 @@ def test_an_inline_image_with_no_end_is_a_page_warning() -> None:
         page = doc.pages[0]
         assert page.text().strip() == "Before"
         assert any("inline image has no EI" in w.message for w in page.stats.warnings)
+
+
+def test_a_fonts_scaled_advances_are_asked_for_once_per_font_and_size_in_a_row(monkeypatch):
+    # The interpreter keeps the last font and scale's table: the font's own cache is a call
+    # into interpreted code, and consecutive strings are nearly always in one font and size.
+    from glyphweave.pdf.fonts import FontState
+
+    asked: list[float] = []
+    real = FontState.scaled_widths
+
+    def scaled_widths(self: FontState, scale: float) -> Any:
+        asked.append(scale)
+        return real(self, scale)
+
+    monkeypatch.setattr(FontState, "scaled_widths", scaled_widths)
+    found = glyphs(b"BT /F1 10 Tf (ab) Tj (cd) Tj [(e) -100 (f)] TJ /F1 12 Tf (gh) Tj (ij) Tj /F1 10 Tf (kl) Tj ET")
+    assert text_of(found) == "abcdefghijkl"
+    assert asked == [10.0, 12.0, 10.0]
+    assert [g.glyph_end[0] - g.origin[0] for g in found[-2:]] == approx([5.0, 5.0])  # the size-10 table again

@@ -5,9 +5,10 @@ It tracks exactly the state that decides where text lands: the CTM, the text sta
 form XObjects (painted at ``Do`` with /Matrix × CTM, resources inherited when absent,
 cycles detected). Everything else (paths, colours, images) costs one dictionary miss.
 
-Per shown string it does per-string work only: codes are measured with
-``map(widths.__getitem__, ...)`` and decoded through the font's decode cache, then
-recorded as one run in a :class:`~glyphweave.core.glyphtable.GlyphTable`.
+Per shown string it does per-string work only: the operand is measured and decoded at once
+(:mod:`glyphweave.pdf.measure`, in C in the compiled build), an equal operand in the same
+font and text state is measured once per document, and the string is recorded as one run in
+a :class:`~glyphweave.core.glyphtable.GlyphTable`.
 """
 
 from __future__ import annotations
