@@ -46,8 +46,8 @@ type, no ``attrs`` class, no hook implementation, no method aliased by assignmen
 NATIVE = ("glyphweave.pdf._ctokenizer", "glyphweave.pdf._cmeasure")
 """The modules written for C (each a ``.pyx`` beside the pure module it stands in for, whose
 importer falls back to that module where it is not built): the content tokenizer's fast
-path, :mod:`glyphweave.pdf.tokenizer` scanned byte by byte, and the measuring of a simple
-font's shown string, :mod:`glyphweave.pdf.measure` worked out in C doubles."""
+path, :mod:`glyphweave.pdf.tokenizer` scanned byte by byte, and the measuring of a shown
+string, :mod:`glyphweave.pdf.measure` worked out in C doubles."""
 
 
 def compiled_modules() -> list[str]:

@@ -89,15 +89,28 @@ cdef int _allocate(Glyphs* g, Py_ssize_t n, Py_ssize_t shifted) except -1:
     return 0
 
 
-cdef int _read_shifts(Glyphs* g, object shifts, double scale, bint scaled) except -1:
-    """The TJ numbers into ``g``: ``(count, value)`` pairs, the value times ``scale`` when
-    ``scaled`` (measure_simple's adjustments) or as it is (placed's shifts)."""
+cdef int _read_shifts(Glyphs* g, object adjustments, double scale, Py_ssize_t width) except -1:
+    """An operand's TJ numbers into ``g``: each ``(bytes shown before, number)`` as the codes
+    before it (bytes over the code ``width``) and its pen shift (the number times ``scale``),
+    as the reference's list of shifts holds them."""
     cdef Py_ssize_t k = 0
-    for item in shifts:
-        g.counts[k] = PyLong_AsSsize_t(item[0])
-        g.shift[k] = PyFloat_AsDouble(item[1]) * scale if scaled else PyFloat_AsDouble(item[1])
+    for item in adjustments:
+        g.counts[k] = PyLong_AsSsize_t(item[0]) // width
+        g.shift[k] = PyFloat_AsDouble(item[1]) * scale
         k += 1
     return 0
+
+
+cdef tuple _looked_up(object table, tuple keys):
+    """``tuple(map(table.__getitem__, keys))`` (:func:`_item` per key)."""
+    cdef Py_ssize_t i, n = len(keys)
+    cdef tuple found = PyTuple_New(n)
+    cdef object value
+    for i in range(n):
+        value = _item(table, <object>PyTuple_GET_ITEM(keys, i))
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(found, i, value)
+    return found
 
 
 cdef tuple _place(Glyphs* g, bint spaced, int wmode, double tc, double tw, double th):
@@ -241,16 +254,9 @@ def measure_simple(widths, table, strings, adjustments, double hscale, double th
             g.space[i] = g.code[i] == 32
             has_space = has_space or g.space[i]
         if g.shifted:
-            _read_shifts(&g, adjustments, -hscale / 1000.0, True)
+            _read_shifts(&g, adjustments, -hscale / 1000.0, 1)
         starts, pens, extent, end = _place(&g, tw != 0.0 and has_space, wmode, tc, tw, th)
-        if n == 0:
-            return (), (), starts, pens, extent, end, ()
-        decoded = PyTuple_New(n)
-        for i in range(n):
-            value = _item(table, <object>PyTuple_GET_ITEM(codes, i))
-            Py_INCREF(value)
-            PyTuple_SET_ITEM(decoded, i, value)
-        return codes, advances, starts, pens, extent, end, decoded
+        return codes, advances, starts, pens, extent, end, _looked_up(table, codes) if n else ()
     finally:
         free(g.code)
 
@@ -281,19 +287,9 @@ def measure_composite(split, Py_ssize_t width, cid_table, widths, table, strings
         value = PyBytes_FromStringAndSize(source + i * width, min(width, size - i * width))
         Py_INCREF(value)
         PyTuple_SET_ITEM(codes, i, value)
-    cids = PyTuple_New(n)
-    for i in range(n):
-        value = _item(cid_table, <object>PyTuple_GET_ITEM(codes, i))
-        Py_INCREF(value)
-        PyTuple_SET_ITEM(cids, i, value)
-    advances = PyTuple_New(n)
-    cdef bint floats = True, has_space = False
-    for i in range(n):
-        value = _item(widths, <object>PyTuple_GET_ITEM(cids, i))
-        Py_INCREF(value)
-        PyTuple_SET_ITEM(advances, i, value)
-        floats = floats and PyFloat_CheckExact(value)
-    cdef bint spaced
+    cids = _looked_up(cid_table, codes)
+    advances = _looked_up(widths, cids)
+    cdef bint floats = True, has_space = False, spaced
     cdef Glyphs g
     _allocate(&g, n, len(adjustments) if adjustments else 0)
     try:
@@ -301,27 +297,18 @@ def measure_composite(split, Py_ssize_t width, cid_table, widths, table, strings
             code = <object>PyTuple_GET_ITEM(codes, i)
             g.space[i] = PyBytes_GET_SIZE(code) == 1 and PyBytes_AS_STRING(code)[0] == 32
             has_space = has_space or g.space[i]
+            value = <object>PyTuple_GET_ITEM(advances, i)
+            floats = floats and PyFloat_CheckExact(value)
+            if floats:
+                g.advance[i] = PyFloat_AS_DOUBLE(value)
         spaced = tw != 0.0 and bool(space_single_byte) and has_space
         if g.shifted:
-            k = 0
-            for item in adjustments:
-                g.counts[k] = PyLong_AsSsize_t(item[0]) // width
-                g.shift[k] = PyFloat_AsDouble(item[1]) * (-hscale / 1000.0)
-                k += 1
+            _read_shifts(&g, adjustments, -hscale / 1000.0, width)
         if floats:
-            for i in range(n):
-                g.advance[i] = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(advances, i))
             starts, pens, extent, end = _place(&g, spaced, wmode, tc, tw, th)
         else:  # an advance that is not a float: the reference places them
             shifts = [(g.counts[k], g.shift[k]) for k in range(g.shifted)] if adjustments else None
             starts, pens, extent, end = _reference.placed(codes, advances, shifts, spaced, b" ", wmode, tc, tw, th)
     finally:
         free(g.code)
-    if n == 0:
-        return codes, cids, advances, starts, pens, extent, end, ()
-    decoded = PyTuple_New(n)
-    for i in range(n):
-        value = _item(table, <object>PyTuple_GET_ITEM(codes, i))
-        Py_INCREF(value)
-        PyTuple_SET_ITEM(decoded, i, value)
-    return codes, cids, advances, starts, pens, extent, end, decoded
+    return codes, cids, advances, starts, pens, extent, end, _looked_up(table, codes) if n else ()

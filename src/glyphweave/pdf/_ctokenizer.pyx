@@ -20,11 +20,6 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes
 from cpython.number cimport PyNumber_Float
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
-from libc.string cimport memcpy
-
-
-cdef extern from "Python.h":
-    double PyOS_string_to_double(const char* s, char** endptr, PyObject* overflow_exception) except? -1.0
 
 from glyphweave.pdf import tokenizer as _reference
 from glyphweave.pdf.lexer import REPEAT_MAX as _REPEAT_MAX
@@ -822,15 +817,10 @@ cdef bint _decimal(const unsigned char* d, Py_ssize_t start, Py_ssize_t end, dou
 cdef object _float(const unsigned char* d, Py_ssize_t start, Py_ssize_t end):
     """``float()`` of a number's bytes (NUMBER: a sign, digits, a point), rounded as Python
     rounds it: :func:`_decimal`, or the conversion Python's ``float`` makes underneath."""
-    cdef char text[64]
     cdef double value
     if _decimal(d, start, end, &value):
         return value
-    if end - start >= 64:
-        return PyNumber_Float(_slice(d, start, end))
-    memcpy(text, d + start, end - start)
-    text[end - start] = 0
-    return PyOS_string_to_double(text, NULL, NULL)
+    return PyNumber_Float(_slice(d, start, end))
 
 
 def number(token):
