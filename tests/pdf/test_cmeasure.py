@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from glyphweave.core.decoding import DecodeTable
 from glyphweave.pdf import measure
+from glyphweave.pdf.cmap import parse_cmap
 
 native = pytest.importorskip("glyphweave.pdf._cmeasure", reason="the C measuring is not built (a pure install)")
 
@@ -105,8 +106,15 @@ def test_generated_operands_and_text_states(widths, strings, adjustments, hscale
 
 
 def _split(width: int) -> Any:
-    """A CMap's split for codes of one ``width`` (what the C module cuts itself)."""
-    return lambda data: [data[i:i + width] for i in range(0, len(data), width)]
+    """A CMap's split for codes of one ``width`` (what the C module cuts itself), or for
+    ``width`` 0 a real CMap's of several widths (one byte below 0x81, two from there, as
+    GBK-EUC's; 0xFF a byte no range starts: the CMap's slow path)."""
+    if width:
+        return lambda data: [data[i:i + width] for i in range(0, len(data), width)]
+    return _SEVERAL_WIDTHS.split
+
+
+_SEVERAL_WIDTHS = parse_cmap(b"2 begincodespacerange <00> <80> <8140> <FEFE> endcodespacerange")
 
 
 def assert_same_composite(width: int, strings: list[Any], adjustments: Any, widths: Any, hscale: float, th: float,
@@ -125,7 +133,7 @@ def assert_same_composite(width: int, strings: list[Any], adjustments: Any, widt
         scaled = DecodeTable(lambda cid: widths[cid] * hscale / 1000.0)  # a _ScaledWidths stand-in
         table = DecodeTable(lambda code, asked=asked: (asked.append(("text", code)), ("x", "test"))[1])
         try:
-            found: Any = implementation(_split(width) if width else _split(2), width, cid_table, scaled, table,
+            found: Any = implementation(_split(width), width, cid_table, scaled, table,
                                         [type(s)(s) for s in strings], adjustments, hscale, th, tc, tw, wmode,
                                         space_single_byte)
         except Exception as exc:  # noqa: BLE001 (compared, not swallowed)
@@ -144,7 +152,9 @@ CID_WIDTHS = [500.0 + 13.0 * i for i in range(40)]
     (1, [b"a", b"b c"], [(1, -120.0), (0, 5.0), (4, 300.0), (9, 1.0)]),
     (2, [b"\x00A", b"\x00B\x00C"], [(2, -250.0), (6, 80.0)]),
     (2, [b"\x00A\x00", b"B"], [(3, -250.0)]),  # a string ending inside a code: the reference's path
-    (0, [b"\x00A\x00B"], None),  # several code widths: the reference's path
+    (0, [b"\x00A\x00B"], None),  # several code widths: the CMap cuts the codes
+    (0, [b"A\x81\x40B", b"\x82"], [(1, -250.0), (3, 40.0), (4, 1.0), (5, 9.0)]),  # a TJ number inside a code
+    (0, [b"\xff\xff A"], [(0, 10.0)]),
     (2, [], [(0, 5.0)]),
     (2, [b""], None),
     (2, [bytearray(b"\x00A\x00B")], None),
@@ -160,8 +170,9 @@ def test_composite_advances_that_are_not_floats_are_placed_by_the_reference():
 
 
 @settings(max_examples=300, deadline=None)
-@given(width=st.sampled_from([1, 2, 3]),
-       strings=st.lists(st.one_of(st.binary(max_size=9), st.sampled_from([b" ", b"\x00 ", b"  "])), max_size=4),
+@given(width=st.sampled_from([0, 1, 2, 3]),
+       strings=st.lists(st.one_of(st.binary(max_size=9), st.sampled_from([b" ", b"\x00 ", b"  ", b"\x81\x40 "])),
+                        max_size=4),
        adjustments=st.one_of(st.none(), st.lists(st.tuples(st.integers(0, 30), _NUMBERS), max_size=5)),
        widths=st.lists(st.one_of(st.floats(min_value=-50, max_value=1000), st.sampled_from([0.0, -0.0])),
                        min_size=40, max_size=40),

@@ -16,9 +16,10 @@ fused step (``-ffp-contract=off``, the ``distutils`` line above; a compiler that
 know the flag, MSVC, ignores it and does not contract by default), which would round once
 where Python rounds twice.
 
-Anything off the common path goes to the reference whole: advances that are not a list of
-floats covering every code, strings that are neither bytes nor bytearray, a negative TJ
-position.
+Anything off the common path goes to the reference whole: a simple font's advances that are
+not a list of floats covering every code, strings that are neither bytes nor bytearray, a
+negative TJ position. A composite font whose CMap has several code widths has its codes cut
+by the reference (the CMap's own ``split``), the rest done here.
 """
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
@@ -264,34 +265,45 @@ def measure_simple(widths, table, strings, adjustments, double hscale, double th
 def measure_composite(split, Py_ssize_t width, cid_table, widths, table, strings, adjustments, double hscale,
                       double th, double tc, double tw, int wmode, space_single_byte):
     """What :func:`glyphweave.pdf.measure.measure_composite` returns for the same arguments.
-    Codes of one width (Identity-H, most Unicode CMaps) are cut here; a CMap with several
-    widths, or strings that end inside a code while TJ numbers stand between them, go to the
-    reference."""
-    if width <= 0 or (adjustments and not _valid_shifts(adjustments)):
+    Codes of one width (Identity-H, most Unicode CMaps) are cut here; the codes of a CMap
+    with several widths (GBK-EUC, Shift-JIS, EUC), or of strings that end inside a code
+    while TJ numbers stand between them, come from the reference's
+    :func:`~glyphweave.pdf.measure.composite_codes`, and are looked up and placed here."""
+    if adjustments and not _valid_shifts(adjustments):
         return _reference.measure_composite(split, width, cid_table, widths, table, strings, adjustments, hscale,
                                             th, tc, tw, wmode, space_single_byte)
-    if len(strings) == 1 and not adjustments:
-        data = bytes(strings[0])
+    cdef Py_ssize_t shifted = len(adjustments) if adjustments else 0
+    cdef object data = None, shifts = None, value, code
+    if width > 0:
+        if len(strings) == 1 and not adjustments:
+            data = bytes(strings[0])
+        else:
+            for part in strings:
+                if len(part) % width:
+                    break
+            else:
+                data = b"".join(strings)
+    cdef const char* source
+    cdef Py_ssize_t size, n, i, k
+    if data is not None:
+        source = PyBytes_AS_STRING(data)
+        size = PyBytes_GET_SIZE(data)
+        n = (size + width - 1) // width
+        codes = PyTuple_New(n)
+        for i in range(n):
+            value = PyBytes_FromStringAndSize(source + i * width, min(width, size - i * width))
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(codes, i, value)
     else:
-        for part in strings:
-            if len(part) % width:
-                return _reference.measure_composite(split, width, cid_table, widths, table, strings, adjustments,
-                                                    hscale, th, tc, tw, wmode, space_single_byte)
-        data = b"".join(strings)
-    cdef const char* source = PyBytes_AS_STRING(data)
-    cdef Py_ssize_t size = PyBytes_GET_SIZE(data)
-    cdef Py_ssize_t n = (size + width - 1) // width, i, k
-    codes = PyTuple_New(n)
-    cdef object value, code
-    for i in range(n):
-        value = PyBytes_FromStringAndSize(source + i * width, min(width, size - i * width))
-        Py_INCREF(value)
-        PyTuple_SET_ITEM(codes, i, value)
+        # Codes never span strings; a TJ number's byte offset becomes a count of codes (never
+        # negative: one inside a code stands after the last).
+        codes, shifts = _reference.composite_codes(split, width, strings, adjustments, -hscale / 1000.0)
+        n = len(codes)
     cids = _looked_up(cid_table, codes)
     advances = _looked_up(widths, cids)
     cdef bint floats = True, has_space = False, spaced
     cdef Glyphs g
-    _allocate(&g, n, len(adjustments) if adjustments else 0)
+    _allocate(&g, n, shifted)
     try:
         for i in range(n):
             code = <object>PyTuple_GET_ITEM(codes, i)
@@ -302,12 +314,19 @@ def measure_composite(split, Py_ssize_t width, cid_table, widths, table, strings
             if floats:
                 g.advance[i] = PyFloat_AS_DOUBLE(value)
         spaced = tw != 0.0 and bool(space_single_byte) and has_space
-        if g.shifted:
+        if shifts is not None:
+            k = 0
+            for item in shifts:
+                g.counts[k] = item[0]
+                g.shift[k] = PyFloat_AsDouble(item[1])
+                k += 1
+        elif shifted:
             _read_shifts(&g, adjustments, -hscale / 1000.0, width)
         if floats:
             starts, pens, extent, end = _place(&g, spaced, wmode, tc, tw, th)
         else:  # an advance that is not a float: the reference places them
-            shifts = [(g.counts[k], g.shift[k]) for k in range(g.shifted)] if adjustments else None
+            if shifts is None and shifted:
+                shifts = [(g.counts[k], g.shift[k]) for k in range(g.shifted)]
             starts, pens, extent, end = _reference.placed(codes, advances, shifts, spaced, b" ", wmode, tc, tw, th)
     finally:
         free(g.code)
