@@ -521,11 +521,12 @@ def test_stats_and_plugins_say_which_data_source_served(capsys, tmp_path):
 
     assert main(["plugins"]) == 0
     out = capsys.readouterr().out
-    assert "data tables" in out and "std14-metrics" in out and "mirror" in out
+    assert "data tables" in out and "std14-metrics" in out and "mirror" in out and "cff-strings" in out
     sample = Path(__file__).resolve().parents[1] / "examples" / "sample.pdf"
     assert main(["extract", "--stats", str(sample), "-o", str(tmp_path / "out.txt")]) == 0
     report = json.loads(capsys.readouterr().err.strip().splitlines()[-1])
     assert report["sources"]["std14-metrics"] in ("mirror", "fallback")
+    assert report["sources"]["cff-strings"] == "mirror"
     assert report["decoded_by"] and report["pages"] == 2
 
 

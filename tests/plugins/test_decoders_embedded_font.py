@@ -202,9 +202,9 @@ def test_cff_encoding_reader_keeps_code_zero_and_supplements():
     names = [".notdef", "minus", "bar", "A"]
     strings = {34: "B"}  # SID 34 is "B" among the standard strings
     fmt0 = bytes([0x80, 3, 0x00, 0x6A, 0x41, 1, 0x42, 0, 34])
-    assert _cff_encoding(fmt0, 0, names, strings) == {0: "minus", 0x6A: "bar", 0x41: "A", 0x42: "B"}
+    assert _cff_encoding(fmt0, 0, names, strings.__getitem__) == {0: "minus", 0x6A: "bar", 0x41: "A", 0x42: "B"}
     fmt1 = bytes([1, 1, 0x00, 2])  # one range: codes 0-2 → GIDs 1-3
-    assert _cff_encoding(fmt1, 0, names, strings) == {0: "minus", 1: "bar", 2: "A"}
+    assert _cff_encoding(fmt1, 0, names, strings.__getitem__) == {0: "minus", 1: "bar", 2: "A"}
 
 
 def test_composite_with_non_cid_keyed_cff_uses_the_charset():

@@ -7,8 +7,9 @@ decoder in ``font.memo``. Three readers, each as cheap as the question allows (s
 - TrueType and OpenType (FontFile2, FontFile3/OpenType): :class:`fontTools.ttLib.TTFont`
   with ``lazy=True``; only 'cmap', 'post'/'maxp' (glyph order) and, for CFF-flavoured
   OpenType, the CFF charset are ever decompiled.
-- Bare CFF (FontFile3/Type1C, FontFile3/CIDFontType0C): :class:`fontTools.cffLib.CFFFontSet`;
-  only the top dict, charset and encoding are read, never the charstrings.
+- Bare CFF (FontFile3/Type1C, FontFile3/CIDFontType0C): :func:`._cff.read_bare_cff`, our own
+  reader of the Top DICT, charset and String INDEX (the encoding is read below), never the
+  charstrings: fontTools' ``cffLib`` reads them the same, but importing it costs ~20 ms.
 - Type1 (FontFile): the built-in /Encoding is read from the cleartext part (before
   ``eexec``) with a regular expression. The encrypted part is never decrypted: fontTools'
   full Type1 parse costs ~36 ms a font.
@@ -26,11 +27,14 @@ from __future__ import annotations
 import io
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 from glyphweave.plugin import glyph_name_to_unicode, has_private_use, is_private_use
 from glyphweave.tables.encodings import base_encoding
 from glyphweave.tables.sfnt import bounded_cmaps
+
+from ._cff import read_bare_cff
 
 __all__ = ["FontProgram", "parse_font_program", "type1_builtin_encoding"]
 
@@ -212,26 +216,22 @@ def _cmap_dict(table: Any) -> dict[int, str] | None:
 
 
 def _parse_bare_cff(data: bytes) -> FontProgram:
-    from fontTools.cffLib import CFFFontSet
-
-    cff = CFFFontSet()
-    cff.decompile(io.BytesIO(data), otFont=None)
-    top = cff[cff.fontNames[0]]
-    names = list(top.charset)
-    if hasattr(top, "ROS"):
+    cff = read_bare_cff(data)
+    names = cff.names
+    if cff.cid_keyed:
         return FontProgram(cid_to_gid=_cid_map(names))
-    offset = top.rawDict.get("Encoding", 0)
     builtin: dict[int, str]
-    if offset in (0, 1):
-        table = base_encoding("MacExpertEncoding" if offset == 1 else "StandardEncoding")
+    if cff.encoding in (0, 1):
+        table = base_encoding("MacExpertEncoding" if cff.encoding == 1 else "StandardEncoding")
         builtin = {code: name for code, name in enumerate(table) if name is not None}
     else:
-        builtin = _cff_encoding(data, offset, names, cff.strings)
+        builtin = _cff_encoding(data, cff.encoding, names, cff.string)
     return FontProgram(glyph_names=names, builtin=builtin)
 
 
-def _cff_encoding(data: bytes, offset: int, names: list[str], strings: Any) -> dict[int, str]:
-    """A custom CFF encoding (CFF spec §12), code → glyph name.
+def _cff_encoding(data: bytes, offset: int, names: list[str], string: Callable[[int], str]) -> dict[int, str]:
+    """A custom CFF encoding (CFF spec §12), code → glyph name; ``string`` gives the string
+    of a string ID (the supplements name glyphs by string).
 
     Read here rather than by fontTools, which drops code 0 and the supplements.
     """
@@ -261,7 +261,7 @@ def _cff_encoding(data: bytes, offset: int, names: list[str], strings: Any) -> d
     if fmt & 0x80:
         for _ in range(data[pos]):
             code, sid = data[pos + 1], int.from_bytes(data[pos + 2 : pos + 4], "big")
-            builtin.setdefault(code, strings[sid])
+            builtin.setdefault(code, string(sid))
             pos += 3
     return {code: name for code, name in builtin.items() if name != ".notdef"}
 

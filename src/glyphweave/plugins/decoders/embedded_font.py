@@ -91,6 +91,12 @@ class EmbeddedFontDecoder(Decoder):
 
     NAME = "embedded-font"
 
+    @classmethod
+    def resource_sources(cls) -> dict[str, str]:
+        from glyphweave.tables.cff import cff_strings_source
+
+        return {"cff-strings": cff_strings_source()}
+
     def decode(self, font: FontInfo, code: bytes, cid: int | None) -> str | None:
         if not font.embedded or font.font_file_kind is None:
             return None
