@@ -43,6 +43,8 @@ def test_extract_imports_no_batch_runner_registry_tool_or_font_parser() -> None:
         "glyphweave.batch.pages", "glyphweave.batch.lifeline",
         "glyphweave.glyphmap.scan", "glyphweave.glyphmap.sheet", "glyphweave.glyphmap.outline",
         "fontTools.ttLib", "fontTools.cffLib", "fontTools.t1Lib", "tqdm",
+        # Font programs are read for fonts without a ToUnicode map or an encoding only.
+        "glyphweave.plugins.decoders._fontprogram", "glyphweave.plugins.decoders._cff", "glyphweave.tables.cff",
         # A standard font in WinAnsiEncoding: its text ships with the table, no AGL to parse.
         "fontTools.agl",
         # The plugins' entry points are read from their files (components/distributions.py),

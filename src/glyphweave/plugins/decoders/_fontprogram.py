@@ -34,8 +34,6 @@ from glyphweave.plugin import glyph_name_to_unicode, has_private_use, is_private
 from glyphweave.tables.encodings import base_encoding
 from glyphweave.tables.sfnt import bounded_cmaps
 
-from ._cff import read_bare_cff
-
 __all__ = ["FontProgram", "parse_font_program", "type1_builtin_encoding"]
 
 log = logging.getLogger(__name__)
@@ -216,6 +214,8 @@ def _cmap_dict(table: Any) -> dict[int, str] | None:
 
 
 def _parse_bare_cff(data: bytes) -> FontProgram:
+    from ._cff import read_bare_cff
+
     cff = read_bare_cff(data)
     names = cff.names
     if cff.cid_keyed:

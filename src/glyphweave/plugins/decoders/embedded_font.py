@@ -46,15 +46,16 @@ from __future__ import annotations
 
 import logging
 import warnings
+from typing import TYPE_CHECKING
 
 from glyphweave.plugin import Decoder, FontInfo, hookimpl
-from glyphweave.plugins.decoders._fontprogram import (
-    FontProgram,
-    name_to_text,
-    parse_font_program,
-)
 from glyphweave.tables.encodings import BASE_ENCODING_NAMES, is_symbol_family
 from glyphweave.tables.sfnt import fonttools_log_to_debug
+
+if TYPE_CHECKING:
+    # The program readers are imported by the first font that needs its program read
+    # (most fonts carry a ToUnicode map and never do): 1-2 ms of every start-up otherwise.
+    from glyphweave.plugins.decoders._fontprogram import FontProgram
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,8 @@ def load_program(font: FontInfo) -> FontProgram | None:
     cached = font.memo.get(_MEMO_KEY)
     if cached is not None:
         return None if cached is _UNUSABLE else cached
+    from glyphweave.plugins.decoders._fontprogram import parse_font_program
+
     program: FontProgram | None = None
     try:
         data = font.font_file()
@@ -127,6 +130,8 @@ class EmbeddedFontDecoder(Decoder):
             program = load_program(font)
             if program is None or program.builtin is None:
                 return None
+            from glyphweave.plugins.decoders._fontprogram import name_to_text
+
             return name_to_text(program.builtin.get(byte))
         if kind in _SFNT_KINDS:
             program = load_program(font)
