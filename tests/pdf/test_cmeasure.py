@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from glyphweave.core.decoding import DecodeTable
 from glyphweave.pdf import measure
 from glyphweave.pdf.cmap import parse_cmap
+from glyphweave.pdf.fonts import ScaledWidths
 
 native = pytest.importorskip("glyphweave.pdf._cmeasure", reason="the C measuring is not built (a pure install)")
 
@@ -120,26 +121,36 @@ _SEVERAL_WIDTHS = parse_cmap(b"2 begincodespacerange <00> <80> <8140> <FEFE> end
 def assert_same_composite(width: int, strings: list[Any], adjustments: Any, widths: Any, hscale: float, th: float,
                           tc: float, tw: float, wmode: int, space_single_byte: bool = True) -> None:
     """Both measure a composite font's operand alike, look up and decode the same codes in
-    the same order, and raise alike."""
-    results = []
-    for implementation in (measure.measure_composite, native.measure_composite):
-        asked: list[Any] = []
+    the same order, and raise alike: with the font's own scaled advances (a
+    :class:`ScaledWidths`, which the C module multiplies out itself) and with any other
+    table of advances."""
+    for own_table in (True, False):
+        results = []
+        for implementation in (measure.measure_composite, native.measure_composite):
+            asked: list[Any] = []
 
-        def to_cid(code: bytes, asked: list[Any] = asked) -> int:
-            asked.append(("cid", code))
-            return int.from_bytes(code, "big") % 40
+            def to_cid(code: bytes, asked: list[Any] = asked) -> int:
+                asked.append(("cid", code))
+                return int.from_bytes(code, "big") % 40
 
-        cid_table = DecodeTable(to_cid)
-        scaled = DecodeTable(lambda cid: widths[cid] * hscale / 1000.0)  # a _ScaledWidths stand-in
-        table = DecodeTable(lambda code, asked=asked: (asked.append(("text", code)), ("x", "test"))[1])
-        try:
-            found: Any = implementation(_split(width), width, cid_table, scaled, table,
-                                        [type(s)(s) for s in strings], adjustments, hscale, th, tc, tw, wmode,
-                                        space_single_byte)
-        except Exception as exc:  # noqa: BLE001 (compared, not swallowed)
-            found = f"{type(exc).__name__}: {exc}"
-        results.append((_exact(found), asked))
-    assert results[1] == results[0]
+            def base_width(cid: int, asked: list[Any] = asked) -> Any:
+                asked.append(("width", cid))
+                return widths[cid]
+
+            cid_table = DecodeTable(to_cid)
+            if own_table:
+                scaled: Any = ScaledWidths(DecodeTable(base_width), hscale / 1000.0)
+            else:
+                scaled = DecodeTable(lambda cid: widths[cid] * hscale / 1000.0)
+            table = DecodeTable(lambda code, asked=asked: (asked.append(("text", code)), ("x", "test"))[1])
+            try:
+                found: Any = implementation(_split(width), width, cid_table, scaled, table,
+                                            [type(s)(s) for s in strings], adjustments, hscale, th, tc, tw, wmode,
+                                            space_single_byte)
+            except Exception as exc:  # noqa: BLE001 (compared, not swallowed)
+                found = f"{type(exc).__name__}: {exc}"
+            results.append((_exact(found), asked, _exact(sorted(scaled.items(), key=repr))))  # filled alike
+        assert results[1] == results[0]
 
 
 CID_WIDTHS = [500.0 + 13.0 * i for i in range(40)]
@@ -167,6 +178,7 @@ def test_composite_operands(width, strings, adjustments):
 
 def test_composite_advances_that_are_not_floats_are_placed_by_the_reference():
     assert_same_composite(2, [b"\x00A\x00B"], [(2, -100.0)], [500] * 40, 1000.0, 1.0, 0.0, 0.0, 0)
+    assert_same_composite(2, [b"\x00A\x00B"], None, [500.0, 3, None] * 14, 1000.0, 1.0, 0.0, 0.0, 0)
 
 
 @settings(max_examples=300, deadline=None)

@@ -24,7 +24,7 @@ by the reference (the CMap's own ``split``), the rest done here.
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
-from cpython.dict cimport PyDict_Check
+from cpython.dict cimport PyDict_Check, PyDict_SetItem
 from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_AsDouble, PyFloat_CheckExact, PyFloat_FromDouble
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.long cimport PyLong_AsSsize_t, PyLong_FromLong
@@ -35,6 +35,7 @@ from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc
 
 from glyphweave.pdf import measure as _reference
+from glyphweave.pdf.fonts import ScaledWidths
 
 __all__ = ["measure_composite", "measure_simple"]
 
@@ -109,6 +110,39 @@ cdef tuple _looked_up(object table, tuple keys):
     cdef object value
     for i in range(n):
         value = _item(table, <object>PyTuple_GET_ITEM(keys, i))
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(found, i, value)
+    return found
+
+
+cdef tuple _scaled(object widths, tuple cids):
+    """``tuple(map(widths.__getitem__, cids))`` for a font's :class:`ScaledWidths`, with its
+    ``__missing__`` done here: a CID not in the table yet gets its advance from the font's
+    own (``widths.base``) times ``widths.scale``, multiplied as ``__missing__`` multiplies
+    (the same double) and stored in the table as it stores it, without the call into
+    Python per code that an OCR layer's thousand sizes would each pay."""
+    cdef Py_ssize_t i, n = len(cids)
+    cdef tuple found = PyTuple_New(n)
+    cdef object base = None, scale = None, value, cid
+    cdef bint exact = False
+    cdef double factor = 0.0
+    cdef PyObject* known
+    for i in range(n):
+        cid = <object>PyTuple_GET_ITEM(cids, i)
+        known = PyDict_GetItemWithError(widths, cid)
+        if known != NULL:
+            value = <object>known
+        else:
+            if scale is None:  # read on the first miss only: most operands hit every code
+                base, scale = widths.base, widths.scale
+                exact = PyFloat_CheckExact(scale)
+                factor = PyFloat_AS_DOUBLE(scale) if exact else 0.0
+            value = _item(base, cid)
+            if exact and PyFloat_CheckExact(value):
+                value = PyFloat_FromDouble(PyFloat_AS_DOUBLE(value) * factor)
+            else:
+                value = value * scale
+            PyDict_SetItem(widths, cid, value)
         Py_INCREF(value)
         PyTuple_SET_ITEM(found, i, value)
     return found
@@ -300,7 +334,7 @@ def measure_composite(split, Py_ssize_t width, cid_table, widths, table, strings
         codes, shifts = _reference.composite_codes(split, width, strings, adjustments, -hscale / 1000.0)
         n = len(codes)
     cids = _looked_up(cid_table, codes)
-    advances = _looked_up(widths, cids)
+    advances = _scaled(widths, cids) if type(widths) is ScaledWidths else _looked_up(widths, cids)
     cdef bint floats = True, has_space = False, spaced
     cdef Glyphs g
     _allocate(&g, n, shifted)

@@ -55,18 +55,23 @@ class RangeDict(dict):  # type: ignore[type-arg]
         return value
 
 
-class _ScaledWidths(dict):  # type: ignore[type-arg]
-    """CID → advance × scale, filled from a :class:`RangeDict` on first use."""
+class ScaledWidths(dict):  # type: ignore[type-arg]
+    """CID → advance × scale, filled from a :class:`RangeDict` on first use.
 
-    __slots__ = ("_base", "_scale")
+    The compiled build's measuring (``pdf/_cmeasure.pyx``) does :meth:`__missing__`'s work
+    itself, from :attr:`base` and :attr:`scale`: an OCR layer sets a new size for nearly
+    every word (a thousand scales in the Tesseract file on the bench), and each new scale
+    would cost a call into this class per code."""
+
+    __slots__ = ("base", "scale")
 
     def __init__(self, base: Any, scale: float) -> None:
         super().__init__()
-        self._base = base
-        self._scale = scale
+        self.base = base
+        self.scale = scale
 
     def __missing__(self, cid: int) -> float:
-        value = self._base[cid] * self._scale
+        value = self.base[cid] * self.scale
         self[cid] = value
         return value
 
@@ -137,7 +142,7 @@ class FontState:
                 table = [w * scale for w in self.widths]
             else:
                 base = self.widths if self.info.writing_mode == 0 else self.vwidths
-                table = _ScaledWidths(base, scale)
+                table = ScaledWidths(base, scale)
             self._scaled[scale] = table
         return table
 
