@@ -43,11 +43,12 @@ hook implementation). Each must keep to what mypyc compiles: no subclass of a bu
 type, no ``attrs`` class, no hook implementation, no method aliased by assignment."""
 
 
-NATIVE = ("glyphweave.pdf._ctokenizer", "glyphweave.pdf._cmeasure")
+NATIVE = ("glyphweave.pdf._ctokenizer", "glyphweave.pdf._cmeasure", "glyphweave.glyphmap._cshapes")
 """The modules written for C (each a ``.pyx`` beside the pure module it stands in for, whose
 importer falls back to that module where it is not built): the content tokenizer's fast
-path, :mod:`glyphweave.pdf.tokenizer` scanned byte by byte, and the measuring of a shown
-string, :mod:`glyphweave.pdf.measure` worked out in C doubles."""
+path, :mod:`glyphweave.pdf.tokenizer` scanned byte by byte; the measuring of a shown
+string, :mod:`glyphweave.pdf.measure` worked out in C doubles; and the shape references
+with the matcher's search, :mod:`glyphweave.glyphmap.shapes` over C arrays."""
 
 
 def compiled_modules() -> list[str]:

@@ -51,7 +51,7 @@ import math
 import statistics
 import struct
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import attrs
 
@@ -158,22 +158,22 @@ class References:
     """The reference shapes, one column per feature (rows in the same order)."""
 
     chars: tuple[str, ...]
-    flags: tuple[int, ...]
-    bits: tuple[int, ...]
-    grown: tuple[int, ...]
-    ink: tuple[int, ...]
-    bottom: tuple[float, ...]
+    flags: Sequence[int]
+    bits: Sequence[int]
+    grown: Sequence[int]
+    ink: Sequence[int]
+    bottom: Sequence[float]
     """The ink's bottom in em."""
-    top: tuple[float, ...]
+    top: Sequence[float]
     """The ink's top in em."""
-    advance: tuple[float, ...]
+    advance: Sequence[float]
     """The glyph's advance width in em."""
-    x_height: tuple[float, ...]
+    x_height: Sequence[float]
     """The x-height of the reference's font, in em."""
-    aspect: tuple[float, ...]
-    parts: tuple[int, ...]
-    holes: tuple[int, ...]
-    priors: Mapping[str | None, tuple[float, ...]] = attrs.field(factory=dict)
+    aspect: Sequence[float]
+    parts: Sequence[int]
+    holes: Sequence[int]
+    priors: Mapping[str | None, Sequence[float]] = attrs.field(factory=dict)
     """Per font script (None: not yet known), what each reference adds to a distance for
     being rare in text or foreign to the script (:data:`RARE`, :data:`FOREIGN`); the script
     with :data:`PLAIN_KEY` appended, for a font of plain letters (:data:`PLAIN`)."""
@@ -185,6 +185,10 @@ class References:
     known (:func:`nearest`)."""
     xh_cells: Mapping[tuple, list[tuple]] = attrs.field(factory=dict)
     """The same with the top in x-heights."""
+    native: Any = attrs.field(default=None, eq=False, repr=False)
+    """In the compiled build, the same references in C arrays (:mod:`._cshapes`), which
+    :func:`nearest` searches instead of the cells (left empty); the columns are then read
+    from it on first use. None: the cells are searched."""
 
     def __len__(self) -> int:
         return len(self.chars)
@@ -214,11 +218,19 @@ _LOOKALIKES = frozenset("−′″‴‵‶‒‛‟∨∧∁")
 def _priors(chars: tuple[str, ...]) -> dict[str | None, tuple[float, ...]]:
     # Worked out once per character (the table holds about 550 in 15,000 references), then
     # spread over the rows: loading the table is paid by every process that checks a font.
+    names, per_char = _prior_values(set(chars))
+    columns = zip(*map(per_char.__getitem__, chars), strict=True) if chars else ((),) * len(names)
+    return {name: tuple(column) for name, column in zip(names, columns, strict=True)}
+
+
+def _prior_values(chars: Iterable[str]) -> tuple[list[str | None], dict[str, tuple[float, ...]]]:
+    """The priors' names (None, then each script and its plain variant), and per character
+    its prior under each."""
     names: list[str | None] = [None]
     for script in _PRIOR_SCRIPTS:
         names += [script, script + PLAIN_KEY]
     per_char: dict[str, tuple[float, ...]] = {}
-    for char in set(chars):
+    for char in chars:
         rare = _rarity(char)
         cost = RARE[rare] + (CAPITAL if char.isupper() else 0.0)
         own = _script_of(char) if char.isalpha() else None
@@ -227,8 +239,7 @@ def _priors(chars: tuple[str, ...]) -> dict[str | None, tuple[float, ...]]:
             scripted = cost + (FOREIGN if own is not None and own != script else 0.0)
             values += [scripted, scripted + (PLAIN if rare else 0.0)]
         per_char[char] = tuple(values)
-    columns = zip(*map(per_char.__getitem__, chars), strict=True) if chars else ((),) * len(names)
-    return {name: tuple(column) for name, column in zip(names, columns, strict=True)}
+    return names, per_char
 
 
 _PRIOR_SCRIPTS = ("Latn", "Grek", "Cyrl")
@@ -246,27 +257,118 @@ def load_references() -> References:
     pieces and the counters (uint8 each).
     """
     raw = (package_folder(PACKAGE, FOLDER) / "shapes" / "references.bin.gz").read_bytes()
+    data = gzip.decompress(raw)
+    if _native_module() is not None:
+        return native_references(data)
     # Some 100,000 tuples made at once, none of them in a cycle: the collector would walk
     # them again and again as they are made (a fifth of the load, 10 ms).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return parse_references(gzip.decompress(raw))
+        return parse_references(data)
     finally:
         if collecting:
             gc.enable()
 
 
-def parse_references(data: bytes) -> References:
-    """A reference table from its bytes (:func:`load_references` gives the format)."""
+@functools.cache
+def _native_module() -> Any:
+    """The compiled build's :mod:`._cshapes`, or None in a pure install."""
+    try:
+        from glyphweave.glyphmap import _cshapes
+    except ImportError:
+        return None
+    return _cshapes
+
+
+def _header(data: bytes) -> tuple[str, int, int]:
+    """The alphabet, the record count and where the records start."""
     if data[:8] != MAGIC:
         raise ValueError("not a shape reference table")
     grid, alphabet_size, count = struct.unpack_from("<HII", data, 8)
     if grid != GRID:
         raise ValueError(f"the reference table is for a {grid}-pixel grid, not {GRID}")
     pos = 18
-    alphabet = data[pos : pos + alphabet_size].decode("utf-8")
-    pos += alphabet_size
+    return data[pos : pos + alphabet_size].decode("utf-8"), count, pos + alphabet_size
+
+
+def native_references(data: bytes) -> References:
+    """A reference table from its bytes, searched in C (:mod:`._cshapes`): the references
+    of :func:`parse_references` without a tuple per reference (the columns are made on
+    first use, which :func:`nearest` never needs). About 8 ms where the tuples take 40."""
+    native = _native_module()
+    alphabet, count, pos = _header(data)
+    size = struct.calcsize(f"<HB{GRID * GRID // 8}s6h2B")
+    table = native.Table(data[pos : pos + count * size], count, alphabet,
+                         bytes(char.isalnum() for char in alphabet), _CELL, _NOMINAL)
+    names, per_char = _prior_values(alphabet)
+    table.set_priors([[per_char[char][k] for char in alphabet] for k in range(len(names))])
+    chars = table.chars()
+    standing = table.standing_tops()
+    columns: dict[str, Any] = {name: _Column(table.column, name) for name in (
+        "flags", "bits", "grown", "ink", "bottom", "top", "advance", "x_height", "aspect", "parts", "holes")}
+    priors = {name: _Column(functools.partial(_spread, per_char, chars, k), name) for k, name in enumerate(names)}
+    return References(chars=chars, priors=priors, typical_top=statistics.median(standing) if standing else 0.6,
+                      native=_Native(table, {name: k for k, name in enumerate(names)}, data), **columns)
+
+
+class _Native:
+    """What :func:`nearest` needs of the compiled references: the C table, each prior's
+    number, and the table's bytes (for a shape the C search does not take)."""
+
+    __slots__ = ("_pure", "data", "table", "variants")
+
+    def __init__(self, table: Any, variants: dict[str | None, int], data: bytes) -> None:
+        self.table = table
+        self.variants = variants
+        self.data = data
+        self._pure: References | None = None
+
+    @property
+    def pure(self) -> References:
+        """The same references read by the reference reader (read on first use)."""
+        if self._pure is None:
+            self._pure = parse_references(self.data)
+        return self._pure
+
+
+def _spread(per_char: Mapping[str, tuple[float, ...]], chars: tuple[str, ...], k: int, _name: Any) -> tuple:
+    return tuple(per_char[char][k] for char in chars)
+
+
+class _Column(Sequence[Any]):
+    """One column of the compiled references, made on first use."""
+
+    __slots__ = ("_make", "_name", "_values")
+
+    def __init__(self, make: Any, name: Any) -> None:
+        self._make = make
+        self._name = name
+        self._values: tuple | None = None
+
+    def _all(self) -> tuple:
+        if self._values is None:
+            self._values = tuple(self._make(self._name))
+        return self._values
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Any:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return self._all() == (tuple(other) if isinstance(other, Sequence) else other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def parse_references(data: bytes) -> References:
+    """A reference table from its bytes (:func:`load_references` gives the format)."""
+    alphabet, count, pos = _header(data)
     nbytes = GRID * GRID // 8
     record = struct.Struct(f"<HB{nbytes}s6h2B")
     records = list(record.iter_unpack(data[pos : pos + count * record.size]))
@@ -567,6 +669,11 @@ def nearest(shape: Shape, x_height: float | None, refs: References,
     first reading). Only references within one piece or counter of the shape, within
     :data:`ASPECT_WINDOW` of its proportions and :data:`TOP_WINDOW` of its top are
     compared: the others are farther than any reading worth a confidence."""
+    native = refs.native
+    if native is not None:
+        if not 0 <= shape.bits < 1 << (GRID * GRID):  # not a raster's bitmap: the reference reads it
+            return nearest(shape, x_height, native.pure, script)
+        return _nearest_native(native, shape, x_height, script)
     bits = shape.bits
     grown = grow(bits)
     ink = bits.bit_count()
@@ -604,6 +711,28 @@ def nearest(shape: Shape, x_height: float | None, refs: References,
                     if have is None or d < have[0]:
                         best[char] = (d, i)
     return sorted(best.values())[:8]
+
+
+def _nearest_native(native: _Native, shape: Shape, x_height: float | None,
+                    script: str | None) -> list[tuple[float, int]]:
+    """:func:`nearest` by the C search: the arguments worked out as above, the references
+    of each character compared and the best kept in C, sorted here."""
+    x0, y0, x1, y1 = shape.box
+    aspect = math.log((x1 - x0 + 0.02) / (y1 - y0 + 0.02))
+    if x_height is None:
+        bottom, top, advance, in_em = y0, y1, shape.advance, True
+        cell_top = y1 * _NOMINAL
+    else:
+        bottom, top, advance, in_em = y0 / x_height, y1 / x_height, shape.advance / x_height, False
+        cell_top = top
+    width = ADVANCE if shape.advance > 0 else 0.0
+    variant = native.variants[script]
+    found = native.table.nearest(
+        shape.bits.to_bytes(GRID * GRID // 8, "little"), bottom, top, advance, width, PLACE / 2, aspect, in_em,
+        _topologies(shape.parts, shape.holes), variant,
+        math.floor((aspect - ASPECT_WINDOW) / _CELL), math.floor((aspect + ASPECT_WINDOW) / _CELL),
+        math.floor((cell_top - TOP_WINDOW) / _CELL), math.floor((cell_top + TOP_WINDOW) / _CELL), PROPORTION)
+    return sorted(found)[:8]
 
 
 def _topologies(parts: int, holes: int) -> list[tuple[tuple[int, int], float]]:
