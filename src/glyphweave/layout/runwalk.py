@@ -147,7 +147,11 @@ def _spaces_in_run(out: _Output, run: Run, geo: RunGeometry, bx: float, a: float
     extent when it gave one, which spares reading the run geometry).
     """
     starts, advances, pens = run.starts, run.advances, run.pens
-    widest = a * max(advances)
+    longest = advances[0]
+    for advance in advances:  # max(advances), its comparisons on doubles instead of objects
+        if advance > longest:
+            longest = advance
+    widest = a * longest
     extent = run.extent
     if extent is not None:
         least, most, step = extent
