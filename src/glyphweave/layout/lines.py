@@ -17,7 +17,6 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate, compress
-from operator import add
 
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.runs import Run, RunFrame, RunGeometry
@@ -242,10 +241,24 @@ class LineGeometry:
         gives)."""
         run = self.runs[r]
         bx, by, ax, ay, nx, ny, _ux, _uy = self.frames[r]
-        starts = run.starts[a:b]
-        ends = list(map(add, starts, run.advances[a:b]))
-        s0 = min(min(starts), min(ends))
-        s1 = max(max(starts), max(ends))
+        starts, advances = run.starts, run.advances
+        # min(min(starts), min(ends)) and the max alike, their comparisons made in the same
+        # order on doubles (a NaN lands where min() and max() would leave it).
+        low_start = high_start = starts[a]
+        low_end = high_end = starts[a] + advances[a]
+        for k in range(a + 1, b):
+            start = starts[k]
+            end = start + advances[k]
+            if start < low_start:
+                low_start = start
+            if start > high_start:
+                high_start = start
+            if end < low_end:
+                low_end = end
+            if end > high_end:
+                high_end = end
+        s0 = low_end if low_end < low_start else low_start
+        s1 = high_end if high_end > high_start else high_start
         lo, hi = run.lo, run.hi
         xs = (bx + ax * s0 + nx * lo, bx + ax * s0 + nx * hi, bx + ax * s1 + nx * lo, bx + ax * s1 + nx * hi)
         ys = (by + ay * s0 + ny * lo, by + ay * s0 + ny * hi, by + ay * s1 + ny * lo, by + ay * s1 + ny * hi)
