@@ -22,9 +22,10 @@ the specification gives (391, 166, 87) and that ISOAdobe is the standard strings
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from pathlib import Path
+
+from provenance import render_provenance  # tools/provenance.py: a script's own folder is on sys.path
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "glyphweave" / "tables" / "resources" / "cff"
 FORMAT_LINE = "# glyphweave CFF strings, format 1. Written by tools/make_cff_strings.py; do not edit."
@@ -57,15 +58,12 @@ def render() -> dict[str, bytes]:
         lines.append(f"@{name} {len(names)}")
         lines.extend(names)
     table = ("\n".join(lines) + "\n").encode("ascii")
-    provenance = "\n".join([
-        "# Provenance of glyphweave/tables/resources/cff, written by tools/make_cff_strings.py; do not edit.",
-        "# sha256 and bytes are of the file as shipped here.",
-        "file\tsha256\tbytes\tsource_package\tsource_version\tsource_path\tlicence",
-        f"strings.tsv\t{hashlib.sha256(table).hexdigest()}\t{len(table)}\tfontTools (PyPI)\t{version}\t"
-        "fontTools/cffLib/__init__.py (cffStandardStrings, cffIExpertStrings, cffExpertSubsetStrings)\t"
+    provenance = render_provenance("cff", "tools/make_cff_strings.py", [(
+        "strings.tsv", table, "fontTools (PyPI)", version,
+        "fontTools/cffLib/__init__.py (cffStandardStrings, cffIExpertStrings, cffExpertSubsetStrings)",
         "facts of the CFF specification (Adobe Technical Note #5176, Appendices A and C), not copyrightable text",
-    ]) + "\n"
-    return {"strings.tsv": table, "PROVENANCE.tsv": provenance.encode("utf-8")}
+    )])
+    return {"strings.tsv": table, "PROVENANCE.tsv": provenance}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
+from generators import load_generator
 
 from glyphweave.tables import loader, std14
 from glyphweave.tables.std14 import STD14_NAMES, canonical_std14_name, std14_metrics, std14_source
@@ -284,20 +284,7 @@ def test_every_shipped_file_has_provenance():
 
 
 def _load_generator():
-    path = REPO / "tools" / "make_std14_metrics.py"
-    if not path.is_file():
-        pytest.skip("tools/ not present (installed package)")
-    spec = importlib.util.spec_from_file_location("make_std14_metrics", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    # Run as a script, the generator finds its sibling modules (tools/provenance.py) on
-    # sys.path; loaded from here it needs the folder added while it imports them.
-    sys.path.insert(0, str(path.parent))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(path.parent))
-    return module
+    return load_generator("make_std14_metrics")
 
 
 MINI_AFM = b"""StartFontMetrics 4.1

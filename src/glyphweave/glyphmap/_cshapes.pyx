@@ -7,9 +7,10 @@ answers for the same shape.
 :mod:`glyphweave.glyphmap.shapes` is the reference. It reads the table into a tuple per
 reference (some 15,000, about 40 ms of every process that checks a font's shapes) and
 compares a glyph with each candidate by Python integer operations on 576-bit bitmaps (a
-millisecond or two a glyph). Here a bitmap is 24 rows of 24 bits, the references' rows,
-dilations (the one-pixel tolerance), ink and places are arrays read once from the table's
-bytes, and a comparison is a few dozen machine operations. Every distance is computed by the
+millisecond or two a glyph). Here each reference's bitmap and its dilation (the one-pixel
+tolerance, made on the bitmap's 24 rows of 24 bits) are nine 64-bit words, its ink and places
+numbers in arrays read once from the table's bytes, and a comparison is a few dozen machine
+operations. Every distance is computed by the
 same operations in the same order as the reference's (the build does not fuse a multiplication
 and an addition: ``-ffp-contract=off``), so the answers are equal to the bit; a test compares
 both on generated and real shapes.
@@ -28,13 +29,6 @@ DEF ROW_MASK = 0xFFFFFF
 DEF WORDS = 9  # a bitmap's 576 bits as 64-bit words, for the comparisons
 
 
-cdef inline int _popcount(uint32_t x) noexcept nogil:
-    x = x - ((x >> 1) & 0x55555555u)
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu
-    return <int>((x * 0x01010101u) >> 24)
-
-
 cdef inline int _popcount64(uint64_t x) noexcept nogil:
     x = x - ((x >> 1) & 0x5555555555555555ULL)
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
@@ -44,7 +38,7 @@ cdef inline int _popcount64(uint64_t x) noexcept nogil:
 
 cdef void _words_of(const uint32_t* rows, uint64_t* words) noexcept nogil:
     """24 rows of 24 bits as 9 words of 64 (bit ``row * 24 + column`` of the bitmap)."""
-    cdef int w, b, bit
+    cdef int w, b
     cdef unsigned char raw[72]
     for w in range(ROWS):
         raw[3 * w] = rows[w] & 0xFF
@@ -77,10 +71,10 @@ cdef void _grow(const uint32_t* rows, uint32_t* grown) noexcept nogil:
             grown[r] |= side[r + 1]
 
 
-cdef int _ink(const uint32_t* rows) noexcept nogil:
-    cdef int r, total = 0
-    for r in range(ROWS):
-        total += _popcount(rows[r])
+cdef int _ink(const uint64_t* words) noexcept nogil:
+    cdef int w, total = 0
+    for w in range(WORDS):
+        total += _popcount64(words[w])
     return total
 
 
@@ -104,8 +98,6 @@ cdef class Table:
     cdef readonly object alphabet
     cdef uint16_t* char_index
     cdef unsigned char* small  # per reference: style flags, pieces, counters
-    cdef uint32_t* rows
-    cdef uint32_t* grown
     cdef uint64_t* bit_words
     cdef uint64_t* grown_words
     cdef int* ink
@@ -116,7 +108,6 @@ cdef class Table:
     cdef Py_ssize_t variants
     cdef Py_ssize_t* em_order
     cdef Py_ssize_t* xh_order
-    cdef Py_ssize_t em_count
     cdef dict em_cells  # (pieces, counters, proportion cell, top cell) -> (first, count) in em_order
     cdef dict xh_cells
     cdef tuple letters_of_alphabet
@@ -124,8 +115,6 @@ cdef class Table:
     def __cinit__(self):
         self.char_index = NULL
         self.small = NULL
-        self.rows = NULL
-        self.grown = NULL
         self.bit_words = NULL
         self.grown_words = NULL
         self.ink = NULL
@@ -139,8 +128,6 @@ cdef class Table:
     def __dealloc__(self):
         free(self.char_index)
         free(self.small)
-        free(self.rows)
-        free(self.grown)
         free(self.bit_words)
         free(self.grown_words)
         free(self.ink)
@@ -162,8 +149,6 @@ cdef class Table:
         self.alphabet = alphabet
         self.char_index = <uint16_t*>malloc(sizeof(uint16_t) * (count + 1))
         self.small = <unsigned char*>malloc(3 * (count + 1))
-        self.rows = <uint32_t*>malloc(sizeof(uint32_t) * ROWS * (count + 1))
-        self.grown = <uint32_t*>malloc(sizeof(uint32_t) * ROWS * (count + 1))
         self.bit_words = <uint64_t*>malloc(sizeof(uint64_t) * WORDS * (count + 1))
         self.grown_words = <uint64_t*>malloc(sizeof(uint64_t) * WORDS * (count + 1))
         self.ink = <int*>malloc(sizeof(int) * (count + 1))
@@ -172,7 +157,7 @@ cdef class Table:
         self.places = <double*>malloc(sizeof(double) * 6 * (count + 1))
         self.em_order = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (count + 1))
         self.xh_order = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (count + 1))
-        if (self.char_index == NULL or self.small == NULL or self.rows == NULL or self.grown == NULL
+        if (self.char_index == NULL or self.small == NULL
                 or self.bit_words == NULL or self.grown_words == NULL or self.ink == NULL
                 or self.aspect == NULL or self.x_heights == NULL or self.places == NULL or self.em_order == NULL or self.xh_order == NULL):
             raise MemoryError()
@@ -180,6 +165,8 @@ cdef class Table:
         cdef const unsigned char* record
         cdef int x0, y0, x1, y1, advance, x_height
         cdef double xh, bottom, top, adv
+        cdef uint32_t rows[ROWS]
+        cdef uint32_t grown[ROWS]
         cdef long long* em_keys = <long long*>malloc(sizeof(long long) * (count + 1))
         cdef long long* xh_keys = <long long*>malloc(sizeof(long long) * (count + 1))
         cdef Py_ssize_t alphabet_size = len(alphabet), em_count = 0
@@ -200,11 +187,11 @@ cdef class Table:
                 self.small[3 * i] = record[2]
                 self.small[3 * i + 1] = record[87]
                 self.small[3 * i + 2] = record[88]
-                _rows_of(record + 3, self.rows + i * ROWS)
-                _grow(self.rows + i * ROWS, self.grown + i * ROWS)
-                _words_of(self.rows + i * ROWS, self.bit_words + i * WORDS)
-                _words_of(self.grown + i * ROWS, self.grown_words + i * WORDS)
-                self.ink[i] = _ink(self.rows + i * ROWS)
+                _rows_of(record + 3, rows)
+                _grow(rows, grown)
+                _words_of(rows, self.bit_words + i * WORDS)
+                _words_of(grown, self.grown_words + i * WORDS)
+                self.ink[i] = _ink(self.bit_words + i * WORDS)
                 x0 = <short>(record[75] | (record[76] << 8))
                 y0 = <short>(record[77] | (record[78] << 8))
                 x1 = <short>(record[79] | (record[80] << 8))
@@ -235,7 +222,6 @@ cdef class Table:
                 if is_letter[self.char_index[i]]:
                     self.em_order[em_count] = i
                     em_count += 1
-            self.em_count = em_count
             self.em_cells = _cells(self.em_order, em_count, em_keys)
             self.xh_cells = _cells(self.xh_order, count, xh_keys)
         finally:
@@ -252,14 +238,14 @@ cdef class Table:
         reading of the table makes it: ``flags``, ``bits``, ``grown``, ``ink``, ``bottom``,
         ``top``, ``advance``, ``x_height`` (in em), ``aspect``, ``parts`` or ``holes``."""
         cdef Py_ssize_t i
-        cdef int r
+        cdef int w, b
         cdef unsigned char raw[72]
-        cdef const uint32_t* rows
+        cdef const uint64_t* words
         places = {"bottom": 0, "top": 1, "advance": 2}
         if name in places:
             return tuple([self.places[6 * i + places[name]] for i in range(self.n)])
         if name == "x_height":  # top / (top in x-heights) would round: the x-height itself
-            return tuple([self._x_height(i) for i in range(self.n)])
+            return tuple([self.x_heights[i] for i in range(self.n)])
         if name == "aspect":
             return tuple([self.aspect[i] for i in range(self.n)])
         if name == "ink":
@@ -270,17 +256,13 @@ cdef class Table:
         if name in ("bits", "grown"):
             found = []
             for i in range(self.n):
-                rows = (self.rows if name == "bits" else self.grown) + i * ROWS
-                for r in range(ROWS):
-                    raw[3 * r] = rows[r] & 0xFF
-                    raw[3 * r + 1] = (rows[r] >> 8) & 0xFF
-                    raw[3 * r + 2] = (rows[r] >> 16) & 0xFF
+                words = (self.bit_words if name == "bits" else self.grown_words) + i * WORDS
+                for w in range(WORDS):
+                    for b in range(8):
+                        raw[8 * w + b] = (words[w] >> (8 * b)) & 0xFF
                 found.append(int.from_bytes(raw[:72], "little"))
             return tuple(found)
         raise KeyError(name)
-
-    cdef double _x_height(self, Py_ssize_t i):
-        return self.x_heights[i]
 
     def standing_tops(self):
         """The tops (in em) of the references of letters and digits that stand on the
@@ -330,7 +312,7 @@ cdef class Table:
         _grow(q, qg)
         _words_of(q, qw)
         _words_of(qg, qgw)
-        cdef int qink = _ink(q), miss, r
+        cdef int qink = _ink(qw), miss, r
         cdef Py_ssize_t chars = len(self.alphabet)
         cdef double* best = <double*>malloc(sizeof(double) * (chars + 1))
         cdef Py_ssize_t* best_row = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (chars + 1))

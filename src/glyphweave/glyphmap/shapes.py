@@ -50,7 +50,7 @@ import itertools
 import math
 import statistics
 import struct
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import attrs
@@ -305,9 +305,9 @@ def native_references(data: bytes) -> References:
     table.set_priors([[per_char[char][k] for char in alphabet] for k in range(len(names))])
     chars = table.chars()
     standing = table.standing_tops()
-    columns: dict[str, Any] = {name: _Column(table.column, name) for name in (
+    columns: dict[str, Any] = {name: _Column(functools.partial(table.column, name)) for name in (
         "flags", "bits", "grown", "ink", "bottom", "top", "advance", "x_height", "aspect", "parts", "holes")}
-    priors = {name: _Column(functools.partial(_spread, per_char, chars, k), name) for k, name in enumerate(names)}
+    priors = {name: _Column(functools.partial(_spread, per_char, chars, k)) for k, name in enumerate(names)}
     return References(chars=chars, priors=priors, typical_top=statistics.median(standing) if standing else 0.6,
                       native=_Native(table, {name: k for k, name in enumerate(names)}, data), **columns)
 
@@ -332,23 +332,23 @@ class _Native:
         return self._pure
 
 
-def _spread(per_char: Mapping[str, tuple[float, ...]], chars: tuple[str, ...], k: int, _name: Any) -> tuple:
+def _spread(per_char: Mapping[str, tuple[float, ...]], chars: tuple[str, ...], k: int) -> tuple:
+    """The ``k``-th prior of each reference's character."""
     return tuple(per_char[char][k] for char in chars)
 
 
 class _Column(Sequence[Any]):
-    """One column of the compiled references, made on first use."""
+    """One column of the compiled references, made on first use by ``make()``."""
 
-    __slots__ = ("_make", "_name", "_values")
+    __slots__ = ("_make", "_values")
 
-    def __init__(self, make: Any, name: Any) -> None:
+    def __init__(self, make: Callable[[], Iterable[Any]]) -> None:
         self._make = make
-        self._name = name
         self._values: tuple | None = None
 
     def _all(self) -> tuple:
         if self._values is None:
-            self._values = tuple(self._make(self._name))
+            self._values = tuple(self._make())
         return self._values
 
     def __getitem__(self, index: Any) -> Any:

@@ -348,12 +348,8 @@ def measure_composite(split, Py_ssize_t width, cid_table, widths, table, strings
             if floats:
                 g.advance[i] = PyFloat_AS_DOUBLE(value)
         spaced = tw != 0.0 and bool(space_single_byte) and has_space
-        if shifts is not None:
-            k = 0
-            for item in shifts:
-                g.counts[k] = item[0]
-                g.shift[k] = PyFloat_AsDouble(item[1])
-                k += 1
+        if shifts is not None:  # already in codes and scaled: times 1.0 leaves every double as it is
+            _read_shifts(&g, shifts, 1.0, 1)
         elif shifted:
             _read_shifts(&g, adjustments, -hscale / 1000.0, width)
         if floats:
