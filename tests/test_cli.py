@@ -195,6 +195,45 @@ def test_the_console_scripts_start_up_pause_of_the_collector_ends_where_the_comm
     assert capsys.readouterr().out.count("Hello world") == 2
 
 
+def test_the_console_script_runs_no_collection_between_the_pages_it_writes(
+        pdf: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    # Each page's survivors are frozen after it is written; a collector resumed before that
+    # (writing the page out allocates) would walk them all first, once per page.
+    import gc
+
+    from glyphweave import cli
+
+    looping, collections = [False], []
+    real_loop = cli._frozen_after_each
+
+    def frozen_after_each(items: Any, freeze: bool) -> Any:
+        looping[0] = True
+        try:
+            yield from real_loop(items, freeze)
+        finally:
+            looping[0] = False
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and looping[0]:
+            collections.append(info["generation"])
+
+    monkeypatch.setattr(cli, "_frozen_after_each", frozen_after_each)
+    was, threshold = gc.isenabled(), gc.get_threshold()
+    gc.callbacks.append(seen)
+    try:
+        gc.set_threshold(1)  # any allocation while the collector is on starts a collection
+        gc.enable()
+        assert cli._main(["extract", str(pdf)], owns_process=True) == (0, True)
+        still_on = gc.isenabled()
+    finally:
+        gc.callbacks.remove(seen)
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+        (gc.enable if was else gc.disable)()
+    assert collections == [] and still_on
+    assert capsys.readouterr().out == "Hello world\n\fPage two\n\f"
+
+
 class _Cycle:
     """An object in a reference cycle (it holds itself), as a parsed font program is."""
 

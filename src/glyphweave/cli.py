@@ -434,7 +434,8 @@ _THAW_PAGES = 200
 def _frozen_after_each(items: Iterator[Any], freeze: bool) -> Iterator[Any]:
     """``items``, with what is alive after each page written frozen out of the cyclic
     collector's reach (``gc.freeze``) when ``freeze``, and thawed for one full collection
-    every :data:`_THAW_PAGES` pages.
+    every :data:`_THAW_PAGES` pages. The collector is off meanwhile: between pages only the
+    freeze and the thaws touch it.
 
     The document iterators pause the collector while a page is extracted (``pause_gc``);
     what outlives the page (the document's fonts, measured strings, structure tree) then
@@ -452,12 +453,21 @@ def _frozen_after_each(items: Iterator[Any], freeze: bool) -> Iterator[Any]:
     if not freeze:
         yield from items
         return
-    for done, item in enumerate(items, 1):
-        yield item
-        if done % _THAW_PAGES == 0:
-            gc.unfreeze()
-            gc.collect()
-        gc.freeze()
+    # Off for the whole loop, not only inside each page (the document's pause): resumed between
+    # pages, the collector would run at the first allocation of the caller's (writing the page
+    # out), walking what the page left alive just before it is frozen.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for done, item in enumerate(items, 1):
+            yield item
+            if done % _THAW_PAGES == 0:
+                gc.unfreeze()
+                gc.collect()
+            gc.freeze()
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def cmd_glyphs(args: argparse.Namespace) -> int:
