@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from glyphweave.accelerated import compiled_modules
 from glyphweave.core.glyphtable import GlyphTable
@@ -446,6 +448,40 @@ def test_a_wide_table_checks_a_bounded_number_of_gutters(monkeypatch: pytest.Mon
     rows = geometric_rows(g.lines, gap=3 * STEP, min_width=12 * STEP, min_lines=2)
     assert len(rows) == 3 and all(len(row) == 500 for row in rows)  # read row by row
     assert 0 < len(calls) <= order.MAX_GUTTERS * getattr(order, "MAX_LIMITS", 1)
+
+
+def _crossings_by_events(items: Sequence[object]) -> tuple[list[float], list[float], list[int]]:
+    """order._crossings as it was first written: one sort of (position, +1/-1) events."""
+    events = sorted([(it.s0, 1) for it in items] + [(it.s1, -1) for it in items])  # type: ignore[attr-defined]
+    lows: list[float] = []
+    highs: list[float] = []
+    crossed: list[int] = []
+    count = i = 0
+    while i < len(events):
+        pos = events[i][0]
+        while i < len(events) and events[i][0] == pos:
+            count += events[i][1]
+            i += 1
+        if i < len(events):
+            lows.append(pos)
+            highs.append(events[i][0])
+            crossed.append(count)
+    return lows, highs, crossed
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 6), st.integers(0, 5)), min_size=1, max_size=40))
+def test_the_stretches_a_gutter_is_looked_for_in_match_a_sort_of_events(pieces: list[tuple[int, int, int]]):
+    # Pieces on a coarse grid, so that many start and end at the same position, some of them
+    # exactly where others end.
+    from glyphweave.layout import order
+
+    t = GlyphTable()
+    for k, (column, length, row) in enumerate(pieces):
+        add_text(t, "x" * length, 72 + column * STEP, 700 - (row * len(pieces) + k) * LEADING)
+    _, g = geometry(t)
+    items = [order._Item(line, line.ux, line.uy) for line in g.lines]
+    assert order._crossings(items) == _crossings_by_events(items)
 
 
 def test_geometric_rows_of_nothing():
