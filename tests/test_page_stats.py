@@ -46,3 +46,13 @@ def test_every_glyph_visible_counts_every_run_whole():
     table = _table([("ab", {1}, None), ("c", set(), 2), ("dd", set(), None)])
     stats = page_stats(0, table, list(range(len(table))), {}, [])
     assert stats.unresolved == 1 and sum(stats.decoded_by.values()) == 4 and stats.untagged == 4
+
+
+@settings(max_examples=200)
+@given(st.lists(st.sampled_from(["tounicode", "std-encoding", "glyph-name", "shape", "agl", "symbol", None])))
+def test_decoders_are_counted_as_a_counter_counts_them(names: list[str | None]):
+    # Equal names that are different objects (as a plugin may build them) count together.
+    from glyphweave.stats import _decoder_counts
+
+    decoders = [None if name is None else "".join(name) for name in names]
+    assert list(_decoder_counts(list(decoders)).items()) == list(Counter(decoders).items())
