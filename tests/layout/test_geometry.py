@@ -579,6 +579,25 @@ def test_plain_order_counts_only_gaps_as_wide_as_the_order_cuts_at():
     assert not g.plain_order(order_options(g)["gap"])
 
 
+def test_a_page_plainly_in_order_at_no_gap_is_so_without_its_lines_being_built():
+    from glyphweave.plugins.assemblers._shared import plainly_in_order
+
+    t = GlyphTable()
+    paragraph(t, [f"body line {i} of the page" for i in range(4)], 72, 700)
+    _, g = geometry(t)
+    assert plainly_in_order(ReadingAssembler(), g)
+    assert g._lines is None  # the typical advance was not needed
+    # Justified lines (a wide gap on two consecutive lines) need the gap: then the lines.
+    t = GlyphTable()
+    add_text(t, "Justified", 72, 700)
+    add_text(t, "text", 72 + 9 * STEP + 6, 700)
+    add_text(t, "spreads", 72, 700 - LEADING)
+    add_text(t, "wide", 72 + 7 * STEP + 6, 700 - LEADING)
+    _, g = geometry(t)
+    assert plainly_in_order(ReadingAssembler(), g) == g.plain_order(order_options(g)["gap"]) is True
+    assert g._lines is not None
+
+
 def test_plain_order_lets_the_first_and_last_line_start_anywhere_along():
     # A page number set right below the text, a running head set right above it: still plain.
     t = GlyphTable()

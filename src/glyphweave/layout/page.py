@@ -117,7 +117,8 @@ class PageGeometry:
         geometric order and order recovery cut lines only at gaps that wide, so a caller
         passing its own threshold lets the justified text's wide word spaces through). On
         such a page neither order recovery nor the geometric order can change anything,
-        and both are skipped. False only means "look closer"."""
+        and both are skipped. False only means "look closer". A larger ``gap`` only lets
+        more pages through: one passed with no gap passes with any."""
         walk = self.walk
         breaks = walk.breaks
         if not walk.pieces:

@@ -156,6 +156,15 @@ def order_thresholds(component: GeometryOptions, geometry: PageGeometry) -> dict
             "min_lines": component.min_lines}
 
 
+def plainly_in_order(component: GeometryOptions, geometry: PageGeometry) -> bool:
+    """:meth:`PageGeometry.plain_order` at ``component``'s gap, with the page's lines built
+    only when the answer needs them. The gap is in typical advances, which are measured on
+    the lines; but with no gap every wide gap counts against the page, so a page plainly in
+    order with none is so at any gap. Most pages of a book are: their lines were built for
+    that one number (a twentieth of the book's time)."""
+    return geometry.plain_order() or geometry.plain_order(order_thresholds(component, geometry)["gap"])
+
+
 def ordered_rows(component: GeometryOptions, geometry: PageGeometry, lines: Sequence[Line],
                  gutters: list[tuple[float, float]] | None = None) -> list[list[Line]]:
     """``lines`` in geometric order under ``component``'s thresholds (the gutters found

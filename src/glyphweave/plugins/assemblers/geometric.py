@@ -14,8 +14,8 @@ from glyphweave.plugin import PageContext
 from ._shared import (
     GeometryOptions,
     Read,
-    order_thresholds,
     ordered_rows,
+    plainly_in_order,
     recovered_text,
     rows_order,
     rules_geometry,
@@ -37,7 +37,7 @@ def geometric_choice(o: GeometryOptions, page: PageContext, indices: Sequence[in
     if not geometry.walk.breaks:
         _served(page, "reading", "one line", no_structure)
         return geometry.reading_text(), None
-    if geometry.plain_order(order_thresholds(o, geometry)["gap"]):
+    if plainly_in_order(o, geometry):
         _served(page, "reading", "paint order plainly agrees with geometric order", no_structure)
         return geometry.reading_text(), None
     page.check_time()  # the lines and their order cost more than the cheapest text

@@ -28,7 +28,7 @@ from .._shared import (
     RULE_OPTIONS,
     GeometryOptions,
     finished_read,
-    order_thresholds,
+    plainly_in_order,
     recovered_text,
     rules_geometry,
 )
@@ -109,8 +109,7 @@ class ReadingAssembler(Assembler, GeometryOptions):
         if not len(indices):
             return ""
         geometry = rules_geometry(self, page, indices)
-        if self.recover and len(geometry.walk.breaks) > 1 and not geometry.plain_order(
-                order_thresholds(self, geometry)["gap"]):
+        if self.recover and len(geometry.walk.breaks) > 1 and not plainly_in_order(self, geometry):
             return finished_read(self, recovered_text(self, page, geometry))
         return finished_read(self, (geometry.reading_text(), None))
 
