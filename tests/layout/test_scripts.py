@@ -44,6 +44,12 @@ def test_ligatures_expand_in_context_and_nothing_else_changes() -> None:
     assert expand_ligatures("\ufb13") == "\ufb13"  # Armenian ligature: not in U+FB00-FB06
 
 
+@given(st.text(alphabet=st.sampled_from("af i\u00e9\u2019\u05e9\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06\ufb13")))
+def test_ligatures_expand_as_a_translation_table_would(text: str) -> None:
+    table = {code: letters for code, letters in zip(range(0xFB00, 0xFB07), ("ff", "fi", "fl", "ffi", "ffl", "st", "st"), strict=True)}
+    assert expand_ligatures(text) == text.translate(table)
+
+
 def test_text_without_ligatures_comes_back_uncopied() -> None:
     ascii_text = "plain ASCII line"
     other = "caf\u00e9 \u05e9\u05dc\u05d5\u05dd"

@@ -63,17 +63,23 @@ _LATIN_LIGATURES: dict[int, str] = {
     0xFB06: "st",
 }
 _LATIN_LIGATURE = re.compile("[\ufb00-\ufb06]")
+_LIGATURE_SPELLINGS = tuple((chr(code), spelled) for code, spelled in _LATIN_LIGATURES.items())
 
 
 def expand_ligatures(text: str) -> str:
     """Spell out the Latin ligatures U+FB00-FB06 (``ﬁ`` → ``fi``), so the text is searchable.
 
     Called on every line: ASCII text (an O(1) check on a CPython str) and text without a
-    ligature (one regex scan) come back unchanged without being copied.
+    ligature (one regex scan) come back unchanged without being copied. The ligatures found
+    are replaced one kind at a time: ``str.translate`` looks every character of a text
+    beyond Latin-1 up in its table, 25 times slower on a page of a book (3% of its time).
     """
     if text.isascii() or not _LATIN_LIGATURE.search(text):
         return text
-    return text.translate(_LATIN_LIGATURES)
+    for ligature, spelled in _LIGATURE_SPELLINGS:
+        if ligature in text:
+            text = text.replace(ligature, spelled)
+    return text
 
 
 # --- Arabic presentation forms ---------------------------------------------------------------
