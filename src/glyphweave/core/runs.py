@@ -221,3 +221,37 @@ def run_extent(run: Run) -> tuple[float, float, float]:
     steps = map(sub, islice(starts, 1, None), starts)
     # Writing mode 1 reads down the column, towards decreasing offsets.
     return g_lo, g_hi, min(steps) if run.wmode == 0 else -max(steps)
+
+
+def kept_decoders(runs: list[Run], visible: list[int]) -> tuple[list[str | None], int]:
+    """The decoders of the glyphs ``visible`` (glyph indices of the page whose runs are
+    ``runs``, increasing, as filters keep them), in paint order, and how many of those glyphs
+    are untagged (their run has no marked-content id): what the page statistics count.
+
+    One pointer walks ``visible`` beside the runs: a run is wholly kept when the index a
+    whole run would put at its last glyph is its last glyph's (the indices increase), and
+    only a run a filter cut is gathered glyph by glyph."""
+    decoders: list[str | None] = []
+    untagged = 0
+    n = len(visible)
+    p = 0  # the position in ``visible`` of the first index at or after the run's start
+    start = 0
+    for run in runs:
+        decoded = run.decoded
+        length = len(decoded)
+        end = start + length
+        last = p + length - 1
+        if length and last < n and visible[last] == end - 1:
+            decoders.extend([pair[1] for pair in decoded])
+            kept = length
+        else:
+            q = p
+            while q < n and visible[q] < end:
+                decoders.append(decoded[visible[q] - start][1])
+                q += 1
+            kept = q - p
+        if run.mcid is None:
+            untagged += kept
+        p += kept
+        start = end
+    return decoders, untagged
