@@ -8,9 +8,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
+from glyphweave.core.runs import unresolved_by_font
 from glyphweave.stats import page_stats
-from glyphweave.testing.factories import add_text
+from glyphweave.testing.factories import TEST_FONT, add_text
 
 # Each run: its text, the glyphs that decode to nothing, and its marked-content id.
 _RUN = st.tuples(
@@ -20,10 +22,14 @@ _RUN = st.tuples(
 )
 
 
+_FONTS = (TEST_FONT, FontRef(resource="/F2", base_font="Times-Roman", subtype="Type1"))
+
+
 def _table(runs: list[tuple[str, set[int], int | None]]) -> GlyphTable:
     table = GlyphTable()
     for k, (text, unresolved, mcid) in enumerate(runs):
-        add_text(table, text, 10.0, 700.0 - 12 * k, mcid=mcid, unresolved=sorted(i for i in unresolved if i < len(text)))
+        add_text(table, text, 10.0, 700.0 - 12 * k, mcid=mcid, unresolved=sorted(i for i in unresolved if i < len(text)),
+                 font=_FONTS[k % 3 % 2])
     return table
 
 
@@ -40,6 +46,8 @@ def test_page_stats_count_what_a_glyph_by_glyph_count_finds(runs, data):
     assert stats.decoded_by == dict(decoders)
     assert stats.untagged == sum(1 for i in visible if table.mcid[i] is None)
     assert (stats.glyphs, stats.visible) == (len(table), len(visible))
+    unresolved = Counter(table.font[i] for i in visible if table.decoded_by[i] is None)
+    assert unresolved_by_font(table.raw_runs(), visible) == dict(unresolved)
 
 
 def test_every_glyph_visible_counts_every_run_whole():

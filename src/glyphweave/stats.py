@@ -16,7 +16,7 @@ import attrs
 
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.runs import kept_decoders
+from glyphweave.core.runs import kept_decoders, unresolved_by_font
 from glyphweave.guard.report import WarningRecord
 
 
@@ -131,20 +131,15 @@ def page_stats(number: int, table: GlyphTable, visible: Sequence[int], dropped: 
 def _outlined(table: GlyphTable, visible: Sequence[int]) -> int:
     """Unresolved visible glyphs whose font embeds an outline program (or is a Type3 font
     with glyph procedures) and has no /ToUnicode: the glyphs the ``shape`` decoder reads."""
-    decoded_by, fonts, infos = table.decoded_by, table.font, table.font_infos
-    outlined: dict[int, bool] = {}
+    infos = table.font_infos
     count = 0
-    for g in visible:
-        if decoded_by[g] is not None:
-            continue
-        index = fonts[g]
-        has = outlined.get(index)
-        if has is None:
-            info = infos.get(index)
-            has = outlined[index] = info is not None and not _map_reads(info) and (
+    for index, unresolved in unresolved_by_font(table.raw_runs(), visible if type(visible) is list
+                                                else list(visible)).items():
+        info = infos.get(index)
+        if info is not None and not _map_reads(info) and (
                 bool(info.type3_glyphs) if info.subtype == "Type3"
-                else bool(info.embedded) and info.font_file_kind is not None)
-        count += has
+                else bool(info.embedded) and info.font_file_kind is not None):
+            count += unresolved
     return count
 
 

@@ -255,3 +255,25 @@ def kept_decoders(runs: list[Run], visible: list[int]) -> tuple[list[str | None]
         p += kept
         start = end
     return decoders, untagged
+
+
+def unresolved_by_font(runs: list[Run], visible: list[int]) -> dict[int, int]:
+    """How many of the glyphs ``visible`` (increasing, as :func:`kept_decoders` takes them)
+    no decoder resolved, per font (the runs' ``font``): read from the runs, so that a page
+    with a few unresolved glyphs does not expand its table's columns to find their fonts."""
+    found: dict[int, int] = {}
+    n = len(visible)
+    p = 0
+    start = 0
+    for run in runs:
+        decoded = run.decoded
+        end = start + len(decoded)
+        count = 0
+        while p < n and visible[p] < end:
+            if decoded[visible[p] - start][1] is None:
+                count += 1
+            p += 1
+        if count:
+            found[run.font] = found.get(run.font, 0) + count
+        start = end
+    return found
