@@ -41,8 +41,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "testing": frozenset({"core", "guard", "components", "plugin", "testing", "api"}),
     "api": frozenset({"core", "guard", "layout", "pdf", "tables", "components", "pageranges", "pagecrop", "pagewords",
                       "pagesearch", "pagetables", "stats", "opening"}),
-    # Page and document statistics (stats.py): counted from the glyph table, on core only.
-    "stats": frozenset({"core", "guard"}),
+    # Page and document statistics (the stats package): counted from the glyph table's runs, on core only.
+    "stats": frozenset({"core", "guard", "stats"}),
     "cli": frozenset({"glyphweave", "api", "core", "guard", "components", "scaffold", "batch", "glyphmap",
                       "accelerated", "files", "arguments", "pageranges", "exits", "opening", "hocr", "pagespace", "grep",
                      "pagewords"}),

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from glyphweave.core.glyph import FontRef
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.runs import unresolved_by_font
 from glyphweave.stats import page_stats
+from glyphweave.stats.counting import unresolved_by_font
 from glyphweave.testing.factories import TEST_FONT, add_text
 
 # Each run: its text, the glyphs that decode to nothing, and its marked-content id.

@@ -34,6 +34,7 @@ COMPILED = (
     "glyphweave.layout.recovery",
     "glyphweave.layout.page",
     "glyphweave.plugins.filters.overprint",
+    "glyphweave.stats.counting",
 )
 """The modules a compiled build compiles: where a page's time goes, per shown string,
 run and line (see the design notes, "Speed"): the content stream's reading and

@@ -16,8 +16,8 @@ import attrs
 
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.runs import kept_decoders, unresolved_by_font
 from glyphweave.guard.report import WarningRecord
+from glyphweave.stats.counting import kept_decoders, unresolved_by_font
 
 
 @attrs.frozen(kw_only=True)
@@ -156,7 +156,7 @@ def _map_reads(info: Any) -> bool:
 def _count_visible(table: GlyphTable, visible: Sequence[int]) -> tuple[Counter[str | None], int]:
     """Decoder counts and untagged count over the visible glyphs (``visible`` increasing:
     the filter contract). The decoders are gathered a run at a time in compiled code
-    (:func:`~glyphweave.core.runs.kept_decoders`: a loop here over the runs, with two
+    (:func:`~glyphweave.stats.counting.kept_decoders`: a loop here over the runs, with two
     bisections per run, cost a book 40 ms) and counted over the whole page at once
     (:func:`_decoder_counts`)."""
     if not visible:
