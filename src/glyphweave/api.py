@@ -77,7 +77,7 @@ def _box(value: Any) -> Box | None:
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
-def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str, bool, list[str], list[str]]:
+def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str, list[str], list[str]]:
     if isinstance(source, (bytes, bytearray, memoryview)):
         target: Any = io.BytesIO(bytes(source))
         name = "<bytes>"
@@ -89,7 +89,7 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str, b
         target = source
         name = getattr(source, "name", "<stream>")
     try:
-        pdf, walk, clamped, repairs = _pikepdf_open(target, password)
+        pdf, clamped, repairs = _pikepdf_open(target, password)
     except pikepdf.PasswordError:
         if password:
             raise PasswordError(f"{name}: wrong password", password_given=True) from None
@@ -97,7 +97,7 @@ def _open_pdf(source: Source, password: str | None) -> tuple[pikepdf.Pdf, str, b
     except (pikepdf.PdfError, OSError, ValueError, RuntimeError) as exc:
         detail = _without_source(str(exc).splitlines()[0], name) if str(exc) else type(exc).__name__
         raise PDFOpenError(f"{name}: cannot open as PDF ({detail})") from None
-    return pdf, name, walk, clamped, repairs
+    return pdf, name, clamped, repairs
 
 
 _REPAIR_PLACE = re.compile(r"\(((?:object|offset|trailer|xref)[^)]*)\): ")
@@ -115,43 +115,41 @@ def _without_source(text: str, name: str) -> str:
     return text[found.end():] if found else text
 
 
-def _pikepdf_open(target: Any, password: str | None) -> tuple[pikepdf.Pdf, bool, list[str], list[str]]:
-    """``target`` opened by pikepdf, whether glyphweave must walk its page tree itself
-    (:mod:`glyphweave.pdf.pagetree`), what was clamped to open it, and what qpdf repaired
-    as it opened it (qpdf hands its warnings over once: they are taken here). qpdf walks the tree as
-    it opens a file, to push inherited attributes onto the pages, and fails the whole file
-    at a loop in the tree or a tree too deep for it: such a file is opened again without
-    that walk. An object qpdf read as null for a number too large for it (a page, dropped
-    with its text) is kept by opening a copy with the number clamped (:mod:`glyphweave.pdf.rescue`)."""
-    pdf, walk = _pikepdf_open_once(target, password)
+def _pikepdf_open(target: Any, password: str | None) -> tuple[pikepdf.Pdf, list[str], list[str]]:
+    """``target`` opened by pikepdf, what was clamped to open it, and what qpdf repaired as it
+    opened it (qpdf hands its warnings over once: they are taken here). An object qpdf read as
+    null for a number too large for it (a page, dropped with its text) is kept by opening a
+    copy with the number clamped (:mod:`glyphweave.pdf.rescue`)."""
+    pdf = _pikepdf_open_once(target, password)
     repairs = [str(warning) for warning in pdf.get_warnings()]
     nulled = objects_nulled_by_numbers(repairs)
     data = _source_bytes(target) if nulled else None
     if data is None:
-        return pdf, walk, [], repairs
+        return pdf, [], repairs
     patched, notes = clamp_numbers(data, nulled)
     if not notes:
-        return pdf, walk, [], repairs
+        return pdf, [], repairs
     try:
-        again, walk_again = _pikepdf_open_once(io.BytesIO(patched), password)
+        again = _pikepdf_open_once(io.BytesIO(patched), password)
     except Exception:  # the copy is no better: keep the first opening and what qpdf said
-        return pdf, walk, [], repairs
+        return pdf, [], repairs
     pdf.close()
-    return again, walk_again, notes, [str(warning) for warning in again.get_warnings()]
+    return again, notes, [str(warning) for warning in again.get_warnings()]
 
 
-def _pikepdf_open_once(target: Any, password: str | None) -> tuple[pikepdf.Pdf, bool]:
-    try:
-        return pikepdf.open(target, password=password or ""), False
-    except pikepdf.PasswordError:
-        raise
-    except pikepdf.PdfError as first:
-        if hasattr(target, "seek"):
-            target.seek(0)
-        try:
-            return pikepdf.open(target, password=password or "", inherit_page_attributes=False), True
-        except Exception:
-            raise first from None
+def _pikepdf_open_once(target: Any, password: str | None) -> pikepdf.Pdf:
+    """``target`` opened by pikepdf, without qpdf's push of inherited attributes onto every
+    page: that walks the whole page tree as the file opens (30 ms of the 175-page CJK manual's
+    70), fails the whole file at a loop in the tree or one too deep for qpdf, and is not
+    needed: a page's inherited attributes are read where they are used
+    (:func:`~glyphweave.pdf.interpreter.resolve_inherited`), and a tree qpdf cannot list is
+    walked by glyphweave (:meth:`Document._page_objects`). The pages are listed here all the
+    same: qpdf parses each page object as it lists it, and what it repairs there (a number too
+    large for it) must be among the warnings taken with the opening."""
+    pdf = pikepdf.open(target, password=password or "", inherit_page_attributes=False)
+    with contextlib.suppress(Exception):  # a tree qpdf cannot list: glyphweave walks it later
+        len(pdf.pages)
+    return pdf
 
 
 _RESCUE_BYTES_MAX = 256 << 20
@@ -1021,9 +1019,9 @@ def open_with(source: Source, options: OpenOptions, *, plugin_manager: Any = Non
     password = options.password
     reopen = _reopener(source, password)
     started = time.monotonic()
-    pdf, name, walk, clamped, repairs = _open_pdf(source, password)
+    pdf, name, clamped, repairs = _open_pdf(source, password)
     document = Document(pdf, pipeline, name, pause_gc=options.pause_gc, limits=options.limits, reopen=reopen,
-                        walk_page_tree=walk, annotations=options.annotations)
+                        annotations=options.annotations)
     document._file_warnings.update(dict.fromkeys(
         WarningRecord(kind="file", message=f"file: {note}", source="file") for note in clamped))
     document._take_library_warnings(repairs)
