@@ -402,8 +402,11 @@ class PageInterpreter:
         return f"the page content limit of {self.limits.page_content_mb:g} MB", "page_content_mb"
 
     def _resources(self, obj: Any) -> _Resources:
-        key = object_key(obj) if isinstance(obj, pikepdf.Object) else None
-        if key is None or key[0] == "direct":
+        """``obj``'s resources, kept per indirect object; a direct dictionary (Word writes
+        each page's so) is read afresh, without first serializing it for a key as
+        :func:`object_key` would (a fortieth of the Word file's time)."""
+        key = obj.objgen if isinstance(obj, pikepdf.Object) else (0, 0)
+        if key == (0, 0):
             return _Resources(obj)
         cached = self._resource_cache.get(key)
         if cached is None:
