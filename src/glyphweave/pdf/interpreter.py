@@ -404,7 +404,7 @@ class PageInterpreter:
     def _resources(self, obj: Any) -> _Resources:
         """``obj``'s resources, kept per indirect object; a direct dictionary (Word writes
         each page's so) is read afresh, without first serializing it for a key as
-        :func:`object_key` would (a fortieth of the Word file's time)."""
+        :func:`object_key` would."""
         key = obj.objgen if isinstance(obj, pikepdf.Object) else (0, 0)
         if key == (0, 0):
             return _Resources(obj)
