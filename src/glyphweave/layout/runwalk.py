@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, compress, repeat
-from operator import gt, itemgetter
+from itertools import chain, repeat
+from operator import itemgetter
 
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.runs import Run, RunFrame, RunGeometry
@@ -173,11 +173,13 @@ def _spaces_in_run(out: _Output, run: Run, geo: RunGeometry, bx: float, a: float
         return False
     # A space needs starts[i] - pens[i - 1] above the (positive) limit; those near or
     # above it get the reference walk's numbers: the pair's glyph end, origin, pen end.
+    # (A loop over the indices, comparing doubles: filtering the pairs first through
+    # compress(map(gt, ...)) cost three iterator steps and a comparison of objects per glyph.)
     limit = (h * word_floor - slack) / a
     wthr = out.rules.word_gap * h
     texts = out.texts
     add_space = out.spaces.append
-    for i in compress(range(1, len(starts)), map(gt, tail, head)):
+    for i in range(1, len(starts)):
         if starts[i] - pens[i - 1] > limit:
             ve = bx + a * (starts[i - 1] + advances[i - 1])
             gap = bx + a * starts[i] - ve
