@@ -322,6 +322,14 @@ def test_a_copy_needs_three_glyphs_besides_spaces():
     add_text(t, "11", 100, 500)
     add_text(t, "11", 102.5, 500)  # a quarter em: two table cells' digits do sit so
     assert len(run(t)) == 4
+    t = GlyphTable()
+    add_text(t, "1 1", 100, 500)  # a space is no third glyph
+    add_text(t, "1 1", 102.5, 500)
+    assert len(run(t)) == 6
+    t = GlyphTable()
+    add_text(t, "111", 100, 500)
+    add_text(t, "111", 102.5, 500)  # three at one offset: a shadow
+    assert len(run(t)) == 3
 
 
 def test_a_copy_must_keep_one_offset_and_one_size():
