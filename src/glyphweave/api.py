@@ -535,12 +535,12 @@ class Document:
 
     def __init__(self, pdf: pikepdf.Pdf, pipeline: Pipeline, name: str = "<pdf>", *,
                  pause_gc: bool = False, limits: Limits | Mapping[str, Any] | None = None,
-                 reopen: Callable[[], pikepdf.Pdf | None] | None = None, walk_page_tree: bool = False,
+                 reopen: Callable[[], pikepdf.Pdf | None] | None = None,
                  annotations: bool | None = None) -> None:
         self._pdf = pdf
-        self._walk_page_tree = walk_page_tree
+        self._walk_page_tree = False
         """List the pages by glyphweave's own walk of the tree (:mod:`glyphweave.pdf.pagetree`),
-        not qpdf's: a tree qpdf refuses (a loop, great depth)."""
+        not qpdf's: set once qpdf refuses the tree (a loop, great depth)."""
         self._file_warnings: dict[WarningRecord, None] = {}
         """What the page tree's walk skipped (ordered, each once): see :attr:`file_warnings`."""
         self._repairs: dict[str, list[str]] = {}

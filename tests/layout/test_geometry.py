@@ -558,15 +558,19 @@ def test_recover_of_nothing():
     assert recover([], gap=15, min_width=60, min_lines=2).rows == []
 
 
-def test_plain_order_counts_only_gaps_as_wide_as_the_order_cuts_at():
-    # Two lines, each with a word space wider than a wide gap (0.4 box heights) but far
-    # narrower than a gutter: justified text, not interleaved columns.
+def _justified_lines() -> GlyphTable:
+    """Two lines, each with a word space wider than a wide gap (0.4 box heights) but far
+    narrower than a gutter: justified text, not interleaved columns."""
     t = GlyphTable()
     add_text(t, "Justified", 72, 700)
     add_text(t, "text", 72 + 9 * STEP + 6, 700)
     add_text(t, "spreads", 72, 700 - LEADING)
     add_text(t, "wide", 72 + 7 * STEP + 6, 700 - LEADING)
-    _, g = geometry(t)
+    return t
+
+
+def test_plain_order_counts_only_gaps_as_wide_as_the_order_cuts_at():
+    _, g = geometry(_justified_lines())
     assert len(g.walk.wide) == 2
     assert not g.plain_order()  # every wide gap counts: look closer
     assert g.plain_order(order_options(g)["gap"])
@@ -588,12 +592,7 @@ def test_a_page_plainly_in_order_at_no_gap_is_so_without_its_lines_being_built()
     assert plainly_in_order(ReadingAssembler(), g)
     assert g._lines is None  # the typical advance was not needed
     # Justified lines (a wide gap on two consecutive lines) need the gap: then the lines.
-    t = GlyphTable()
-    add_text(t, "Justified", 72, 700)
-    add_text(t, "text", 72 + 9 * STEP + 6, 700)
-    add_text(t, "spreads", 72, 700 - LEADING)
-    add_text(t, "wide", 72 + 7 * STEP + 6, 700 - LEADING)
-    _, g = geometry(t)
+    _, g = geometry(_justified_lines())
     assert plainly_in_order(ReadingAssembler(), g) == g.plain_order(order_options(g)["gap"]) is True
     assert g._lines is not None
 

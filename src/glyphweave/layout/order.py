@@ -222,9 +222,8 @@ def _crossings(items: list[_Item]) -> tuple[list[float], list[float], list[int]]
     starts = sorted([it.s0 for it in items])
     ends = sorted([it.s1 for it in items])
     n = len(starts)
-    lows: list[float] = []
-    highs: list[float] = []
-    crossed: list[int] = []
+    positions: list[float] = []  # each position a piece starts or ends at, once, in order
+    counts: list[int] = []  # the pieces over the stretch from there to the next position
     count = 0
     i = j = 0
     while i < n or j < n:
@@ -243,11 +242,9 @@ def _crossings(items: list[_Item]) -> tuple[list[float], list[float], list[int]]
         while j < n and ends[j] == pos:
             j += 1
             count -= 1
-        if i < n or j < n:
-            lows.append(pos)
-            highs.append(starts[i] if j >= n or (i < n and starts[i] <= ends[j]) else ends[j])
-            crossed.append(count)
-    return lows, highs, crossed
+        positions.append(pos)
+        counts.append(count)
+    return positions[:-1], positions[1:], counts[:-1]
 
 
 _NO, _YES, _IF_BOXES = 0, 1, 2

@@ -283,11 +283,9 @@ def _some(runs: list[Run], geometry: list[RunGeometry], frames: list[RunFrame], 
         if pos >= n:
             return
         start, end = geo.start, geo.end
-        first = indices[pos]
+        first = indices[pos]  # at or after the run's start: the indices increase from 0
         if first >= end:
             continue
-        if first < start:
-            raise _Unwalkable
         k = pos + end - start
         if first == start and k <= n and indices[k - 1] == end - 1:  # all of the run
             pos = k
@@ -299,20 +297,16 @@ def _some(runs: list[Run], geometry: list[RunGeometry], frames: list[RunFrame], 
         raise _Unwalkable
 
 
-def _positions(indices: Sequence[int], pos: int, start: int, end: int) -> tuple[list[int], int]:
-    """The positions in the run ``start``..``end`` of the glyphs ``indices[pos:]`` that lie
-    in it, and the position in ``indices`` after them."""
+def _positions(indices: list[int], pos: int, start: int, end: int) -> tuple[list[int], int]:
+    """The positions in the run ``start``..``end`` of the glyphs ``indices[pos:]`` (increasing,
+    as :func:`_some` checked them) that lie in it, and the position in ``indices`` after them."""
     sel: list[int] = []
-    last = start - 1
     n = len(indices)
     while pos < n:
         i = indices[pos]
         if i >= end:
             break
-        if i <= last:
-            raise _Unwalkable
         sel.append(i - start)
-        last = i
         pos += 1
     return sel, pos
 

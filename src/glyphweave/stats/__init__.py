@@ -109,6 +109,7 @@ class DocumentStats:
 def page_stats(number: int, table: GlyphTable, visible: Sequence[int], dropped: dict[str, int],
                warnings: Sequence[WarningRecord], assembly: dict[str, str] | None = None) -> PageStats:
     """The statistics of page ``number`` once its glyphs ``visible`` (of ``table``) are known."""
+    visible = visible if type(visible) is list else list(visible)
     counts, untagged = _count_visible(table, visible)
     if assembly and "untagged" in assembly:  # the structure assembler counted them
         untagged = int(assembly["untagged"])
@@ -128,13 +129,12 @@ def page_stats(number: int, table: GlyphTable, visible: Sequence[int], dropped: 
     )
 
 
-def _outlined(table: GlyphTable, visible: Sequence[int]) -> int:
+def _outlined(table: GlyphTable, visible: list[int]) -> int:
     """Unresolved visible glyphs whose font embeds an outline program (or is a Type3 font
     with glyph procedures) and has no /ToUnicode: the glyphs the ``shape`` decoder reads."""
     infos = table.font_infos
     count = 0
-    for index, unresolved in unresolved_by_font(table.raw_runs(), visible if type(visible) is list
-                                                else list(visible)).items():
+    for index, unresolved in unresolved_by_font(table.raw_runs(), visible).items():
         info = infos.get(index)
         if info is not None and not _map_reads(info) and (
                 bool(info.type3_glyphs) if info.subtype == "Type3"
@@ -153,7 +153,7 @@ def _map_reads(info: Any) -> bool:
     return any((text := tounicode.to_unicode(bytes((code,)))) and not is_weak(text) for code in range(256))
 
 
-def _count_visible(table: GlyphTable, visible: Sequence[int]) -> tuple[Counter[str | None], int]:
+def _count_visible(table: GlyphTable, visible: list[int]) -> tuple[Counter[str | None], int]:
     """Decoder counts and untagged count over the visible glyphs (``visible`` increasing:
     the filter contract). The decoders are gathered a run at a time in compiled code
     (:func:`~glyphweave.stats.counting.kept_decoders`: a loop here over the runs, with two
@@ -161,7 +161,7 @@ def _count_visible(table: GlyphTable, visible: Sequence[int]) -> tuple[Counter[s
     (:func:`_decoder_counts`)."""
     if not visible:
         return Counter(), 0
-    decoders, untagged = kept_decoders(table.raw_runs(), visible if type(visible) is list else list(visible))
+    decoders, untagged = kept_decoders(table.raw_runs(), visible)
     return _decoder_counts(decoders), untagged
 
 
