@@ -1,7 +1,8 @@
 """The compiled build's shape references and search (``glyphmap/_cshapes.pyx``) answer what the
 reference (:func:`glyphweave.glyphmap.shapes.parse_references` and :func:`~.shapes.nearest`)
 answers, to the bit: the same columns, priors and typical top, and the same nearest references
-with the same distances for every shape, place, script and font x-height.
+with the same distances for every shape, place, script and font x-height. Its scan-line fill
+gives the bitmap :func:`glyphweave.glyphmap.raster._fill_reference` gives, for every outline.
 
 Skipped where the C module is not built (a pure install); the ``mypyc`` tox environment
 builds it.
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 from glyphweave.glyphmap import raster, shapes
 from glyphweave.packagedata import package_folder
 
-pytest.importorskip("glyphweave.glyphmap._cshapes", reason="the C shape search is not built (a pure install)")
+_cshapes = pytest.importorskip("glyphweave.glyphmap._cshapes", reason="the C shape search is not built (a pure install)")
 
 COLUMNS = ("flags", "bits", "grown", "ink", "bottom", "top", "advance", "x_height", "aspect", "parts", "holes")
 
@@ -131,3 +132,61 @@ def test_a_font_read_through_the_c_search_reads_as_through_the_reference(tables)
     rnd = random.Random(7)
     sample = {k: _shape_near(pure, rnd.randrange(len(pure.chars)), rnd, noise=True) for k in range(60)}
     assert shapes.read_shapes(sample, native) == shapes.read_shapes(sample, pure)
+
+
+def _edges_of(polygons: list[list[tuple[float, float]]]) -> list[tuple[float, float, float, float, int]]:
+    """The edges :func:`raster.shape_of_polygons` hands to the fill, caught on their way."""
+    caught: list[list[tuple[float, float, float, float, int]]] = []
+
+    def catch(edges):
+        caught.append(list(edges))
+        return raster._fill_reference(edges)
+
+    original = raster._fill
+    raster._fill = catch
+    try:
+        raster.shape_of_polygons(polygons, 1000)
+    finally:
+        raster._fill = original
+    return caught[0] if caught else []
+
+
+_POINTS = st.lists(st.tuples(st.one_of(st.integers(-60, 1100).map(float), st.floats(-60.0, 1100.0)),
+                             st.one_of(st.integers(-300, 900).map(float), st.floats(-300.0, 900.0))),
+                   min_size=3, max_size=24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(polygons=st.lists(_POINTS, min_size=1, max_size=4))
+def test_the_c_fill_fills_what_the_reference_fills(polygons):
+    # Integer points (as font programs have) put many crossings on one x and edges on
+    # pixel boundaries: the ties and the clamping to the grid are exercised too.
+    edges = _edges_of(polygons)
+    assert _cshapes.fill(edges) == raster._fill_reference(edges)
+
+
+def test_the_c_fill_of_real_glyph_outlines():
+    # A square with a square counter drawn the other way, an "o" of curves, a stem under half
+    # a pixel wide beside a flat wedge (partly covered pixels on both sides of the threshold).
+    square = [[(0.0, 0.0), (600.0, 0.0), (600.0, 700.0), (0.0, 700.0)],
+              [(150.0, 150.0), (150.0, 550.0), (450.0, 550.0), (450.0, 150.0)]]
+    ring = [[(300 + 280 * math.cos(a / 20 * math.tau), 350 + 360 * math.sin(a / 20 * math.tau)) for a in range(20)],
+            [(300 + 180 * math.cos(-a / 20 * math.tau), 350 + 250 * math.sin(-a / 20 * math.tau)) for a in range(20)]]
+    hairline = [[(0.0, 0.0), (12.0, 0.0), (12.0, 700.0), (0.0, 700.0)], [(0.0, 0.0), (500.0, 0.0), (500.0, 30.0)]]
+    for polygons in (square, ring, hairline):
+        edges = _edges_of(polygons)
+        bits = _cshapes.fill(edges)
+        assert bits and bits == raster._fill_reference(edges)
+
+
+@pytest.mark.parametrize("bad", [math.inf, -math.inf, math.nan])
+def test_the_c_fill_leaves_numbers_that_are_not_finite_to_the_reference(bad):
+    edges = [(0.0, 24.0, 0.0, 0.0, 1), (0.0, 24.0, bad, 0.0, -1)]
+    assert _cshapes.fill(edges) is None
+    assert _cshapes.fill([(0.0, 24.0, 0.0, bad, 1), (0.0, 24.0, 5.0, 0.0, -1)]) is None
+
+
+def test_the_raster_fills_in_c_in_the_compiled_build():
+    assert raster._native_fill() is _cshapes.fill
+    edges = _edges_of([[(0.0, 0.0), (600.0, 0.0), (600.0, 700.0), (0.0, 700.0)]])
+    assert raster._fill(edges) == raster._fill_reference(edges) != 0
