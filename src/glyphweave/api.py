@@ -247,11 +247,14 @@ class Page:
         self._released = False
         self._clock = PageClock(document.limits.page_seconds)
         """The page's time (``page_seconds``): it runs while the page's stages run."""
-        self.mediabox: Box = _box(resolve_inherited(obj, "/MediaBox")) or LETTER
+        self._inherited = document._inherited if pdf is None or pdf is document._pdf else {}
+        """What the parents of the pages of :attr:`_pdf` give (see ``resolve_inherited``):
+        the document's for its current opening."""
+        self.mediabox: Box = _box(resolve_inherited(obj, "/MediaBox", self._inherited)) or LETTER
         """The page's MediaBox (normalised x0, y0, x1, y1)."""
-        self.cropbox: Box = _box(resolve_inherited(obj, "/CropBox")) or self.mediabox
+        self.cropbox: Box = _box(resolve_inherited(obj, "/CropBox", self._inherited)) or self.mediabox
         """The page's CropBox; the MediaBox when absent."""
-        rotate = resolve_inherited(obj, "/Rotate")
+        rotate = resolve_inherited(obj, "/Rotate", self._inherited)
         try:
             self.rotate = int(rotate) % 360 if rotate is not None else 0
         except (TypeError, ValueError):
@@ -281,7 +284,7 @@ class Page:
             interpreter = PageInterpreter(fonts, self.document.limits, budget, clock)
             with self.document._collector_paused(), clock.running():
                 try:
-                    self._table = interpreter.run_page(self._obj, resolve_inherited(self._obj, "/Resources"),
+                    self._table = interpreter.run_page(self._obj, resolve_inherited(self._obj, "/Resources", self._inherited),
                                                        self.document._annotation_defaults())
                 except RecursionError:
                     self._table = interpreter.table
@@ -576,6 +579,9 @@ class Document:
         self._structure_read = False
         self._structure_warned = False
         self._page_objs: list[Any] | None = None
+        self._inherited: dict[tuple[Any, str], Any] = {}
+        """The page attributes each parent node of the open PDF gives (``resolve_inherited``):
+        new with each opening, since it holds that opening's objects."""
         self._closed_count: int | None = None
         """The page count, kept by :meth:`close` (None while open, or when never counted)."""
         self._metadata: Metadata | None = None
@@ -927,6 +933,7 @@ class Document:
         self._pdf = self._fonts.pdf = pdf
         pdf.get_warnings()  # what qpdf repaired opening the same file again was said the first time
         self._page_objs = None
+        self._inherited = {}  # the dropped opening's objects
         self._form_defaults = None  # its /DR belongs to the opening just dropped
 
     def text(self, pages: Iterable[int] | None = None, *, mode: str | None = None,

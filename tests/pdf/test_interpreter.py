@@ -849,3 +849,61 @@ def test_a_fonts_scaled_advances_are_asked_for_once_per_font_and_size_in_a_row(m
     assert text_of(found) == "abcdefghijkl"
     assert asked == [10.0, 12.0, 10.0]
     assert [g.glyph_end[0] - g.origin[0] for g in found[-2:]] == approx([5.0, 5.0])  # the size-10 table again
+
+
+# --------------------------------------------------------------------------- inherited attributes
+
+
+def _branching_tree() -> tuple[Any, list[Any]]:
+    """Five pages under two intermediate nodes of a root: the root gives /MediaBox and
+    /Resources, the first node /Rotate and /CropBox, one page its own /MediaBox, the second
+    node nothing, and the last page hangs from the root directly."""
+    import pikepdf
+
+    pdf = pikepdf.new()
+    root = pdf.Root.Pages
+    root.MediaBox = pikepdf.Array([0, 0, 612, 792])
+    root.Resources = pdf.make_indirect(pikepdf.Dictionary(Font=pikepdf.Dictionary()))
+    first = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Pages, Parent=root, Rotate=90,
+                                                 CropBox=pikepdf.Array([0, 0, 300, 300])))
+    second = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Pages, Parent=root))
+    pages = []
+    for parent, own in ((first, {"MediaBox": pikepdf.Array([0, 0, 100, 100])}), (first, {}), (second, {}),
+                        (second, {"Rotate": 180}), (root, {})):
+        page = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Page, Parent=parent, **own))
+        pages.append(page)
+    return pdf, pages
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2, 3, 4), (4, 3, 2, 1, 0), (1, 3, 0, 4, 2)])
+def test_inherited_attributes_through_the_parents_cache_are_the_walks(order):
+    _pdf, pages = _branching_tree()
+    keys = ("/MediaBox", "/CropBox", "/Rotate", "/Resources", "/Missing")
+    expected = {(i, key): interpreter.resolve_inherited(pages[i], key) for i in order for key in keys}
+    inherited: dict[tuple[Any, str], Any] = {}
+    for i in order:
+        for key in keys:
+            got = interpreter.resolve_inherited(pages[i], key, inherited)
+            want = expected[(i, key)]
+            assert (got is None) == (want is None)
+            if want is not None:
+                assert got == want and getattr(got, "objgen", None) == getattr(want, "objgen", None)
+    # Asked once per parent and key: the pages' own attributes never enter it.
+    assert {key for _objgen, key in inherited} == set(keys)
+    assert len({objgen for objgen, _key in inherited}) == 3
+    assert expected[(0, "/MediaBox")] == [0, 0, 100, 100]
+    assert expected[(1, "/MediaBox")] == [0, 0, 612, 792]
+    assert expected[(1, "/Rotate")] == 90 and expected[(3, "/Rotate")] == 180 and expected[(2, "/Rotate")] is None
+    assert expected[(2, "/CropBox")] is None and expected[(4, "/Missing")] is None
+
+
+def test_a_page_tree_loop_ends_with_the_cache_too():
+    import pikepdf
+
+    pdf = pikepdf.new()
+    a = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Pages))
+    b = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Pages, Parent=a))
+    a.Parent = b
+    page = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Page, Parent=a))
+    assert interpreter.resolve_inherited(page, "/MediaBox", {}) is None
+    assert interpreter.resolve_inherited(page, "/MediaBox") is None

@@ -1063,10 +1063,35 @@ def _joined(split: list[float | None], codes: tuple[int, ...], advances: tuple[f
             tuple(decoded[i] for i in keep))
 
 
-def resolve_inherited(page_obj: Any, key: str) -> Any:
-    """A page attribute, inherited through the page tree (§7.7.3.4)."""
-    node = page_obj
-    seen = 0
+def resolve_inherited(page_obj: Any, key: str, inherited: dict[tuple[Any, str], Any] | None = None) -> Any:
+    """A page attribute, inherited through the page tree (§7.7.3.4).
+
+    ``inherited``, when given, keeps what each parent node gives (by its object number and
+    generation, and ``key``) for the pages after the first: a book's pages share a few
+    parents, and each walk up to the root costs a few pikepdf calls per node (the pdfTeX and
+    CJK manuals, whose pages name one of their four attributes, walked four levels for
+    each of the other three). It must hold the objects of one opening of the file only."""
+    if not isinstance(page_obj, pikepdf.Dictionary):
+        return None
+    value = page_obj.get(key)
+    if value is not None:
+        return value
+    parent = page_obj.get("/Parent")
+    if inherited is None or not isinstance(parent, pikepdf.Dictionary):
+        return _walk_up(parent, key, 1)
+    objgen = parent.objgen
+    if objgen == (0, 0):  # a direct parent (damaged): nothing names it for the next page
+        return _walk_up(parent, key, 1)
+    found = (objgen, key)
+    if found in inherited:
+        return inherited[found]
+    value = inherited[found] = _walk_up(parent, key, 1)
+    return value
+
+
+def _walk_up(node: Any, key: str, seen: int) -> Any:
+    """``key`` of ``node`` or the nearest of its ancestors that has it, ``seen`` nodes
+    having been looked at below it (64 in all at most: a loop of /Parent ends)."""
     while isinstance(node, pikepdf.Dictionary) and seen < 64:
         value = node.get(key)
         if value is not None:
