@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from glyphweave.layout import WordList, dehyphenate
 from glyphweave.layout.hyphens import MARGIN, _frequencies
@@ -123,3 +125,51 @@ def test_the_frequent_words_first_give_the_full_lists_verdict(head, tail):
     english = WordList("en")
     assert 2.5 < english.floor <= 3.5
     assert _joins(head, "-", tail, None, english) == _joins(head, "-", tail, None, lambda w: english(w))
+
+
+def _line_by_line(text: str, mode: str, frequency) -> str:
+    """The walk over every line that :func:`dehyphenate` replaced (it visits only the lines
+    that end in a hyphen): kept here as the oracle the faster walk is held to."""
+    from glyphweave.layout import hyphens
+
+    if hyphens.SOFT_HYPHEN not in text and ("-\n" not in text and "\u2010\n" not in text or mode == "off"):
+        return text
+    lines = text.split("\n")
+    evidence = hyphens._Evidence(text) if mode == "auto" else None
+    if evidence is not None and frequency is not None:
+        frequency = hyphens._Fitting(frequency, evidence)
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        while mode != "off" and line.endswith(hyphens._BREAK_ENDS) and i + 1 < len(lines) and lines[i + 1].strip():
+            nxt = lines[i + 1]
+            verdict = (True if line.endswith(hyphens.SOFT_HYPHEN)
+                       else hyphens._candidate(line, nxt, mode, evidence, frequency))
+            if verdict is None:
+                break
+            line, rest = hyphens._join(line[:-1] if verdict else line, nxt)
+            if rest:
+                lines[i + 1] = rest
+                break
+            del lines[i + 1]
+        if line.endswith(hyphens.SOFT_HYPHEN):
+            line = line[:-1] + "-"
+        out.append(line.replace(hyphens.SOFT_HYPHEN, ""))
+        i += 1
+    return "\n".join(out)
+
+
+_PIECES = ["co-", "op-", "er", "ation", "twenty-", "four", "re\u2010", "stored", "mu\u00ad", "nicipal",
+           "Ge-", "burt", "-", "\u2010", "\u00ad", " ", "  ", "word", "x-ray", "The", "and", "1-", "2"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=st.lists(st.lists(st.sampled_from(_PIECES), max_size=5).map("".join), min_size=1, max_size=14),
+       mode=st.sampled_from(["auto", "all", "off"]), with_list=st.booleans())
+def test_the_walk_over_hyphenated_lines_is_the_walk_over_every_line(lines, mode, with_list):
+    # Lines that end in hyphens one after another, lines that are one word (taken whole into
+    # the line before), blank ones, soft hyphens inside and at the end.
+    text = "\n".join(lines)
+    frequency = WordList("en") if with_list else None
+    assert dehyphenate(text, mode, frequency) == _line_by_line(text, mode, frequency)

@@ -40,6 +40,33 @@ def test_the_packed_list_answers_as_the_table(source: Path):
     assert packed.get("house") == zipf(4)  # met again in a later bucket: the last one counts, as in the table
 
 
+def test_the_packed_list_answers_again_as_the_first_time(source: Path, monkeypatch: pytest.MonkeyPatch):
+    packed = cached_list("test-xx", source, BUCKETS)
+    expected = table(BUCKETS)
+    words = ["the", "absent", "house", "日本", "absent", "the", "rare", "hous"]
+    for _round in range(3):  # the second and third rounds are answered from what the first found
+        for word in words:
+            assert packed.get(word) == expected.get(word, 0.0), word
+            assert packed.get(word, -1.0) == expected.get(word, -1.0), word  # each caller's default
+    searched: list[str] = []
+    search = wordcache.PackedList._search
+
+    def counting(self: wordcache.PackedList, word: str) -> float | None:
+        searched.append(word)
+        return search(self, word)
+
+    monkeypatch.setattr(wordcache.PackedList, "_search", counting)
+    for word in words:
+        packed.get(word)
+    assert searched == []  # every one of them was found (or not) before
+    fresh = cached_list("test-xx", source, BUCKETS)
+    monkeypatch.setattr(wordcache, "_REMEMBERED", 2)
+    for word in ["the", "house", "the", "rare", "the"]:
+        assert fresh.get(word) == expected.get(word, 0.0)
+    assert searched == ["the", "house", "rare", "the"]  # bounded: full, it starts afresh
+    assert len(fresh._found) <= 2
+
+
 def test_written_once_and_read_back(source: Path):
     cached_list("test-xx", source, BUCKETS)
     files = list((source.parent / "cache").iterdir())

@@ -84,13 +84,22 @@ def dehyphenate(text: str, mode: str = "auto", frequency: Frequency | None = Non
     evidence = _Evidence(text) if mode == "auto" else None
     if evidence is not None and frequency is not None:
         frequency = _Fitting(frequency, evidence)
+    # Only a line that ends in a hyphen can change (the rest lose their soft hyphens, all at
+    # once at the end): the walk goes from one to the next and copies the lines between.
+    # Joining never changes how a line ends (what is left of the next line ends as it did),
+    # and a line taken whole into the one before is passed over, so the ends found first
+    # stay true. (A loop over every line cost a book page a fifth of its dehyphenation.)
     out: list[str] = []
+    count = len(lines)
     i = 0
-    while i < len(lines):
-        line = lines[i]
-        # (The end is tested before the regex: a search per line cost a book page half a millisecond.)
-        while mode != "off" and line.endswith(_BREAK_ENDS) and i + 1 < len(lines) and lines[i + 1].strip():
-            nxt = lines[i + 1]
+    for k in [k for k, line in enumerate(lines) if line.endswith(_BREAK_ENDS)]:
+        if k < i:
+            continue  # taken into the line before
+        out += lines[i:k]
+        line = lines[k]
+        j = k + 1  # the next line not yet taken
+        while mode != "off" and line.endswith(_BREAK_ENDS) and j < count and lines[j].strip():
+            nxt = lines[j]
             verdict = True if line.endswith(SOFT_HYPHEN) else _candidate(line, nxt, mode, evidence, frequency)
             if verdict is None:
                 break
@@ -98,14 +107,16 @@ def dehyphenate(text: str, mode: str = "auto", frequency: Frequency | None = Non
             # still one (``round-the-`` + ``clock``): its second part comes up all the same.
             line, rest = _join(line[:-1] if verdict else line, nxt)
             if rest:
-                lines[i + 1] = rest
+                lines[j] = rest
                 break
-            del lines[i + 1]  # the line was that one word: the next may continue it
+            j += 1  # the line was that one word: the next may continue it
         if line.endswith(SOFT_HYPHEN):
             line = line[:-1] + "-"  # not joined: the hyphen the page draws
-        out.append(line.replace(SOFT_HYPHEN, ""))
-        i += 1
-    return "\n".join(out)
+        out.append(line)
+        i = j
+    out += lines[i:]
+    joined = "\n".join(out)
+    return joined.replace(SOFT_HYPHEN, "") if SOFT_HYPHEN in joined else joined
 
 
 def _candidate(line: str, nxt: str, mode: str, evidence: _Evidence | None,
@@ -162,14 +173,21 @@ class _Evidence:
         body, ends = _without_split_heads(self._text)
         # Neither a word nor an inner hyphen spans a line break: the page is searched at once.
         found = _WORD.findall(body.lower())
-        # A hyphen between two letters is inside one of the words found.
-        compounds = [word for word in found if "-" in word or "\u2010" in word]
+        words = Counter(found)
+        # A hyphen between two letters is inside one of the words found. (Looked for among
+        # the distinct words, each compound's parts counted as often as it occurs: a page's
+        # words repeat, and a test of each occurrence cost as much as counting them.)
+        compounds = [word for word in words if "-" in word or "\u2010" in word]
         inner = {hyphen for hyphen in _HYPHEN_ENDS if any(hyphen in word for word in compounds)}
         if "\u2010" in inner:
             found = [word.replace("\u2010", "-") for word in found]
-            compounds = [word.replace("\u2010", "-") for word in compounds]
-        words = Counter(found)
-        words.update([part for word in compounds for part in word.split("-")])
+            words = Counter(found)
+            words.update([part for word in found if "-" in word for part in word.split("-")])
+        else:
+            for word in compounds:
+                times = words[word]
+                for part in word.split("-"):
+                    words[part] += times
         self.inner = inner
         self.producer = {h for h in ends if h not in inner} if inner else set()
         return words

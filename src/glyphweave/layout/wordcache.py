@@ -50,7 +50,7 @@ class PackedList:
     object, or the cache file mapped into memory), ``offsets`` where each word starts
     relative to ``base`` (one more than the words), ``buckets`` each word's bucket."""
 
-    __slots__ = ("_base", "_blob", "_buckets", "_offsets", "size")
+    __slots__ = ("_base", "_blob", "_buckets", "_found", "_offsets", "size")
 
     def __init__(self, blob: Any, offsets: Sequence[int], buckets: Sequence[int], base: int = 0) -> None:
         self._blob = blob
@@ -58,9 +58,23 @@ class PackedList:
         self._buckets = buckets
         self._base = base
         self.size = len(buckets)
+        self._found: dict[str, float | None] = {}
+        """The answers given so far (None: not in the list). A page whose language the
+        frequent words do not cover asks the whole list about most of its words, and the
+        pages of one document share most of theirs: a search costs some 8 microseconds
+        (twenty slices of the file compared), a repeated one a dictionary look-up."""
 
     def get(self, word: str, default: float = 0.0) -> float:
         """``word``'s Zipf frequency, or ``default`` when the list lacks it."""
+        found = self._found.get(word, _UNSEEN)
+        if found is _UNSEEN:
+            found = self._search(word)
+            if len(self._found) >= _REMEMBERED:
+                self._found.clear()
+            self._found[word] = found
+        return default if found is None else found
+
+    def _search(self, word: str) -> float | None:
         key = word.encode("utf-8", "surrogatepass")
         blob, offsets, base = self._blob, self._offsets, self._base
         lo, hi = 0, self.size
@@ -72,7 +86,12 @@ class PackedList:
                 hi = mid
         if lo < self.size and blob[base + offsets[lo]:base + offsets[lo + 1]] == key:
             return zipf(self._buckets[lo])
-        return default
+        return None
+
+
+_UNSEEN: Any = object()
+_REMEMBERED = 200_000
+"""The most answers a :class:`PackedList` keeps (some 30 MB at most; then it starts afresh)."""
 
 
 def zipf(bucket: int) -> float:
