@@ -146,7 +146,7 @@ def test_order_and_subset_preserved():
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.text(alphabet="ab", min_size=1, max_size=5),
                           st.floats(-60, 640), st.floats(-60, 850), st.sampled_from([0.0, 30.0, 90.0])),
-                max_size=8))
+                max_size=12))
 def test_runs_decided_whole_keep_what_a_glyph_by_glyph_test_keeps(runs):
     # Runs inside, outside and across the crop box's edges, in any order: deciding whole runs
     # (every glyph still visible) keeps exactly the glyphs the per-glyph test keeps.
@@ -161,3 +161,18 @@ def test_runs_decided_whole_keep_what_a_glyph_by_glyph_test_keeps(runs):
     doubled = tuple(2 * v for v in area)
     assert by_runs == VisibleBoxFilter._by_glyph(t, every, doubled)
     assert every == list(range(len(t)))  # the list received is not changed
+
+
+def test_first_outside_skips_the_runs_inside_and_stops_at_one_that_is_not():
+    from glyphweave.plugins.filters.boxes import first_outside
+
+    t = GlyphTable()
+    for x, y in ((100, 100), (120, 100), (100, 900), (140, 100), (float("nan"), 100), (160, 100)):
+        add_text(t, "ab", x, y)
+    runs = t.runs()
+    bounds = (0.0, 0.0, 2 * 612.0, 2 * 792.0)
+    assert first_outside(runs, *bounds, 0) == 2  # above the page
+    assert first_outside(runs, *bounds, 3) == 4  # a box that is not a number is never inside
+    assert first_outside(runs, *bounds, 5) == 6 == len(runs)
+    assert first_outside(runs, *bounds, 6) == 6
+    assert first_outside([], *bounds, 0) == 0

@@ -13,6 +13,8 @@ from typing import Any
 
 from glyphweave.plugin import Filter, Option, PageContext, hookimpl
 
+from .boxes import first_outside
+
 Box = tuple[float, float, float, float]
 
 
@@ -87,31 +89,33 @@ class VisibleBoxFilter(Filter):
 
     def _by_runs(self, t: Any, every: Sequence[int], bounds: Box) -> list[int]:
         """:meth:`apply` when ``every`` glyph is still visible (``every`` is ``range(n)`` as a
-        list). Until a run lies partly or wholly outside, nothing is built: on the usual page
-        every run lies inside and ``every`` is copied once, at C speed, where extending a
-        list run by run cost a new integer object per glyph."""
+        list). The runs wholly inside are skipped over by :func:`.boxes.first_outside`
+        (compiled in the compiled build) and their glyphs copied as slices of ``every``: on
+        the usual page every run lies inside and ``every`` is copied once, at C speed."""
         x0, y0, x1, y1 = bounds  # doubled, like the doubled centres
         cx0, cy0, cx1, cy1 = x0 / 2, y0 / 2, x1 / 2, y1 / 2
-        kept: list[int] | None = None  # None while every run so far lies inside
-        for k, run in enumerate(t.runs()):
+        runs = t.runs()
+        n = len(runs)
+        k = first_outside(runs, x0, y0, x1, y1, 0)
+        if k == n:
+            return list(every)
+        kept = list(every[:runs[k].start])  # the runs before this one, all inside
+        while k < n:
+            run = runs[k]
             bx0, by0, bx1, by1 = run.box
-            # Every glyph centre lies inside the run's box.
-            if x0 <= 2 * bx0 and 2 * bx1 <= x1 and y0 <= 2 * by0 and 2 * by1 <= y1:
-                if kept is not None:
-                    kept.extend(every[run.start:run.end])
-                continue
-            if kept is None:
-                kept = list(every[:run.start])  # the runs before this one, all inside
-            if 2 * bx1 < x0 or 2 * bx0 > x1 or 2 * by1 < y0 or 2 * by0 > y1:
-                continue
-            # Straddles an edge: test its glyphs, from the run alone.
-            xs, ys = t.run_centres(k)
-            first = run.start
-            kept.extend(
-                first + j for j, (x, y) in enumerate(zip(xs, ys, strict=True))
-                if cx0 <= x <= cx1 and cy0 <= y <= cy1
-            )
-        return list(every) if kept is None else kept
+            if not (2 * bx1 < x0 or 2 * bx0 > x1 or 2 * by1 < y0 or 2 * by0 > y1):
+                # Straddles an edge: test its glyphs, from the run alone.
+                xs, ys = t.run_centres(k)
+                first = run.start
+                kept.extend(
+                    first + j for j, (x, y) in enumerate(zip(xs, ys, strict=True))
+                    if cx0 <= x <= cx1 and cy0 <= y <= cy1
+                )
+            following = first_outside(runs, x0, y0, x1, y1, k + 1)
+            # The runs in between lie inside: their glyphs follow this run's, up to the next one's.
+            kept.extend(every[run.end:runs[following].start if following < n else len(every)])
+            k = following
+        return kept
 
 
 @hookimpl
