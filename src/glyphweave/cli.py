@@ -12,7 +12,6 @@ import contextlib
 import gc
 import importlib
 import io
-import json
 import os
 import sys
 import warnings
@@ -51,6 +50,14 @@ STDIN_LIMIT_MB = 512
 """Standard input read at most, by default (``--max-input-mb``): ``extract - < /dev/zero``
 would otherwise read until memory runs out. A larger PDF can be given by its path."""
 
+
+
+def _json() -> Any:
+    """:mod:`json`, imported by the outputs and reports that write it: a plain text extraction
+    never does, and its import is a millisecond of every run's start."""
+    import json
+
+    return json
 
 def _encoding(name: str) -> str:
     """``--encoding``: a codec Python knows, by its canonical name."""
@@ -335,7 +342,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             report = {**doc.stats.to_dict(), "warning_messages": [str(warning) for warning in doc.warnings()],
                       "sources": doc.resource_sources(),
                       "pages_assembly": doc.assembly()}
-            print(json.dumps(report, ensure_ascii=False), file=sys.stderr)
+            print(_json().dumps(report, ensure_ascii=False), file=sys.stderr)
         _suggest_shapes(doc)
         return _finish(args, doc)
 
@@ -358,7 +365,7 @@ def _write_words(args: argparse.Namespace, doc: Any, read: Iterator[tuple[Any, A
 
         for page, _result, blocks in _frozen_after_each(read, args.owns_process):
             for record in word_records(page.number, blocks):
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                out.write(_json().dumps(record, ensure_ascii=False) + "\n")
         return
     from glyphweave import __version__
     from glyphweave.hocr import HocrWriter
@@ -376,7 +383,7 @@ def _json_line(record: dict[str, Any], assembler: str) -> str:
     from glyphweave.core.errors import ComponentError
 
     try:
-        return json.dumps(record, ensure_ascii=False) + "\n"
+        return _json().dumps(record, ensure_ascii=False) + "\n"
     except (TypeError, ValueError) as exc:
         raise ComponentError(f"page {record['page']}: assembler {assembler!r} returned data JSON cannot "
                              f"write: {exc}") from None
@@ -477,7 +484,7 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
             for page, glyphs in doc.iter_glyphs(pages, raw=args.raw, crop=args.crop):
                 for glyph in glyphs:
                     record = {"page": page.number + 1, **glyph.to_dict()}
-                    out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    out.write(_json().dumps(record, ensure_ascii=False) + "\n")
         return _finish(args, doc)
 
 
@@ -502,7 +509,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
             "plugin_warnings": list(pm.warnings),
             "data_tables": sources,
         }
-        print(json.dumps(report, ensure_ascii=False, indent=2))
+        print(_json().dumps(report, ensure_ascii=False, indent=2))
         return 0
     _print_components(catalog)
     _print_profile(profile, resolved)
@@ -538,7 +545,7 @@ def _option_line(option: Any) -> str:
     """``0.25  (float, >= 0.0)  what it does``."""
     described = option.describe()
     kind = ", ".join(filter(None, [described["type"], option.limits()]))
-    return f"{json.dumps(described['default'])}  ({kind})  {described['doc']}"
+    return f"{_json().dumps(described['default'])}  ({kind})  {described['doc']}"
 
 
 def _print_profile(profile: Any, resolved: Any) -> None:
@@ -555,7 +562,7 @@ def _print_profile(profile: Any, resolved: Any) -> None:
         print("  options in effect (set by the profile or default):")
         for component, key, value in options:
             given = key in profile.options.get(component, {})
-            print(f"    {component}.{key} = {json.dumps(value)}{'' if given else '  (default)'}")
+            print(f"    {component}.{key} = {_json().dumps(value)}{'' if given else '  (default)'}")
 
 
 def cmd_profiles(args: argparse.Namespace) -> int:

@@ -709,3 +709,22 @@ def test_an_empty_selection_has_no_geometry():
     g = page_geometry(page, [])
     assert (g.walk.text(), g.lines, g.blocks, g.advance) == ("", [], [], 0.0)
     assert g.reading_text() == ""
+
+
+@settings(max_examples=300, deadline=None)
+@given(values=st.lists(st.one_of(st.floats(allow_nan=False), st.integers(-10**6, 10**6).map(float)), min_size=1,
+                       max_size=40))
+def test_the_layouts_median_is_statistics_median(values):
+    import statistics
+
+    from glyphweave.layout.median import median
+
+    got, want = median(values), statistics.median(values)
+    assert got == want or (got != got and want != want)  # the same number (inf - inf is nan in both)
+
+
+def test_the_median_of_nothing_raises():
+    from glyphweave.layout.median import median
+
+    with pytest.raises(ValueError):
+        median([])

@@ -33,13 +33,13 @@ The result is a list of rows; a row is a list of pieces read along the line.
 
 from __future__ import annotations
 
-import statistics
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 
 from .blocks import same_direction
 from .lines import Line
+from .median import median
 
 BOXES_MIN = 3
 """Text boxes side by side (:func:`_boxes`) are told from a table's columns only when there
@@ -265,7 +265,7 @@ def _columns(items: list[_Item], g0: float, g1: float, min_width: float, min_lin
     overlap = min(ltop, rtop) - max(lbot, rbot)
     if not overlap > 0.5 * min(ltop - lbot, rtop - rbot):
         return _NO
-    if all(statistics.median(it.s1 - it.s0 for it in side) >= min_width for side in (left, right)):
+    if all(median(it.s1 - it.s0 for it in side) >= min_width for side in (left, right)):
         return _YES
     if not _painted_apart(left, right):
         return _NO

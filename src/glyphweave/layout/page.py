@@ -9,7 +9,6 @@ whose paint order is fine reads only the walk's text.
 
 from __future__ import annotations
 
-import statistics
 from bisect import bisect_right
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -18,6 +17,7 @@ from .blocks import Block, build_blocks
 from .glyphwalk import walk_glyphs
 from .indic import has_drawn_order, joined_vowels, typed_syllables
 from .lines import Line, LineGeometry, build_lines
+from .median import median
 from .rules import Rules, finish_text
 from .runwalk import walk_runs
 from .scripts import expand_ligatures, has_rtl, logical_order
@@ -104,7 +104,7 @@ class PageGeometry:
         their mean advance per glyph, the unit of column gaps and the layout grid."""
         if self._advance is None:
             means = [(line.end - line.start) / len(line.glyphs) for line in self.lines if line.end > line.start]
-            self._advance = statistics.median(means) if means else 0.0
+            self._advance = median(means) if means else 0.0
         return self._advance
 
     def plain_order(self, gap: float = 0.0) -> bool:
