@@ -90,8 +90,9 @@ class PackedList:
 
 
 _UNSEEN: Any = object()
-_REMEMBERED = 200_000
-"""The most answers a :class:`PackedList` keeps (some 30 MB at most; then it starts afresh)."""
+_REMEMBERED = 20_000
+"""The most answers a :class:`PackedList` keeps (about 3 MB; then it starts afresh): a long
+document's vocabulary, not more, so that memory stays flat over a long run."""
 
 
 def zipf(bucket: int) -> float:
