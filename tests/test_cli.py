@@ -134,6 +134,42 @@ def test_extract_text(capsys: pytest.CaptureFixture[str], pdf: Path):
     assert out == "Hello world\n\fPage two\n\f"
 
 
+@pytest.mark.parametrize("command", ["extract", "glyphs"])
+def test_the_console_script_closes_the_file_and_leaves_the_caches_to_the_exit(
+        capsys: pytest.CaptureFixture[str], pdf: Path, monkeypatch: pytest.MonkeyPatch, command: str):
+    # Its process ends with os._exit right after: freeing the measured strings one by one
+    # would be work nobody sees. In a host's process (main) the caches are freed at close.
+    from glyphweave import api
+    from glyphweave.cli import _main
+
+    closed: list[tuple[str, int]] = []
+    close_file, close = api.Document._close_file, api.Document.close
+
+    def recording_close_file(self: api.Document) -> None:
+        close_file(self)
+        closed.append(("file", len(self._fonts.measured)))
+
+    def recording_close(self: api.Document) -> None:
+        close(self)
+        closed.append(("close", len(self._fonts.measured)))
+
+    monkeypatch.setattr(api.Document, "_close_file", recording_close_file)
+    monkeypatch.setattr(api.Document, "close", recording_close)
+    kept: list[api.Document] = []
+    try:
+        assert _main([command, str(pdf)], owns_process=True, kept=kept) == (0, True)
+    finally:
+        import gc
+
+        gc.unfreeze()
+    assert len(closed) == 1 and closed[0][0] == "file" and closed[0][1] > 0  # closed, the cache kept
+    assert len(kept) == 1 and kept[0].closed  # and the document, for the exit to drop
+    closed.clear()
+    assert main([command, str(pdf)]) == 0
+    assert closed[-1] == ("close", 0)  # closed and freed
+    capsys.readouterr()
+
+
 @pytest.mark.parametrize("fmt", ["text", "jsonl"])
 def test_the_console_script_freezes_what_outlives_each_page_and_main_does_not(
         capsys: pytest.CaptureFixture[str], pdf: Path, monkeypatch: pytest.MonkeyPatch, fmt: str):

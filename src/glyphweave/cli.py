@@ -222,6 +222,24 @@ def _plugin_manager(args: argparse.Namespace, options: Any = None) -> Any:
     return report_plugins(options if options is not None else open_options(args))
 
 
+@contextlib.contextmanager
+def _opened(args: argparse.Namespace) -> Iterator[Any]:
+    """:func:`_open`'s document, closed at the end. The console script ends the process
+    without teardown right after (:func:`run`): its document's file is closed, and the
+    document is kept (``kept_until_exit``), not freed string by string and table by table
+    when the command returns (a twentieth of a short OCR document's time)."""
+    doc = _open(args)
+    try:
+        yield doc
+    finally:
+        kept = getattr(args, "kept_until_exit", None)
+        if kept is not None:
+            kept.append(doc)  # not freed when the command returns: the exit drops it whole
+            doc._close_file()
+        else:
+            doc.close()
+
+
 def _open(args: argparse.Namespace) -> Any:
     from glyphweave.api import open_with
     from glyphweave.arguments import open_options
@@ -297,7 +315,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
     from glyphweave.batch.jobs import processes
 
-    with _open(args) as doc:
+    with _opened(args) as doc:
         pages = _page_indices(args, doc)
         _check_mode(args, doc)
         # Workers open the file by path, with the limits as resolved here (profile and command
@@ -478,7 +496,7 @@ def _frozen_after_each(items: Iterator[Any], freeze: bool) -> Iterator[Any]:
 
 
 def cmd_glyphs(args: argparse.Namespace) -> int:
-    with _open(args) as doc:
+    with _opened(args) as doc:
         pages = _page_indices(args, doc)
         with _output(args.output, inputs=(args.pdf,), encoding=args.encoding) as out:
             for page, glyphs in doc.iter_glyphs(pages, raw=args.raw, crop=args.crop):
@@ -629,7 +647,8 @@ def run() -> None:
     # run.
     collecting = gc.isenabled()
     gc.disable()
-    status, quick = _main(None, owns_process=True, collecting=collecting)
+    kept: list[Any] = []  # what the command leaves for the end of the process to drop
+    status, quick = _main(None, owns_process=True, collecting=collecting, kept=kept)
     if quick:
         _run_exit_handlers()
         os._exit(status)
@@ -649,18 +668,21 @@ def _run_exit_handlers() -> None:
             stream.flush()
 
 
-def _main(argv: Sequence[str] | None, *, owns_process: bool = False, collecting: bool = False) -> tuple[int, bool]:
+def _main(argv: Sequence[str] | None, *, owns_process: bool = False, collecting: bool = False,
+          kept: list[Any] | None = None) -> tuple[int, bool]:
     """:func:`main`'s exit status, and whether the process may end without teardown.
     ``owns_process``: the process ends after the command (the console script), so the
     command may make process-wide choices for its speed. ``collecting``: the console script
     paused the cyclic collector for start-up, and it was on before: it is switched back on
     before the command runs, or once the document is open for the commands that open one
-    (:func:`_open`)."""
+    (:func:`_open`). ``kept``: where the commands that end with a quick exit leave their
+    document, closed but not freed, for the end of the process (:func:`_opened`)."""
     given = list(sys.argv[1:] if argv is None else argv)
     parser = _parser(_named_command(given))
     args = parser.parse_args(given)
     args.owns_process = owns_process
     args.collecting = collecting
+    args.kept_until_exit = kept if owns_process else None
     if collecting and args.command not in _OPENS_FIRST:
         gc.enable()
     if args.command is None:
