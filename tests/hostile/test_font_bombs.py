@@ -316,6 +316,23 @@ def test_parsed_programs_past_the_budget_drop_the_least_recently_used():
     assert memos[1]["big"].estimated_bytes == 1000
 
 
+def test_only_the_counted_programs_are_reported_on_use_and_removal():
+    programs = ParsedPrograms(100)
+    memo, other = ProgramMemo(programs), ProgramMemo(programs)
+    memo["family"] = "symbol"  # a plain value: never the budget's
+    memo["program"] = _Parsed(30)
+    other["program"] = _Parsed(30)
+    assert memo.get("family") == "symbol" and memo["family"] == "symbol" and memo.get("absent") is None
+    assert memo._tracked == {"program"}
+    memo.get("program")  # used again: other's is now the oldest
+    memo["second"] = _Parsed(50)  # 110 > 100: other's program goes, and stops being tracked
+    assert "program" not in other and other._tracked == set() and programs.used == 80
+    del memo["program"]
+    assert programs.used == 50 and memo._tracked == {"second"}
+    assert memo.pop("second").estimated_bytes == 50 and programs.used == 0 and len(programs) == 0
+    assert memo.pop("absent", None) is None and memo.pop("family") == "symbol"
+
+
 def test_a_document_keeps_its_parsed_programs_within_the_budget(monkeypatch: pytest.MonkeyPatch):
     from glyphweave.pdf.fonts import FontLoader
 

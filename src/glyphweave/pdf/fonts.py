@@ -178,6 +178,7 @@ class ParsedPrograms:
             old_memo, old_size = entries.pop(oldest)
             self.used -= old_size
             dict.pop(old_memo, oldest[1], None)
+            old_memo._tracked.discard(oldest[1])
             log.debug("parsed program %r dropped: %d bytes kept past the budget", oldest[1], self.used + old_size)
 
     def used_again(self, memo: ProgramMemo, key: str) -> None:
@@ -202,13 +203,19 @@ class ProgramMemo(dict):  # type: ignore[type-arg]
     values it is given with an ``estimated_bytes`` (parsed programs) to the document's
     :class:`ParsedPrograms`, and their uses (``memo[key]``, ``memo.get(key)``). It holds
     that weakly: the budget holds the memos, and a cycle would keep a closed document's
-    fonts until the cyclic collector runs."""
+    fonts until the cyclic collector runs.
 
-    __slots__ = ("_programs",)
+    Only the keys holding a counted program (:attr:`_tracked`) are reported on use: the
+    other values (a symbol decoder's family, looked up once per code and decoder) are read
+    as from a plain dictionary, without a call into the budget."""
+
+    __slots__ = ("_programs", "_tracked")
 
     def __init__(self, programs: ParsedPrograms) -> None:
         super().__init__()
         self._programs = weakref.ref(programs)
+        self._tracked: set[str] = set()
+        """The keys whose values the budget counts."""
 
     def __setitem__(self, key: str, value: Any) -> None:
         super().__setitem__(key, value)
@@ -218,34 +225,41 @@ class ProgramMemo(dict):  # type: ignore[type-arg]
         size = getattr(value, "estimated_bytes", None)
         if isinstance(size, int) and not isinstance(size, bool):
             programs.kept(self, key, size)
-        else:
+            self._tracked.add(key)
+        elif key in self._tracked:
             programs.dropped(self, key)
+            self._tracked.discard(key)
 
     def __getitem__(self, key: str) -> Any:
         value = super().__getitem__(key)
-        programs = self._programs()
-        if programs is not None:
-            programs.used_again(self, key)
+        if key in self._tracked:
+            programs = self._programs()
+            if programs is not None:
+                programs.used_again(self, key)
         return value
 
     def get(self, key: str, default: Any = None) -> Any:
         value = super().get(key, default)
-        programs = self._programs()
-        if programs is not None:
-            programs.used_again(self, key)
+        if key in self._tracked:
+            programs = self._programs()
+            if programs is not None:
+                programs.used_again(self, key)
         return value
 
     def __delitem__(self, key: str) -> None:
         super().__delitem__(key)
-        programs = self._programs()
-        if programs is not None:
-            programs.dropped(self, key)
+        self._untrack(key)
 
     def pop(self, key: str, *default: Any) -> Any:
-        programs = self._programs()
-        if programs is not None:
-            programs.dropped(self, key)
+        self._untrack(key)
         return super().pop(key, *default)
+
+    def _untrack(self, key: str) -> None:
+        if key in self._tracked:
+            self._tracked.discard(key)
+            programs = self._programs()
+            if programs is not None:
+                programs.dropped(self, key)
 
 
 def _num(value: Any, default: float = 0.0) -> float:
