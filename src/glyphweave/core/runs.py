@@ -148,16 +148,19 @@ class RunGeometry(NamedTuple):
 def runs_geometry(runs: list[Run]) -> tuple[list[RunGeometry], list[RunFrame]]:
     """Each run's geometry, and its frame (computed for the geometry anyway, so a stage that
     needs both gets the frame for the price of keeping it)."""
+    # (Appended to directly, not through bound methods kept in locals: compiled, a list's
+    # append is a C call, and a bound method one more call through the interpreter's protocol.)
     out: list[RunGeometry] = []
-    append = out.append
     frames: list[RunFrame] = []
-    keep = frames.append
+    # The record types and their maker as locals: compiled, each name of the module is a
+    # dictionary look-up per use.
+    new, frame_type, geometry_type = _new, RunFrame, RunGeometry
     start = 0
     hypot = math.hypot
     inf = math.inf
     for run in runs:
         frame = run_axes(run)
-        keep(_new(RunFrame, frame))
+        frames.append(new(frame_type, frame))
         bx, by, ax, ay, nx, ny, ux, uy = frame
         starts, lo, hi, extent = run.starts, run.lo, run.hi, run.extent
         n = len(starts)
@@ -171,7 +174,7 @@ def runs_geometry(runs: list[Run]) -> tuple[list[RunGeometry], list[RunFrame]]:
             o0, o1 = bx + ax * starts[0], bx + ax * starts[-1]
             along = abs(ax)
             norm = along or 1.0
-            append(_new(RunGeometry, (
+            out.append(new(geometry_type, (
                 start, start + n,
                 (x0 if x0 < x1 else x1, y0 if y0 < y1 else y1, x1 if x0 < x1 else x0, y1 if y0 < y1 else y0),
                 (o0 if o0 < o1 else o1, by, o1 if o0 < o1 else o0, by),
@@ -197,7 +200,7 @@ def runs_geometry(runs: list[Run]) -> tuple[list[RunGeometry], list[RunFrame]]:
             xs = [bx + ax * g_lo + nx * lo, bx + ax * g_lo + nx * hi, bx + ax * g_hi + nx * lo, bx + ax * g_hi + nx * hi]
             ys = [by + ay * g_lo + ny * lo, by + ay * g_lo + ny * hi, by + ay * g_hi + ny * lo, by + ay * g_hi + ny * hi]
         norm = hypot(ux, uy) or 1.0
-        append(RunGeometry(
+        out.append(RunGeometry(
             start, start + n,
             (min(xs), min(ys), max(xs), max(ys)),
             (min(ox0, ox1), min(oy0, oy1), max(ox0, ox1), max(oy0, oy1)),

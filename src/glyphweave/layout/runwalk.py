@@ -178,7 +178,7 @@ def _spaces_in_run(out: _Output, run: Run, geo: RunGeometry, bx: float, a: float
     limit = (h * word_floor - slack) / a
     wthr = out.rules.word_gap * h
     texts = out.texts
-    add_space = out.spaces.append
+    spaces = out.spaces
     for i in range(1, len(starts)):
         if starts[i] - pens[i - 1] > limit:
             ve = bx + a * (starts[i - 1] + advances[i - 1])
@@ -191,7 +191,7 @@ def _spaces_in_run(out: _Output, run: Run, geo: RunGeometry, bx: float, a: float
                 if gap > wthr:
                     if may_space(texts[g - 1] or _back(texts, g - 2), texts[g]):
                         texts[g] = " " + texts[g]
-                        add_space((g, gap / h))
+                        spaces.append((g, gap / h))
                     if gap >= WIDE_GAP * h:
                         out.wide.append(g)
                         out.widths.append(gap + (track if track > 0 else 0.0))
