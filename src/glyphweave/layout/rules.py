@@ -15,35 +15,38 @@ import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import partial
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .scripts import has_rtl
 
+# (The constants are Final: compiled, each is a constant of the module's C code, not a
+# look-up in its dictionary on every glyph the rules decide.)
+
 # Directions whose cosine is below this are a different writing direction: a new line.
 # (Text set along a curve turns a few degrees per glyph and stays on its line.)
-_SAME_DIRECTION = 0.8
+_SAME_DIRECTION: Final = 0.8
 
 # Directions closer than this (cosine) are parallel enough for a script step or a stacked
 # column to continue the line.
-_PARALLEL = 0.99
+_PARALLEL: Final = 0.99
 
 # Letter spacing inferred from the gaps of a line (see ReadingAssembler) is believed only
 # up to this fraction of the box height (about half an em): wider, evenly spaced gaps are
 # layout (a table row of one-letter cells), not tracking.
-_MAX_LETTER_SPACING = 0.6
+_MAX_LETTER_SPACING: Final = 0.6
 
 # A glyph raised or lowered by more than line_gap but less than one box height, that
 # starts between _SCRIPT_BACK and _SCRIPT_AHEAD box heights from where the previous glyph
 # ended, is a sub- or superscript step (ReportLab raises 10 pt superscripts on 12 pt text
 # by 6 pt, groff by half an em: more than half a box height of ascent-to-descent metrics).
-_SCRIPT_BACK = -0.5
-_SCRIPT_AHEAD = 1.0
+_SCRIPT_BACK: Final = -0.5
+_SCRIPT_AHEAD: Final = 1.0
 
 # Upright CJK glyphs stacked in a column (vertical text set glyph by glyph with wmode 0):
 # the next glyph sits at most this many box heights below the previous one, and less than
 # _STACK_ALONG box heights to either side of it.
-_STACK_STEP = 2.0
-_STACK_ALONG = 0.5
+_STACK_STEP: Final = 2.0
+_STACK_ALONG: Final = 0.5
 
 # Code point ranges of CJK characters, between which no space is ever inserted: Hangul
 # Jamo, CJK radicals, ideographic description, CJK symbols and punctuation, kana,
@@ -77,7 +80,7 @@ def is_cjk(ch: str) -> bool:
     return k >= 0 and cp <= _CJK_RANGES[k][1]
 
 
-_KINDS: dict[str, tuple[bool, bool, bool, bool, bool, bool]] = {}
+_KINDS: Final[dict[str, tuple[bool, bool, bool, bool, bool, bool]]] = {}
 """Cache: glyph text -> (is whitespace, first char is CJK, last char is CJK, is a
 nonspacing mark, first char is a math symbol, last char is one)."""
 
@@ -192,15 +195,15 @@ class Decision(NamedTuple):
     what a column gutter or a cell boundary is measured by (:meth:`Line.split`)."""
 
 
-JOIN = Decision(Verdict.JOIN, 0.0)
-NEWLINE = Decision(Verdict.NEWLINE, 0.0)
+JOIN: Final = Decision(Verdict.JOIN, 0.0)
+NEWLINE: Final = Decision(Verdict.NEWLINE, 0.0)
 # A space is the one decision made afresh: tuple.__new__ spares the Python-level
 # constructor of a NamedTuple, on a path taken once per word.
-_decision = partial(tuple.__new__, Decision)
-_SPACE = Verdict.SPACE
-_JOIN = Verdict.JOIN
+_decision: Final = partial(tuple.__new__, Decision)
+_SPACE: Final = Verdict.SPACE
+_JOIN: Final = Verdict.JOIN
 
-WIDE_GAP = 0.4
+WIDE_GAP: Final = 0.4
 """A gap along the line of at least this many box heights (and wider than the word gap)
 is *wide*: the walks note where, so that lines can be split at gaps that may be column
 gutters or table cell boundaries without measuring every word space again. A gap is

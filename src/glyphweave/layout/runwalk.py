@@ -27,6 +27,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, repeat
 from operator import itemgetter
+from typing import Final
 
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.core.runs import Run, RunFrame, RunGeometry
@@ -38,14 +39,15 @@ from .walk import Walk
 # the reference walk's user-space numbers only where an estimate comes near one. The two
 # differ by rounding, a few units in the last place of the run's coordinates: this much
 # slack, relative to their magnitude, covers that many times over.
-_SLACK = 1e-9
-_RELATIVE = 1.0 - 1e-9
+_SLACK: Final = 1e-9
+_RELATIVE: Final = 1.0 - 1e-9
 
-_INF = math.inf
-_TEXT = itemgetter(0)
-_DECODER = itemgetter(1)
-_SPACE = Verdict.SPACE
-_NEWLINE = Verdict.NEWLINE
+# (Final: compiled, each is a constant of the module's C code, not a look-up in its dictionary.)
+_INF: Final = math.inf
+_TEXT: Final = itemgetter(0)
+_DECODER: Final = itemgetter(1)
+_SPACE: Final = Verdict.SPACE
+_NEWLINE: Final = Verdict.NEWLINE
 
 
 class _Unwalkable(Exception):
