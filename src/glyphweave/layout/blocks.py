@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
+from typing import Final
 
 from .lines import Box, Line
 
-BLOCK_LEADING = 1.6
+BLOCK_LEADING: Final = 1.6
 """Baseline-to-baseline distance, in line heights, up to which two lines are one block:
 single to one-and-a-half spaced text (a line height is about 1.15 em, leading about 1.2
 em per spacing step) without joining paragraphs separated by a blank line."""
 
-SAME_DIRECTION = 0.99
+SAME_DIRECTION: Final = 0.99
 """Cosine above which two lines read in the same direction."""
 
 

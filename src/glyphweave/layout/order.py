@@ -36,28 +36,29 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
+from typing import Final
 
 from .blocks import same_direction
 from .lines import Line
 from .median import median
 
-BOXES_MIN = 3
+BOXES_MIN: Final = 3
 """Text boxes side by side (:func:`_boxes`) are told from a table's columns only when there
 are this many."""
 
-MAX_DEPTH = 64
+MAX_DEPTH: Final = 64
 """Recursion depth of the cut beyond which a region is read as rows (a page of nested
 gutters that deep is not text layout)."""
 
-MAX_LIMITS = 6
+MAX_LIMITS: Final = 6
 """How many crossing counts (0, then the next fewest, ...) a gutter is looked for at: each
 try is a pass over the region's pieces, and a gutter crossed by more distinct counts of
 pieces than this is not a gutter anyway."""
 
-SPANNING_SHARE = 0.25
+SPANNING_SHARE: Final = 0.25
 """At most this share of a region's pieces may cross a gutter (as spanning pieces)."""
 
-MAX_GUTTERS = 16
+MAX_GUTTERS: Final = 16
 """How many gutter candidates are checked for columns at a time (the fewest crossed and the
 widest first): each check is a pass over the region's pieces, so without a bound a row of
 thousands of table cells, every gap between them a candidate, costs candidates x pieces.
@@ -247,7 +248,9 @@ def _crossings(items: list[_Item]) -> tuple[list[float], list[float], list[int]]
     return positions[:-1], positions[1:], counts[:-1]
 
 
-_NO, _YES, _IF_BOXES = 0, 1, 2
+_NO: Final = 0
+_YES: Final = 1
+_IF_BOXES: Final = 2
 """What :func:`_columns` says of a gutter: no columns, columns, or columns if the page's
 narrow parts are text boxes (:func:`_boxes`)."""
 

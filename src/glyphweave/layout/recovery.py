@@ -31,28 +31,28 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection, Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .bands import read_bands
 from .blocks import same_direction
 from .lines import Line
 from .order import geometric_rows
 
-DENSE_STEP = 2.5
+DENSE_STEP: Final = 2.5
 """Largest baseline step, in line heights, between neighbours of a recovered column
 stretch: one blank line of leading, not a separate region such as a footnote area."""
 
-BACKWARDS_GAP = 0.8
+BACKWARDS_GAP: Final = 0.8
 """Largest gap, in line heights, between two pieces of a baseline painted backwards that
 recovery joins: a word space (a quarter to half an em), not the margin between a margin
 note and the body text beside it."""
 
-MARKER_GAP = 4.0
+MARKER_GAP: Final = 4.0
 """Largest gap, in line heights, between a list marker painted after its item and the item
 (a list's indent: a bullet sits one to three ems left of its text), where recovery puts the
 marker first on the item's line."""
 
-MIN_INTERLEAVED = 2
+MIN_INTERLEAVED: Final = 2
 """Lines in a row that must split at a common wide gap before interleaved columns are
 considered; the region then takes in the lines painted around them that lie on one side
 of that gap, and the columns must pass the geometric order's test (text on both sides)."""
@@ -159,7 +159,7 @@ def _fits(line: Line, first: Line, gutter: tuple[float, float], gap: float) -> b
     return any(min(q.start, g1) > max(p.end, g0) for p, q in zip(pieces, pieces[1:], strict=False))
 
 
-MAX_PLACED = 4000
+MAX_PLACED: Final = 4000
 """Late lines beyond which they keep their paint order (placing one is a pass over the rows)."""
 
 
@@ -221,7 +221,7 @@ def _backwards(rows: list[list[Line]], fixes: dict[str, int]) -> list[list[Line]
     return out
 
 
-_ENUMERATOR = re.compile(r"\(?(?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{2,6})[.)]")
+_ENUMERATOR: Final = re.compile(r"\(?(?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{2,6})[.)]")
 
 
 def is_list_marker(text: str) -> bool:
@@ -236,7 +236,7 @@ def is_list_marker(text: str) -> bool:
     return _ENUMERATOR.fullmatch(text) is not None
 
 
-_MARKER_CATEGORIES = frozenset({"So", "Sm", "Po", "Pd"})
+_MARKER_CATEGORIES: Final = frozenset({"So", "Sm", "Po", "Pd"})
 
 
 def _jumps(rows: list[list[Line]], fixes: dict[str, int]) -> list[list[Line]]:

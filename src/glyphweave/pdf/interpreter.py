@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from itertools import accumulate
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import attrs
 import pikepdf
@@ -75,28 +75,31 @@ log = logging.getLogger(__name__)
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _NO_MARK: tuple[None, None, None, int, None] = (None, None, None, 0, None)
-_COLOURS_KEPT = 1024
+# The constants below are Final: compiled, each is a constant of the module's C code, not a
+# look-up in its dictionary at each use. (Not IDENTITY: the interpreter tests matrices for
+# being that very tuple.)
+_COLOURS_KEPT: Final = 1024
 """Distinct colours a page remembers converted (a drawing of a million colours is converted
 string by string past it)."""
-_MEASURED_LIMIT = 8192
+_MEASURED_LIMIT: Final = 8192
 """Operands a document remembers measured (FontLoader.measured) before it starts afresh."""
-_MEASURED_LONGEST = 48
+_MEASURED_LONGEST: Final = 48
 """Longest operand (bytes of its source) worth remembering: long ones (whole lines) seldom
 repeat, and would cost memory for nothing."""
-ACTUAL_TEXT = "actualtext"
+ACTUAL_TEXT: Final = "actualtext"
 """``decoded_by`` of glyphs whose text comes from an /ActualText span."""
-FIELD_VALUE = "field-value"
+FIELD_VALUE: Final = "field-value"
 """``decoded_by`` of glyphs laid out from a form field's value (no appearance painted them)."""
 
 
-OPERAND_ERRORS = (ValueError, TypeError, IndexError, KeyError, AttributeError, ArithmeticError)
+OPERAND_ERRORS: Final = (ValueError, TypeError, IndexError, KeyError, AttributeError, ArithmeticError)
 """What bad operands make an operator's handler raise (a missing operand, a name where a
 number belongs, a number too large to be an integer): the operator is skipped with a
 warning, as viewers skip it, and the page goes on."""
 
-_CHECK_EVERY = 2000
+_CHECK_EVERY: Final = 2000
 """Glyphs between two looks at the clock, when a page has a time limit."""
-_MOST_PER_GLYPH = RUN_BYTES + STRING_BYTES + GLYPH_BYTES
+_MOST_PER_GLYPH: Final = RUN_BYTES + STRING_BYTES + GLYPH_BYTES
 """The most a glyph can add to a page's records (one glyph shown alone, measured afresh):
 the record limit is looked at again when the glyphs since the last look may have reached it."""
 
@@ -178,12 +181,12 @@ class Measured(NamedTuple):
     the operand shares the two numbers instead of computing a pair of its own."""
 
 
-_make_run = partial(tuple.__new__, Run)
+_make_run: Final = partial(tuple.__new__, Run)
 """Builds a :class:`Run` from a tuple in ``Run._fields`` order, a sixth of the cost of
 keywords per shown string (0.12 µs against 0.77 µs for 19 fields; ``Run._make``, which
 also checks the length, 0.24 µs). The one tuple built for it is made of local names spelt
 like the fields, and a test checks their number and order."""
-_make_measured = partial(tuple.__new__, Measured)
+_make_measured: Final = partial(tuple.__new__, Measured)
 """Likewise for :class:`Measured` (one per operand measured), without ``_make``'s length
 check: ``tuple.__new__`` called from C costs 0.12 µs, the class's ``__new__`` 0.2 µs."""
 

@@ -22,6 +22,7 @@ from array import array
 from bisect import insort
 from collections.abc import Callable, Collection
 from operator import itemgetter
+from typing import Final
 
 from glyphweave.plugin import GlyphTable, RunGeometry
 
@@ -29,21 +30,21 @@ from glyphweave.plugin import GlyphTable, RunGeometry
 # run's geometry, its index, and its own reach.
 _Span = tuple[float, float, float, float, RunGeometry, int, float]
 
-_BOTTOM = itemgetter(0)
-_TOP = itemgetter(1)
+_BOTTOM: Final = itemgetter(0)
+_TOP: Final = itemgetter(1)
 
-COMPARISONS_PER_RUN = 64
+COMPARISONS_PER_RUN: Final = 64
 """Comparisons of one run with the runs it may overlap that the sweep spends, on average
 over the page, before it names every glyph a suspect. The bench corpus needs 1-16; a page
 of runs stacked on one spot needs as many as it has runs."""
-PAIRS_PER_RUN = 4
+PAIRS_PER_RUN: Final = 4
 """Pairs of runs within reach of each other that the sweep keeps, on average over the page,
 before it names every glyph a suspect. The pairs are kept until the sweep ends, 16 bytes
 each, so the comparisons' budget alone let a page of stacked runs keep a kilobyte per run;
 the pages of the shared corpora keep at most 1.4 pairs per run. Giving up changes no
 answer (a suspect is only a glyph the exact test looks at)."""
 
-_CHECK_EVERY = 1 << 16
+_CHECK_EVERY: Final = 1 << 16
 """Comparisons between two looks at the page's clock (a few milliseconds of them)."""
 
 
