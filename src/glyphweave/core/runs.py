@@ -148,12 +148,9 @@ class RunGeometry(NamedTuple):
 def runs_geometry(runs: list[Run]) -> tuple[list[RunGeometry], list[RunFrame]]:
     """Each run's geometry, and its frame (computed for the geometry anyway, so a stage that
     needs both gets the frame for the price of keeping it)."""
-    # (Appended to directly, not through bound methods kept in locals: compiled, a list's
-    # append is a C call, and a bound method one more call through the interpreter's protocol.)
+    # Compiled: list.append is a C call, and the record types as locals spare look-ups by name.
     out: list[RunGeometry] = []
     frames: list[RunFrame] = []
-    # The record types and their maker as locals: compiled, each name of the module is a
-    # dictionary look-up per use.
     new, frame_type, geometry_type = _new, RunFrame, RunGeometry
     start = 0
     hypot = math.hypot
