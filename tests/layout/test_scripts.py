@@ -6,7 +6,7 @@ import unicodedata
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glyphweave.layout.scripts import (
@@ -291,3 +291,33 @@ def test_the_mirror_table_holds_only_bidi_mirrored_pairs() -> None:
     for code, partner in _MIRROR.items():
         assert unicodedata.mirrored(chr(code)) and unicodedata.mirrored(partner)
         assert _MIRROR[ord(partner)] == chr(code)
+
+
+
+_EDGES = "aé\u058f\u0590\u05d0\u08ff\u0900\u093f\u0915\u0b7f\u0b80\u200e\u200f\u2010\u201c\u210d\u210e\u210f" \
+         "\ufaff\ufb00\ufb01\ufb06\ufb07\ufb1c\ufb1d\ufdff\ufe6f\ufe70\ufefe\ufeff\U000107ff\U00010800" \
+         "\U00010fff\U00011000\U0001d3ff\U0001d400\U0001d7ff\U0001d800\U0001e7ff\U0001e800\U0001efff\U0001f000" \
+         "\ud800\udc00 \n"
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(_EDGES), max_size=12))
+def test_a_text_found_script_free_is_left_as_it_is_by_the_script_rules(text):
+    from glyphweave.layout.indic import has_drawn_order
+    from glyphweave.layout.mathletters import fold_math_letters
+    from glyphweave.layout.scripts import has_rtl, script_free
+
+    touched = has_rtl(text) or has_drawn_order(text) or fold_math_letters(text) != text
+    if script_free(text):
+        assert not touched
+        assert script_free(text)  # asked again (the kept answer)
+
+
+def test_script_free_keeps_only_a_free_text():
+    from glyphweave.layout import scripts
+
+    page = "A page \u201cquoted\u201d \u2013 of\ufb01ce, plain."
+    assert scripts.script_free(page) and scripts._LAST_FREE[0] is page
+    assert not scripts.script_free("\u05d0 \u201c") and scripts._LAST_FREE[0] is page
+    assert not scripts.script_free("x \U0001d400 \u201c")  # beyond the BMP, found by the second look
+    assert scripts.script_free("x \U0001f600 \u201c")  # an emoji is no script rule's

@@ -36,6 +36,7 @@ table of Devanagari sequences not to use).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -44,8 +45,6 @@ __all__ = ["PREBASE_MATRAS", "has_drawn_order", "has_prebase_matra", "joined_vow
 PREBASE_MATRAS = frozenset("\u093f\u094e\u09bf\u09c7\u09c8\u0a3f\u0abf\u0b47")
 """The vowel signs drawn before their consonant cluster that :func:`typed_syllables` moves."""
 
-_PREBASE = re.compile("[" + "".join(sorted(PREBASE_MATRAS)) + "]")
-
 _AA = "\u093e"
 _TWO_PARTS = {
     _AA + "\u0945": "\u0949", _AA + "\u0946": "\u094a", _AA + "\u0947": "\u094b", _AA + "\u0948": "\u094c",
@@ -53,9 +52,17 @@ _TWO_PARTS = {
 }
 """Devanagari vowels drawn in two parts, by their parts in typed order, and the vowel."""
 _TWO_PARTS.update({pair[1] + pair[0]: vowel for pair, vowel in list(_TWO_PARTS.items()) if pair[0] == _AA})
-_PARTS = re.compile("|".join(sorted(_TWO_PARTS)))
-_DRAWN = re.compile(_PREBASE.pattern + "|" + _PARTS.pattern)
-_SCRIPTS = re.compile("[\u0900-\u0b7f]")  # Devanagari to Oriya
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The pre-base vowel signs, the two-part vowels, either, and the letters of these scripts
+    (Devanagari to Oriya), compiled on first need: most runs read no Indic text (and the
+    pages that could hold some are found by :func:`~.scripts.script_free` first)."""
+    prebase = "[" + "".join(sorted(PREBASE_MATRAS)) + "]"
+    parts = "|".join(sorted(_TWO_PARTS))
+    return re.compile(prebase), re.compile(parts), re.compile(prebase + "|" + parts), re.compile("[\u0900-\u0b7f]")
+
 
 # Consonants of each script (its block is the code point >> 7), and its nukta and virama.
 _CONSONANTS = (
@@ -71,21 +78,25 @@ _VIRAMAS = frozenset("\u094d\u09cd\u0a4d\u0acd\u0b4d")
 
 def has_prebase_matra(text: str) -> bool:
     """Whether ``text`` holds a vowel sign :func:`typed_syllables` may move (cheap on ASCII)."""
-    return not text.isascii() and _PREBASE.search(text) is not None
+    return not text.isascii() and _patterns()[0].search(text) is not None
 
 
 def has_drawn_order(text: str) -> bool:
     """Whether ``text`` holds what :func:`typed_syllables` or :func:`joined_vowels` changes
     (cheap on ASCII, and on text with no letter of these scripts: one character class)."""
-    return not text.isascii() and _SCRIPTS.search(text) is not None and _DRAWN.search(text) is not None
+    if text.isascii():
+        return False
+    _prebase, _parts, drawn, scripts = _patterns()
+    return scripts.search(text) is not None and drawn.search(text) is not None
 
 
 def joined_vowels(text: str) -> str:
     """``text`` with every Devanagari vowel drawn in two parts written as its one character
     (module docstring)."""
-    if text.isascii() or _PARTS.search(text) is None:
+    parts = _patterns()[1]
+    if text.isascii() or parts.search(text) is None:
         return text
-    return _PARTS.sub(lambda m: _TWO_PARTS[m.group()], text)
+    return parts.sub(lambda m: _TWO_PARTS[m.group()], text)
 
 
 def _consonant(char: str, block: int) -> bool:

@@ -23,6 +23,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .scripts import script_free
+
 _MATH = re.compile("[\U0001d400-\U0001d7ff\u210e]")
 _OVERLAY = "\u0338"
 _NEGATED = re.compile(_OVERLAY + " ?(.)")
@@ -31,8 +33,9 @@ _NEGATED = re.compile(_OVERLAY + " ?(.)")
 def fold_math_letters(text: str) -> str:
     """``text`` with the mathematical alphanumeric symbols folded to plain letters and
     digits (the module docstring says which). Text without one comes back unchanged
-    (one regex scan; ASCII text is not scanned at all)."""
-    if text.isascii() or not _MATH.search(text):
+    (:func:`~.scripts.script_free`: a page's text the script rules just found free of
+    scripted characters is not scanned again)."""
+    if script_free(text) or not _MATH.search(text):
         return text
     return _MATH.sub(_plain, text)
 

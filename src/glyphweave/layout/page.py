@@ -20,7 +20,7 @@ from .lines import Line, LineGeometry, build_lines
 from .median import median
 from .rules import Rules, finish_text
 from .runwalk import walk_runs
-from .scripts import expand_ligatures, has_rtl, logical_order
+from .scripts import expand_ligatures, has_rtl, logical_order, script_free
 from .visual import visual_units
 from .walk import Walk
 
@@ -158,7 +158,7 @@ class PageGeometry:
         """The page in paint order, lines as the rules cut them, text normalized
         (:meth:`line_text`): the ``reading`` assembler's output without order recovery."""
         raw = self.walk.text()
-        if not has_rtl(raw) and not has_drawn_order(raw):
+        if script_free(raw) or not has_rtl(raw) and not has_drawn_order(raw):
             return raw if self.ligatures else expand_ligatures(raw)
         return self.text_of(self.lines)
 
@@ -167,10 +167,11 @@ class PageGeometry:
         right-to-left script put in logical order with base letters, Indic vowel signs drawn
         before their consonant put after it (rules: assembly)."""
         text = line.text
-        if has_drawn_order(text):
-            text = self.typed_text(line)
-        if has_rtl(text):
-            text = logical_order(self.visual_units(line))
+        if not script_free(text):
+            if has_drawn_order(text):
+                text = self.typed_text(line)
+            if has_rtl(text):
+                text = logical_order(self.visual_units(line))
         return text if self.ligatures else expand_ligatures(text)
 
     def typed_text(self, line: Line) -> str:

@@ -88,7 +88,10 @@ def expand_ligatures(text: str) -> str:
 # width no-break space, not Arabic, and whether to drop it is a cleaning decision for whoever
 # owns invisible characters, not for this function, which never touches other characters.
 _ARABIC_FORM_BLOCKS = ((0xFB50, 0xFDFF), (0xFE70, 0xFEFE))
-_ARABIC_FORM = re.compile("[\ufb50-\ufdff\ufe70-\ufefe]")
+_ARABIC_FORM = "[\ufb50-\ufdff\ufe70-\ufefe]"
+"""The presentation-form blocks as a character class (compiled on first need, see
+:func:`_compiled`: a class beyond Latin-1 costs a tenth of a millisecond to compile, which a
+run on text with no Arabic need not pay)."""
 
 
 @functools.cache
@@ -117,7 +120,7 @@ def normalize_arabic_forms(text: str) -> str:
     (lam-alef ``ﻻ`` → lam, alef; an isolated haraka → the bare mark); every other character,
     U+FEFF included, is left as it is. Text without a form comes back unchanged, uncopied.
     """
-    if text.isascii() or not _ARABIC_FORM.search(text):
+    if text.isascii() or not _compiled(_ARABIC_FORM).search(text):
         return text
     return text.translate(_arabic_forms())
 
@@ -147,10 +150,64 @@ def _class_pattern(classes: frozenset[str]) -> re.Pattern[str]:
     return re.compile(f"[{''.join(ranges)}]")
 
 
+_SCRIPTED_BLOCKS = (*_RTL_BLOCKS, (0x0900, 0x0B7F), (0x210E, 0x210E), (0x1D400, 0x1D7FF))
+"""The characters the script rules reorder or fold: right-to-left blocks (:func:`has_rtl`),
+Devanagari to Oriya (:func:`~.indic.has_drawn_order`) and the mathematical letters
+(:func:`~.mathletters.fold_math_letters`). (Not the Latin ligatures: TeX's pages are full of
+them, and :func:`expand_ligatures` finds them faster on its own.)"""
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled, once: for the classes only text beyond Latin-1 is searched with
+    (each costs a run a tenth to half a millisecond to compile, paid only where needed)."""
+    return re.compile(pattern)
+
+
+@functools.cache
+def _scripted() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The classes of :data:`_SCRIPTED_BLOCKS` within the Basic Multilingual Plane and beyond
+    it, compiled on first need (the first, a table of the plane, takes half a millisecond: a
+    run on ASCII text never pays it)."""
+    def pattern(blocks: Sequence[tuple[int, int]]) -> re.Pattern[str]:
+        return re.compile("".join(["[", *(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in blocks), "]"]))
+
+    return (pattern([(a, b) for a, b in _SCRIPTED_BLOCKS if b <= 0xFFFF]),
+            pattern([(a, b) for a, b in _SCRIPTED_BLOCKS if b > 0xFFFF]))
+
+
+_LAST_FREE = [""]
+"""The text :func:`script_free` last found free: the page's text is asked about again by
+the next rule, the same string."""
+
+
+def script_free(text: str) -> bool:
+    """Whether ``text`` holds none of the characters the script rules reorder or fold
+    (right-to-left letters, Indic scripts, mathematical letters), so that :func:`has_rtl`
+    and :func:`~.indic.has_drawn_order` are false and :func:`~.mathletters.fold_math_letters`
+    leaves it as it is.
+
+    The rules scanned each page once each, over character classes with ranges beyond the
+    Basic Multilingual Plane, which the regex engine tests range by range. Here the BMP
+    ranges are one table look-up per character, and the others are looked for only in a text
+    that has a character beyond the BMP (its UTF-16 form is then longer than two bytes a
+    character, a copy cheaper than one scan): together a third of the three scans. The
+    answer for the text last found free is kept, by identity, for the next rule asking."""
+    if text.isascii() or text is _LAST_FREE[0]:
+        return True
+    plane, beyond = _scripted()
+    if plane.search(text) is not None:
+        return False
+    if len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text) and beyond.search(text):
+        return False
+    _LAST_FREE[0] = text
+    return True
+
+
 # The blocks themselves: a handful of ranges the regex engine checks far faster (about 15x on
 # accented Latin) than the hundred-odd exact ones, so the exact pattern runs only on text that
 # has something in these blocks.
-_RTL_BLOCK = re.compile("".join(["[", *(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in _RTL_BLOCKS), "]"]))
+_RTL_BLOCK = "".join(["[", *(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in _RTL_BLOCKS), "]"])
 _RTL = frozenset({"R", "AL"})
 # What makes a left-to-right line's order differ from its visual order at all: a right-to-left
 # letter, or Arabic digits (class AN, which UAX #9 lays out right-to-left around neutrals:
@@ -164,7 +221,7 @@ def has_rtl(text: str) -> bool:
     Exactly the characters whose bidi class is R or AL (letters, presentation forms, RLM):
     what makes a line right-to-left. Arabic digits (class AN) and marks do not count.
     """
-    if text.isascii() or not _RTL_BLOCK.search(text):
+    if text.isascii() or not _compiled(_RTL_BLOCK).search(text):
         return False
     return _class_pattern(_RTL).search(text) is not None
 
@@ -394,7 +451,7 @@ def logical_order(units: Sequence[str], *, paragraph_rtl: bool | None = None) ->
     right-to-left letters nor Arabic digits comes back joined, untouched, at once.
     """
     text = "".join(units)
-    if not paragraph_rtl and (text.isascii() or not _RTL_BLOCK.search(text)
+    if not paragraph_rtl and (text.isascii() or not _compiled(_RTL_BLOCK).search(text)
                            or not _class_pattern(_NEEDS_BIDI).search(text)):
         return text  # every level would be 0: nothing moves
     return "".join(_logical_units(units, paragraph_rtl))
