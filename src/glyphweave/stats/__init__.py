@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import partial
-from operator import ne
 from typing import Any
 
 import attrs
@@ -17,7 +15,7 @@ import attrs
 from glyphweave.core.decoding import is_weak
 from glyphweave.core.glyphtable import GlyphTable
 from glyphweave.guard.report import WarningRecord
-from glyphweave.stats.counting import kept_decoders, unresolved_by_font
+from glyphweave.stats.counting import kept_decoder_counts, unresolved_by_font
 
 
 @attrs.frozen(kw_only=True)
@@ -155,38 +153,9 @@ def _map_reads(info: Any) -> bool:
 
 def _count_visible(table: GlyphTable, visible: list[int]) -> tuple[Counter[str | None], int]:
     """Decoder counts and untagged count over the visible glyphs (``visible`` increasing:
-    the filter contract). The decoders are gathered a run at a time in compiled code
-    (:func:`~glyphweave.stats.counting.kept_decoders`: a loop here over the runs, with two
-    bisections per run, cost a book 40 ms) and counted over the whole page at once
-    (:func:`_decoder_counts`)."""
+    the filter contract), counted a run at a time in compiled code
+    (:func:`~glyphweave.stats.counting.kept_decoder_counts`)."""
     if not visible:
         return Counter(), 0
-    decoders, untagged = kept_decoders(table.raw_runs(), visible)
-    return _decoder_counts(decoders), untagged
-
-
-_COUNTED_APART = 4
-"""How many decoders :func:`_decoder_counts` counts one by one before counting the rest
-of a page's glyphs with a :class:`~collections.Counter`."""
-
-
-def _decoder_counts(decoders: list[str | None]) -> Counter[str | None]:
-    """``Counter(decoders)``, the same counts in the same order, counted a decoder at a time.
-
-    A page's glyphs have few decoders, mostly one, and its glyphs name it with the one
-    string object: ``list.count`` then compares by identity, where a ``Counter`` hashes and
-    adds per glyph (a twentieth of the IRS form's time went there). Past
-    :data:`_COUNTED_APART` decoders the rest go to a ``Counter`` after all.
-    """
-    counts: Counter[str | None] = Counter()
-    for _ in range(_COUNTED_APART):
-        if not decoders:
-            return counts
-        first = decoders[0]
-        found = decoders.count(first)
-        counts[first] = found
-        if found == len(decoders):
-            return counts
-        decoders = list(filter(partial(ne, first), decoders))
-    counts.update(decoders)
-    return counts
+    counts, untagged = kept_decoder_counts(table.raw_runs(), visible)
+    return Counter(counts), untagged

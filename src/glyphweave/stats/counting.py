@@ -5,15 +5,23 @@ filters keep them: one pointer walks them beside the runs."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from glyphweave.core.runs import Run
 
 
-def kept_decoders(runs: list[Run], visible: list[int]) -> tuple[list[str | None], int]:
-    """The decoders of the glyphs ``visible`` of the page whose runs are ``runs``, in paint
-    order, and how many of those glyphs are untagged (their run has no marked-content id).
+def kept_decoder_counts(runs: list[Run], visible: list[int]) -> tuple[dict[str | None, int], int]:
+    """How many of the glyphs ``visible`` of the page whose runs are ``runs`` each decoder
+    decoded, in the order the decoders first appear in paint order (None: unresolved), and
+    how many of those glyphs are untagged (their run has no marked-content id).
+
     A run is wholly kept when the index a whole run would put at its last glyph is its last
-    glyph's (the indices increase); only a run a filter cut is gathered glyph by glyph."""
-    decoders: list[str | None] = []
+    glyph's (the indices increase): it is counted by its decoders, worked out once per
+    decoded tuple (the interpreter hands the same tuple to every run of a string measured
+    before, so a book's words are counted a few thousand times, not glyph by glyph). Only a
+    run a filter cut is counted glyph by glyph."""
+    counts: dict[str | None, int] = {}
+    whole: dict[int, list[tuple[str | None, int]]] = {}  # id of a decoded tuple -> its counts
     untagged = 0
     n = len(visible)
     p = 0  # the position in ``visible`` of the first index at or after the run's start
@@ -24,19 +32,38 @@ def kept_decoders(runs: list[Run], visible: list[int]) -> tuple[list[str | None]
         end = start + length
         last = p + length - 1
         if length and last < n and visible[last] == end - 1:
-            decoders.extend([pair[1] for pair in decoded])
+            key = id(decoded)
+            pairs = whole.get(key)
+            if pairs is None:
+                pairs = _counted(decoded)
+                whole[key] = pairs
+            for name, count in pairs:
+                counts[name] = counts.get(name, 0) + count
             kept = length
         else:
             q = p
             while q < n and visible[q] < end:
-                decoders.append(decoded[visible[q] - start][1])
+                name = decoded[visible[q] - start][1]
+                counts[name] = counts.get(name, 0) + 1
                 q += 1
             kept = q - p
         if run.mcid is None:
             untagged += kept
         p += kept
         start = end
-    return decoders, untagged
+    return counts, untagged
+
+
+def _counted(decoded: Sequence[tuple[str, str | None]]) -> list[tuple[str | None, int]]:
+    """Each decoder of ``decoded`` and how many of its glyphs it decoded, in the order they
+    first appear (a string's glyphs nearly always share one)."""
+    first = decoded[0][1]
+    if all(pair[1] == first for pair in decoded):
+        return [(first, len(decoded))]
+    found: dict[str | None, int] = {}
+    for pair in decoded:
+        found[pair[1]] = found.get(pair[1], 0) + 1
+    return list(found.items())
 
 
 def unresolved_by_font(runs: list[Run], visible: list[int]) -> dict[int, int]:
