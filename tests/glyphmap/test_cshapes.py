@@ -15,7 +15,7 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from glyphweave.glyphmap import raster, shapes
@@ -162,6 +162,9 @@ def test_the_c_fill_fills_what_the_reference_fills(polygons):
     # Integer points (as font programs have) put many crossings on one x and edges on
     # pixel boundaries: the ties and the clamping to the grid are exercised too.
     edges = _edges_of(polygons)
+    # Points a few units in the last place apart scale to a grid of infinities: edges that are
+    # not numbers, which the C fill leaves to the reference (the test below).
+    assume(all(math.isfinite(value) for edge in edges for value in edge[:4]))
     assert _cshapes.fill(edges) == raster._fill_reference(edges)
 
 
