@@ -90,9 +90,10 @@ class PackedList:
 
 
 _UNSEEN: Any = object()
-_REMEMBERED = 20_000
-"""The most answers a :class:`PackedList` keeps (about 3 MB; then it starts afresh): a long
-document's vocabulary, not more, so that memory stays flat over a long run."""
+_REMEMBERED = 5_000
+"""The most answers a :class:`PackedList` keeps (under a megabyte; then it starts afresh): the
+words a document's non-English pages ask about, not more, so that memory stays flat over a
+long run."""
 
 
 def zipf(bucket: int) -> float:
