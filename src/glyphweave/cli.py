@@ -51,13 +51,13 @@ STDIN_LIMIT_MB = 512
 would otherwise read until memory runs out. A larger PDF can be given by its path."""
 
 
-
 def _json() -> Any:
     """:mod:`json`, imported by the outputs and reports that write it: a plain text extraction
     never does, and its import is a millisecond of every run's start."""
     import json
 
     return json
+
 
 def _encoding(name: str) -> str:
     """``--encoding``: a codec Python knows, by its canonical name."""

@@ -447,33 +447,26 @@ cdef struct Crossing:
     Py_ssize_t index
 
 
+cdef inline int _compared(double a, double b) noexcept nogil:
+    """-1, 0 or 1 as ``a`` is below, equal to or above ``b`` (numbers, never NaN: the fill
+    leaves those to the reference)."""
+    return -1 if a < b else (1 if a > b else 0)
+
+
 cdef int _edge_order(const void* a, const void* b) noexcept nogil:
     """The order of ``sorted`` on the edge tuples (top, bottom, x at the top, slope,
     direction), stable as it is."""
     cdef const Edge* p = <const Edge*>a
     cdef const Edge* q = <const Edge*>b
-    if p.top != q.top:
-        return -1 if p.top < q.top else 1
-    if p.bottom != q.bottom:
-        return -1 if p.bottom < q.bottom else 1
-    if p.x_top != q.x_top:
-        return -1 if p.x_top < q.x_top else 1
-    if p.slope != q.slope:
-        return -1 if p.slope < q.slope else 1
-    if p.direction != q.direction:
-        return -1 if p.direction < q.direction else 1
-    return -1 if p.index < q.index else (1 if p.index > q.index else 0)
+    return (_compared(p.top, q.top) or _compared(p.bottom, q.bottom) or _compared(p.x_top, q.x_top)
+            or _compared(p.slope, q.slope) or _compared(p.direction, q.direction) or _compared(p.index, q.index))
 
 
 cdef int _crossing_order(const void* a, const void* b) noexcept nogil:
     """The order of ``list.sort`` on (x, direction) pairs, stable as it is."""
     cdef const Crossing* p = <const Crossing*>a
     cdef const Crossing* q = <const Crossing*>b
-    if p.x != q.x:
-        return -1 if p.x < q.x else 1
-    if p.direction != q.direction:
-        return -1 if p.direction < q.direction else 1
-    return -1 if p.index < q.index else (1 if p.index > q.index else 0)
+    return _compared(p.x, q.x) or _compared(p.direction, q.direction) or _compared(p.index, q.index)
 
 
 cdef inline void _span(double* cover, Py_ssize_t base, double xa, double xb, double weight) noexcept nogil:

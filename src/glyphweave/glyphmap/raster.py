@@ -23,6 +23,7 @@ import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -224,14 +225,21 @@ def _fill(edges: list[tuple[float, float, float, float, int]]) -> int:
     return _fill_reference(edges)
 
 
-@functools.cache
 def _native_fill() -> Callable[[list[tuple[float, float, float, float, int]]], int | None] | None:
     """The compiled build's fill (:func:`._cshapes.fill`), or None in a pure install."""
+    native = native_module()
+    return None if native is None else native.fill
+
+
+@functools.cache
+def native_module() -> Any:
+    """The compiled build's :mod:`._cshapes` (the fill here, the shape references and their
+    search of :mod:`.shapes`), or None in a pure install."""
     try:
-        from glyphweave.glyphmap._cshapes import fill
+        from glyphweave.glyphmap import _cshapes
     except ImportError:
         return None
-    return fill
+    return _cshapes
 
 
 def _fill_reference(edges: Iterable[tuple[float, float, float, float, int]]) -> int:

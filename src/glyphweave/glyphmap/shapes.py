@@ -58,7 +58,7 @@ import attrs
 from glyphweave.packagedata import package_folder
 from glyphweave.tables.loader import FOLDER, PACKAGE
 
-from .raster import GRID, Shape, grow
+from .raster import GRID, Shape, grow, native_module
 
 __all__ = ["HOMOGLYPHS", "FontReader", "Reading", "References", "load_references", "read_shapes", "style_flags"]
 
@@ -258,7 +258,7 @@ def load_references() -> References:
     """
     raw = (package_folder(PACKAGE, FOLDER) / "shapes" / "references.bin.gz").read_bytes()
     data = gzip.decompress(raw)
-    if _native_module() is not None:
+    if native_module() is not None:
         return native_references(data)
     # Some 100,000 tuples made at once, none of them in a cycle: the collector would walk
     # them again and again as they are made (a fifth of the load, 10 ms).
@@ -269,16 +269,6 @@ def load_references() -> References:
     finally:
         if collecting:
             gc.enable()
-
-
-@functools.cache
-def _native_module() -> Any:
-    """The compiled build's :mod:`._cshapes`, or None in a pure install."""
-    try:
-        from glyphweave.glyphmap import _cshapes
-    except ImportError:
-        return None
-    return _cshapes
 
 
 def _header(data: bytes) -> tuple[str, int, int]:
@@ -296,7 +286,7 @@ def native_references(data: bytes) -> References:
     """A reference table from its bytes, searched in C (:mod:`._cshapes`): the references
     of :func:`parse_references` without a tuple per reference (the columns are made on
     first use, which :func:`nearest` never needs). About 8 ms where the tuples take 40."""
-    native = _native_module()
+    native = native_module()
     alphabet, count, pos = _header(data)
     size = struct.calcsize(f"<HB{GRID * GRID // 8}s6h2B")
     table = native.Table(data[pos : pos + count * size], count, alphabet,

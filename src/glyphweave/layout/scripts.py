@@ -82,13 +82,26 @@ def expand_ligatures(text: str) -> str:
     return text
 
 
+def _block_class(blocks: Sequence[tuple[int, int]]) -> str:
+    """A regex character class of the code point ranges ``blocks`` (compiled where needed,
+    by :func:`_compiled`)."""
+    return "".join(["[", *(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in blocks), "]"])
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled, once: for the classes only text beyond Latin-1 is searched with
+    (each costs a run a tenth to half a millisecond to compile, paid only where needed)."""
+    return re.compile(pattern)
+
+
 # --- Arabic presentation forms ---------------------------------------------------------------
 
 # Presentation forms A and B. U+FEFF is left out on purpose: it is the byte order mark / zero
 # width no-break space, not Arabic, and whether to drop it is a cleaning decision for whoever
 # owns invisible characters, not for this function, which never touches other characters.
 _ARABIC_FORM_BLOCKS = ((0xFB50, 0xFDFF), (0xFE70, 0xFEFE))
-_ARABIC_FORM = "[\ufb50-\ufdff\ufe70-\ufefe]"
+_ARABIC_FORM = _block_class(_ARABIC_FORM_BLOCKS)
 """The presentation-form blocks as a character class (compiled on first need, see
 :func:`_compiled`: a class beyond Latin-1 costs a tenth of a millisecond to compile, which a
 run on text with no Arabic need not pay)."""
@@ -155,25 +168,10 @@ _SCRIPTED_BLOCKS = (*_RTL_BLOCKS, (0x0900, 0x0B7F), (0x210E, 0x210E), (0x1D400, 
 Devanagari to Oriya (:func:`~.indic.has_drawn_order`) and the mathematical letters
 (:func:`~.mathletters.fold_math_letters`). (Not the Latin ligatures: TeX's pages are full of
 them, and :func:`expand_ligatures` finds them faster on its own.)"""
-
-
-@functools.cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    """``pattern`` compiled, once: for the classes only text beyond Latin-1 is searched with
-    (each costs a run a tenth to half a millisecond to compile, paid only where needed)."""
-    return re.compile(pattern)
-
-
-@functools.cache
-def _scripted() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The classes of :data:`_SCRIPTED_BLOCKS` within the Basic Multilingual Plane and beyond
-    it, compiled on first need (the first, a table of the plane, takes half a millisecond: a
-    run on ASCII text never pays it)."""
-    def pattern(blocks: Sequence[tuple[int, int]]) -> re.Pattern[str]:
-        return re.compile("".join(["[", *(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in blocks), "]"]))
-
-    return (pattern([(a, b) for a, b in _SCRIPTED_BLOCKS if b <= 0xFFFF]),
-            pattern([(a, b) for a, b in _SCRIPTED_BLOCKS if b > 0xFFFF]))
+_SCRIPTED_PLANE = _block_class([(a, b) for a, b in _SCRIPTED_BLOCKS if b <= 0xFFFF])
+"""Those within the Basic Multilingual Plane: one table look-up a character once compiled
+(half a millisecond to compile, which a run on ASCII text never pays)."""
+_SCRIPTED_BEYOND = _block_class([(a, b) for a, b in _SCRIPTED_BLOCKS if b > 0xFFFF])
 
 
 _LAST_FREE = [""]
@@ -195,10 +193,9 @@ def script_free(text: str) -> bool:
     answer for the text last found free is kept, by identity, for the next rule asking."""
     if text.isascii() or text is _LAST_FREE[0]:
         return True
-    plane, beyond = _scripted()
-    if plane.search(text) is not None:
+    if _compiled(_SCRIPTED_PLANE).search(text) is not None:
         return False
-    if len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text) and beyond.search(text):
+    if len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text) and _compiled(_SCRIPTED_BEYOND).search(text):
         return False
     _LAST_FREE[0] = text
     return True
@@ -207,7 +204,7 @@ def script_free(text: str) -> bool:
 # The blocks themselves: a handful of ranges the regex engine checks far faster (about 15x on
 # accented Latin) than the hundred-odd exact ones, so the exact pattern runs only on text that
 # has something in these blocks.
-_RTL_BLOCK = "".join(["[", *(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in _RTL_BLOCKS), "]"])
+_RTL_BLOCK = _block_class(_RTL_BLOCKS)
 _RTL = frozenset({"R", "AL"})
 # What makes a left-to-right line's order differ from its visual order at all: a right-to-left
 # letter, or Arabic digits (class AN, which UAX #9 lays out right-to-left around neutrals:

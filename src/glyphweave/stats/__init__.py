@@ -151,11 +151,10 @@ def _map_reads(info: Any) -> bool:
     return any((text := tounicode.to_unicode(bytes((code,)))) and not is_weak(text) for code in range(256))
 
 
-def _count_visible(table: GlyphTable, visible: list[int]) -> tuple[Counter[str | None], int]:
+def _count_visible(table: GlyphTable, visible: list[int]) -> tuple[dict[str | None, int], int]:
     """Decoder counts and untagged count over the visible glyphs (``visible`` increasing:
     the filter contract), counted a run at a time in compiled code
     (:func:`~glyphweave.stats.counting.kept_decoder_counts`)."""
     if not visible:
-        return Counter(), 0
-    counts, untagged = kept_decoder_counts(table.raw_runs(), visible)
-    return Counter(counts), untagged
+        return {}, 0
+    return kept_decoder_counts(table.raw_runs(), visible)

@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 
 from glyphweave.layout import Line, PageGeometry, direction_groups, expand_ligatures, has_rtl
+from glyphweave.layout.median import median
 from glyphweave.plugin import Assembled, Assembler, Option, PageContext, hookimpl
 
 from ._shared import RULE_OPTIONS, RuleOptions, finished_read, rows_order, rules_geometry
@@ -180,7 +181,7 @@ class LayoutAssembler(Assembler, RuleOptions):
         cropbox = page.cropbox
         ux, uy = lines[0].ux, lines[0].uy
         heights = [ln.height for ln in lines if _finite(ln.height) and ln.height > 0]
-        typical_height = _median(heights) if heights else 0.0
+        typical_height = median(heights) if heights else 0.0
         cell = self._cell(lines, typical_height)
         split = self.run_gap * cell
         pieces: list[_Piece] = []
@@ -265,7 +266,7 @@ class LayoutAssembler(Assembler, RuleOptions):
         gaps = [g for g in gaps if _finite(g)]
         if len(gaps) < 2:
             return split
-        typical = _median(gaps)
+        typical = median(gaps)
         if 0 < typical < PROSE_SPACE * cell:
             return max(split, JUSTIFIED * typical)
         return split
@@ -435,12 +436,3 @@ def _finish(lines: list[str]) -> str:
 @hookimpl
 def glyphweave_register_assemblers() -> list[type[Assembler]]:
     return [LayoutAssembler]
-
-
-def _median(values: list[float]) -> float:
-    """:func:`statistics.median`, imported when this assembler first lays out a page: the
-    module is loaded with every plugin, and :mod:`statistics` would add a millisecond to
-    every run's start."""
-    import statistics
-
-    return statistics.median(values)
