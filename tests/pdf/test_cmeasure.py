@@ -7,6 +7,7 @@ builds it, and compares both builds' text on every shared PDF besides.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -123,10 +124,14 @@ def assert_same_composite(width: int, strings: list[Any], adjustments: Any, widt
     """Both measure a composite font's operand alike, look up and decode the same codes in
     the same order, and raise alike: with the font's own scaled advances (a
     :class:`ScaledWidths`, which the C module multiplies out itself) and with any other
-    table of advances."""
+    table of advances; the C module with the font's :class:`KnownCodes` and without. Each
+    measures the operand, then again (every code known), then its bytes reversed in one
+    string (some codes known, some new)."""
+    operands = [strings, strings, [b"".join(bytes(s) for s in strings)[::-1]]]
     for own_table in (True, False):
         results = []
-        for implementation in (measure.measure_composite, native.measure_composite):
+        for implementation, known in ((measure.measure_composite, None), (native.measure_composite, None),
+                                      (native.measure_composite, native.KnownCodes())):
             asked: list[Any] = []
 
             def to_cid(code: bytes, asked: list[Any] = asked) -> int:
@@ -143,14 +148,46 @@ def assert_same_composite(width: int, strings: list[Any], adjustments: Any, widt
             else:
                 scaled = DecodeTable(lambda cid: widths[cid] * hscale / 1000.0)
             table = DecodeTable(lambda code, asked=asked: (asked.append(("text", code)), ("x", "test"))[1])
-            try:
-                found: Any = implementation(_split(width), width, cid_table, scaled, table,
-                                            [type(s)(s) for s in strings], adjustments, hscale, th, tc, tw, wmode,
-                                            space_single_byte)
-            except Exception as exc:  # noqa: BLE001 (compared, not swallowed)
-                found = f"{type(exc).__name__}: {exc}"
+            found: list[Any] = []
+            for operand in operands:
+                shown = [type(s)(s) for s in operand]
+                arguments = (_split(width), width, cid_table, scaled, table, shown, adjustments, hscale, th, tc,
+                             tw, wmode, space_single_byte)
+                try:
+                    found.append(implementation(*arguments) if known is None else implementation(*arguments, known))
+                except Exception as exc:  # noqa: BLE001 (compared, not swallowed)
+                    found.append(f"{type(exc).__name__}: {exc}")
             results.append((_exact(found), asked, _exact(sorted(scaled.items(), key=repr))))  # filled alike
         assert results[1] == results[0]
+        assert results[2] == results[0]
+
+
+def test_known_codes_keep_each_code_once_and_its_first_answers():
+    known = native.KnownCodes()
+    texts = itertools.count()
+    table = DecodeTable(lambda code: (str(next(texts)), "test"))
+    cid_table = DecodeTable(lambda code: len(code))
+    codes = [bytes([a, b]) for a in range(0, 256, 3) for b in range(0, 256, 5)]  # 86 x 52: the table grows
+    data = b"".join(codes)
+    first = native.measure_composite(_split(2), 2, cid_table, [500.0] * 3, table, [data], None, 1.0, 1.0, 0.0,
+                                     0.0, 0, False, known)
+    assert len(known) == len(codes)
+    again = native.measure_composite(_split(2), 2, cid_table, [500.0] * 3, table, [data[::-1]], None, 1.0, 1.0, 0.0,
+                                     0.0, 0, False, known)
+    assert len(known) == len(codes) + sum(code[::-1] not in set(codes) for code in codes)
+    decoded = dict(zip(first[0], first[7], strict=True))
+    assert all(decoded.get(code, text) == text for code, text in zip(again[0], again[7], strict=True))
+    # A code met before is the very bytes object made the first time.
+    made = {code: code for code in first[0]}
+    assert all(code is made.get(code, code) for code in again[0])
+    # Codes of one, two and three bytes are told apart, four-byte codes are never kept.
+    short = native.KnownCodes()
+    for width, data in ((1, b"A"), (2, b"\x00A"), (3, b"\x00\x00A"), (4, b"\x00\x00\x00A")):
+        found = native.measure_composite(_split(width), width, DecodeTable(lambda code: len(code)), [1.0] * 5,
+                                         DecodeTable(lambda code: (code.hex(), None)), [data], None, 1.0, 1.0, 0.0,
+                                         0.0, 0, False, short)
+        assert found[1] == (width,) and found[7] == ((data.hex(), None),)
+    assert len(short) == 3
 
 
 CID_WIDTHS = [500.0 + 13.0 * i for i in range(40)]

@@ -29,15 +29,15 @@ from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_AsDouble, PyFloat_CheckExa
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.long cimport PyLong_AsSsize_t, PyLong_FromLong
 from cpython.object cimport PyObject, PyObject_GetItem
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 from libc.math cimport INFINITY
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 
 from glyphweave.pdf import measure as _reference
 from glyphweave.pdf.fonts import ScaledWidths
 
-__all__ = ["measure_composite", "measure_simple"]
+__all__ = ["KnownCodes", "measure_composite", "measure_simple"]
 
 
 cdef extern from "Python.h":
@@ -54,6 +54,117 @@ cdef inline object _item(object table, object code):
         if found != NULL:
             return <object>found
     return PyObject_GetItem(table, code)
+
+
+cdef struct _Known:
+    # One code a composite font's operands showed: its key (see _key; 0 for an empty slot),
+    # and the code, CID and decoding its font's tables gave (strong references).
+    Py_ssize_t key
+    PyObject* code
+    PyObject* cid
+    PyObject* decoded
+
+
+cdef Py_ssize_t _KNOWN_MOST = 1 << 16  # slots: 2 MB at most per font, about 43,000 codes
+
+
+cdef class KnownCodes:
+    """What :func:`measure_composite` keeps per composite font between operands: each code
+    it met (up to three bytes long), with the code's bytes, CID and decoding as the font's
+    caches gave them, in an open-addressing table keyed by the code's bytes as an integer.
+
+    The reference looks each code of each new operand up in two of the font's caches
+    (code to CID, code to text), each a dictionary keyed by a fresh ``bytes`` object that is
+    hashed and compared anew: on a CJK document that was a fifth of the measuring. A code met
+    before costs a probe of this table instead, and its ``bytes`` object is the one made
+    the first time. The caches never change an answer once given (they only fill), so what
+    is kept here is what a look-up would give; a code met the first time is still looked up
+    in them, in the reference's order."""
+
+    cdef _Known* slots
+    cdef Py_ssize_t size  # slots, a power of two (0 before the first code)
+    cdef Py_ssize_t used
+    cdef int shift  # 64 - log2(size): the hash's top bits index the table
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.slots != NULL:
+            for i in range(self.size):
+                if self.slots[i].key:
+                    Py_XDECREF(self.slots[i].code)
+                    Py_XDECREF(self.slots[i].cid)
+                    Py_XDECREF(self.slots[i].decoded)
+            free(self.slots)
+
+    def __len__(self):
+        return self.used
+
+    cdef inline Py_ssize_t _slot(self, Py_ssize_t key) noexcept:
+        """Where ``key`` is, or the empty slot where it would go (linear probing from a
+        Fibonacci hash); -1 before the table exists."""
+        if self.size == 0:
+            return -1
+        cdef Py_ssize_t mask = self.size - 1
+        cdef Py_ssize_t i = <Py_ssize_t>((<unsigned long long>key * 11400714819323198485ULL) >> self.shift)
+        while self.slots[i].key != key and self.slots[i].key != 0:
+            i = (i + 1) & mask
+        return i
+
+    cdef inline _Known* find(self, Py_ssize_t key) noexcept:
+        cdef Py_ssize_t i = self._slot(key)
+        if i < 0 or self.slots[i].key == 0:
+            return NULL
+        return &self.slots[i]
+
+    cdef int add(self, Py_ssize_t key, object code, object cid, object decoded) except -1:
+        """Keep ``key``'s answers (a key already kept keeps its first; a full table keeps
+        no more)."""
+        if (self.used + 1) * 3 > self.size * 2:  # over two thirds full: grow, or stop adding
+            if self.size >= _KNOWN_MOST:
+                return 0
+            self._grow()
+        cdef Py_ssize_t i = self._slot(key)
+        if self.slots[i].key:
+            return 0
+        self.slots[i].key = key
+        Py_INCREF(code)
+        Py_INCREF(cid)
+        Py_INCREF(decoded)
+        self.slots[i].code = <PyObject*>code
+        self.slots[i].cid = <PyObject*>cid
+        self.slots[i].decoded = <PyObject*>decoded
+        self.used += 1
+        return 0
+
+    cdef int _grow(self) except -1:
+        cdef _Known* old = self.slots
+        cdef Py_ssize_t old_size = self.size, i, j
+        cdef Py_ssize_t size = old_size * 2 if old_size else 64
+        cdef _Known* slots = <_Known*>calloc(size, sizeof(_Known))
+        if slots == NULL:
+            raise MemoryError()
+        self.slots, self.size, self.shift = slots, size, 64
+        while size > 1:
+            size >>= 1
+            self.shift -= 1
+        for i in range(old_size):
+            if old[i].key:
+                j = self._slot(old[i].key)
+                self.slots[j] = old[i]
+        free(old)
+        return 0
+
+
+cdef inline Py_ssize_t _key(const unsigned char* data, Py_ssize_t size) noexcept:
+    """A code of one to three bytes as a positive integer that also says its length (so
+    ``<00 41>`` and ``<41>`` differ); 0 for any other length."""
+    if size == 1:
+        return (1 << 24) | data[0]
+    if size == 2:
+        return (2 << 24) | (data[0] << 8) | data[1]
+    if size == 3:
+        return (3 << 24) | (data[0] << 16) | (data[1] << 8) | data[2]
+    return 0
 
 
 cdef struct Glyphs:
@@ -297,12 +408,14 @@ def measure_simple(widths, table, strings, adjustments, double hscale, double th
 
 
 def measure_composite(split, Py_ssize_t width, cid_table, widths, table, strings, adjustments, double hscale,
-                      double th, double tc, double tw, int wmode, space_single_byte):
+                      double th, double tc, double tw, int wmode, space_single_byte, KnownCodes known=None):
     """What :func:`glyphweave.pdf.measure.measure_composite` returns for the same arguments.
     Codes of one width (Identity-H, most Unicode CMaps) are cut here; the codes of a CMap
     with several widths (GBK-EUC, Shift-JIS, EUC), or of strings that end inside a code
     while TJ numbers stand between them, come from the reference's
-    :func:`~glyphweave.pdf.measure.composite_codes`, and are looked up and placed here."""
+    :func:`~glyphweave.pdf.measure.composite_codes`, and are looked up and placed here.
+    ``known``: the font's :class:`KnownCodes`, which answers for the codes met before and
+    keeps the new ones (None: every code is looked up in the font's caches)."""
     if adjustments and not _valid_shifts(adjustments):
         return _reference.measure_composite(split, width, cid_table, widths, table, strings, adjustments, hscale,
                                             th, tc, tw, wmode, space_single_byte)
@@ -310,35 +423,69 @@ def measure_composite(split, Py_ssize_t width, cid_table, widths, table, strings
     cdef object data = None, shifts = None, value, code
     if width > 0:
         if len(strings) == 1 and not adjustments:
-            data = bytes(strings[0])
+            data = strings[0] if type(strings[0]) is bytes else bytes(strings[0])
         else:
             for part in strings:
                 if len(part) % width:
                     break
             else:
                 data = b"".join(strings)
-    cdef const char* source
-    cdef Py_ssize_t size, n, i, k
+    cdef const char* source = NULL
+    cdef Py_ssize_t size = 0, n, i, k, length, key, missed = 0
     if data is not None:
-        source = PyBytes_AS_STRING(data)
+        source = PyBytes_AS_STRING(data)  # data is bytes, held to the end: safe while Python code runs
         size = PyBytes_GET_SIZE(data)
         n = (size + width - 1) // width
         codes = PyTuple_New(n)
-        for i in range(n):
-            value = PyBytes_FromStringAndSize(source + i * width, min(width, size - i * width))
-            Py_INCREF(value)
-            PyTuple_SET_ITEM(codes, i, value)
     else:
         # Codes never span strings; a TJ number's byte offset becomes a count of codes (never
         # negative: one inside a code stands after the last).
         codes, shifts = _reference.composite_codes(split, width, strings, adjustments, -hscale / 1000.0)
         n = len(codes)
-    cids = _looked_up(cid_table, codes)
-    advances = _scaled(widths, cids) if type(widths) is ScaledWidths else _looked_up(widths, cids)
     cdef bint floats = True, has_space = False, spaced
     cdef Glyphs g
-    _allocate(&g, n, shifted)
+    cdef _Known* found
+    cdef Py_ssize_t* keys = <Py_ssize_t*>malloc(sizeof(Py_ssize_t) * (n + 1))
+    if keys == NULL:
+        raise MemoryError()
+    g.code = NULL
     try:
+        # Each code's CID, in order; a code ``known`` answers for gets its decoding (and,
+        # cut here, its bytes) too, and is marked -1 in ``keys``; the others keep their key
+        # (0: a code the table does not keep) and are decoded after placing, as the reference
+        # decodes them.
+        cids = PyTuple_New(n)
+        decoded = PyTuple_New(n)
+        for i in range(n):
+            if data is not None:
+                length = min(width, size - i * width)
+                key = _key(<const unsigned char*>source + i * width, length)
+            else:
+                code = <object>PyTuple_GET_ITEM(codes, i)
+                key = (_key(<const unsigned char*>PyBytes_AS_STRING(code), PyBytes_GET_SIZE(code))
+                       if type(code) is bytes else 0)
+            found = known.find(key) if known is not None and key else NULL
+            if found != NULL:
+                if data is not None:
+                    Py_INCREF(<object>found.code)
+                    PyTuple_SET_ITEM(codes, i, <object>found.code)
+                Py_INCREF(<object>found.cid)
+                PyTuple_SET_ITEM(cids, i, <object>found.cid)
+                Py_INCREF(<object>found.decoded)
+                PyTuple_SET_ITEM(decoded, i, <object>found.decoded)
+                keys[i] = -1
+                continue
+            if data is not None:
+                value = PyBytes_FromStringAndSize(source + i * width, length)
+                Py_INCREF(value)
+                PyTuple_SET_ITEM(codes, i, value)
+            value = _item(cid_table, <object>PyTuple_GET_ITEM(codes, i))
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(cids, i, value)
+            keys[i] = key
+            missed += 1
+        advances = _scaled(widths, cids) if type(widths) is ScaledWidths else _looked_up(widths, cids)
+        _allocate(&g, n, shifted)
         for i in range(n):
             code = <object>PyTuple_GET_ITEM(codes, i)
             g.space[i] = PyBytes_GET_SIZE(code) == 1 and PyBytes_AS_STRING(code)[0] == 32
@@ -358,6 +505,17 @@ def measure_composite(split, Py_ssize_t width, cid_table, widths, table, strings
             if shifts is None and shifted:
                 shifts = [(g.counts[k], g.shift[k]) for k in range(g.shifted)]
             starts, pens, extent, end = _reference.placed(codes, advances, shifts, spaced, b" ", wmode, tc, tw, th)
+        if missed:
+            for i in range(n):
+                if keys[i] == -1:
+                    continue
+                code = <object>PyTuple_GET_ITEM(codes, i)
+                value = _item(table, code)
+                Py_INCREF(value)
+                PyTuple_SET_ITEM(decoded, i, value)
+                if keys[i] and known is not None:
+                    known.add(keys[i], code, <object>PyTuple_GET_ITEM(cids, i), value)
     finally:
+        free(keys)
         free(g.code)
-    return codes, cids, advances, starts, pens, extent, end, _looked_up(table, codes) if n else ()
+    return codes, cids, advances, starts, pens, extent, end, decoded

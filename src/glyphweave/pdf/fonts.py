@@ -91,8 +91,8 @@ class FontState:
     """
 
     __slots__ = ("info", "simple", "widths", "vwidths", "ascent", "descent", "cmap",
-                 "cids", "decode", "space_single_byte", "code_width", "may_split", "procedures", "_scaled",
-                 "_split")
+                 "cids", "decode", "space_single_byte", "code_width", "may_split", "procedures", "known_codes",
+                 "_scaled", "_split")
 
     def __init__(self, info: FontInfo) -> None:
         self.info = info
@@ -108,6 +108,9 @@ class FontState:
         self.space_single_byte = True
         self.code_width = 0
         """Composite fonts: the one code length of the CMap's codespace, 0 when mixed."""
+        self.known_codes: Any = None
+        """Composite fonts: the measuring's :class:`~glyphweave.pdf.measure.KnownCodes`, made
+        by the interpreter when it first measures a string in the font."""
         self._scaled: dict[float, Any] = {}
         self.may_split = info.subtype == "Type3" and self.simple
         """Whether :meth:`split_advances` may find split characters (a simple Type3 font)."""

@@ -66,9 +66,9 @@ except ImportError:  # a pure install: the reference
 
     number = float  # type: ignore[assignment]  # numeric operands are bytes: float() reads them
 try:  # the compiled build's measuring of shown strings: the same numbers, worked out in C doubles
-    from glyphweave.pdf._cmeasure import measure_composite, measure_simple
+    from glyphweave.pdf._cmeasure import KnownCodes, measure_composite, measure_simple
 except ImportError:  # a pure install: the reference
-    from glyphweave.pdf.measure import measure_composite, measure_simple
+    from glyphweave.pdf.measure import KnownCodes, measure_composite, measure_simple  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 
@@ -856,9 +856,12 @@ class PageInterpreter:
                 widths, table, strings, adjustments, hscale, th, tc, tw, wmode)
         else:
             assert state.cmap is not None and state.cids is not None  # composite fonts always have both
+            known = state.known_codes
+            if known is None:
+                known = state.known_codes = KnownCodes()
             codes, cids, advances, starts, pens, extent, end, decoded = measure_composite(
                 state.cmap.split, state.code_width, state.cids, widths, table, strings, adjustments, hscale, th, tc,
-                tw, wmode, state.space_single_byte)
+                tw, wmode, state.space_single_byte, known)
         if codes:
             if table.several:  # a font whose producer may map clusters (pdf/clusters.py)
                 decoded = covered_by_clusters(decoded)

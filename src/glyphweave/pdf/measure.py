@@ -15,10 +15,24 @@ import math
 from itertools import accumulate, islice
 from typing import Any
 
-__all__ = ["composite_codes", "measure_composite", "measure_simple", "placed"]
+__all__ = ["KnownCodes", "composite_codes", "measure_composite", "measure_simple", "placed"]
 
 Placed = tuple[tuple[float, ...], tuple[float, ...], "tuple[float, float, float] | None", float]
 """(starts, pens, extent, end): see :func:`placed`."""
+
+
+class KnownCodes:
+    """What :func:`measure_composite` keeps per composite font between operands: nothing,
+    here. The reference looks every code up in the font's own caches (code to CID, code to
+    text), which fill on first use and never change an answer. The compiled build's class of
+    this name keeps the codes met before in a table of C integers, which answers for them
+    without hashing a new ``bytes`` object per code; the interpreter holds one per font
+    (:attr:`~glyphweave.pdf.fonts.FontState.known_codes`) in either build."""
+
+    __slots__ = ()
+
+    def __len__(self) -> int:
+        return 0
 
 
 def measure_simple(widths: Any, table: Any, strings: list[Any], adjustments: list[tuple[int, float]] | None,
@@ -42,12 +56,13 @@ def measure_simple(widths: Any, table: Any, strings: list[Any], adjustments: lis
 
 def measure_composite(split: Any, width: int, cid_table: Any, widths: Any, table: Any, strings: list[Any],
                       adjustments: list[tuple[int, float]] | None, hscale: float, th: float, tc: float, tw: float,
-                      wmode: int, space_single_byte: bool) -> tuple[Any, ...]:
+                      wmode: int, space_single_byte: bool, known: KnownCodes | None = None) -> tuple[Any, ...]:
     """A composite font's operand: its codes split by the font's CMap (``split``; ``width``
     its one code length, 0 when it has several), each code's CID (``cid_table``) and the
     CID's advance scaled by ``hscale`` (``widths``), measured and decoded as
     :func:`measure_simple` does. Word spacing applies to the single-byte code 32 only, in
-    a CMap that has single-byte codes (``space_single_byte``; §9.3.3).
+    a CMap that has single-byte codes (``space_single_byte``; §9.3.3). ``known``, the
+    font's :class:`KnownCodes`, keeps nothing here.
 
     Returns (codes, cids, advances, starts, pens, extent, end, decoded): codes as bytes."""
     codes, shifts = composite_codes(split, width, strings, adjustments, -hscale / 1000.0)
