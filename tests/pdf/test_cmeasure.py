@@ -44,17 +44,25 @@ def _table(asked: list[int]) -> DecodeTable:
 def assert_same(widths: Any, strings: list[Any], adjustments: Any, hscale: float, th: float, tc: float, tw: float,
                 wmode: int) -> None:
     """Both measure the operand alike, decode the same codes in the same order, and raise
-    alike."""
+    alike; the C module with the font's :class:`KnownCodes` and without. Each measures the
+    operand, then again (every code known), then its bytes reversed in one string."""
+    operands = [strings, strings, [b"".join(bytes(s) for s in strings)[::-1]]]
     results = []
-    for implementation in (measure.measure_simple, native.measure_simple):
+    for implementation, known in ((measure.measure_simple, None), (native.measure_simple, None),
+                                  (native.measure_simple, native.KnownCodes())):
         asked: list[int] = []
-        try:
-            found: Any = implementation(list(widths) if isinstance(widths, list) else widths, _table(asked),
-                                        [type(s)(s) for s in strings], adjustments, hscale, th, tc, tw, wmode)
-        except Exception as exc:  # noqa: BLE001 (compared, not swallowed)
-            found = f"{type(exc).__name__}: {exc}"
+        table = _table(asked)
+        found: list[Any] = []
+        for operand in operands:
+            arguments = (list(widths) if isinstance(widths, list) else widths, table, [type(s)(s) for s in operand],
+                         adjustments, hscale, th, tc, tw, wmode)
+            try:
+                found.append(implementation(*arguments) if known is None else implementation(*arguments, known))
+            except Exception as exc:  # noqa: BLE001 (compared, not swallowed)
+                found.append(f"{type(exc).__name__}: {exc}")
         results.append((_exact(found), asked))
     assert results[1] == results[0]
+    assert results[2] == results[0]
 
 
 WIDTHS = [i * 0.37 - 5.0 for i in range(256)]
@@ -188,6 +196,14 @@ def test_known_codes_keep_each_code_once_and_its_first_answers():
                                          0.0, 0, False, short)
         assert found[1] == (width,) and found[7] == ((data.hex(), None),)
     assert len(short) == 3
+    # A simple font's: each code's decoding, the first answer kept.
+    simple = native.KnownCodes()
+    table = DecodeTable(lambda code: (str(next(texts)), "test"))
+    first = native.measure_simple(WIDTHS, table, [b"abca"], None, 1.0, 1.0, 0.0, 0.0, 0, simple)
+    assert len(simple) == 3 and first[6][0] is first[6][3]
+    table.clear()  # a table that would now answer anew: the kept answers stand
+    assert native.measure_simple(WIDTHS, table, [b"cab"], None, 1.0, 1.0, 0.0, 0.0, 0, simple)[6] == tuple(
+        first[6][i] for i in (2, 0, 1))
 
 
 CID_WIDTHS = [500.0 + 13.0 * i for i in range(40)]

@@ -79,15 +79,20 @@ cdef class KnownCodes:
     before costs a probe of this table instead, and its ``bytes`` object is the one made
     the first time. The caches never change an answer once given (they only fill), so what
     is kept here is what a look-up would give; a code met the first time is still looked up
-    in them, in the reference's order."""
+    in them, in the reference's order. A simple font's codes are single bytes, keys of
+    small integers that hash at no cost: :func:`measure_simple` keeps only their decoding,
+    by code in an array, where a dictionary look-up took about a hundred instructions."""
 
     cdef _Known* slots
     cdef Py_ssize_t size  # slots, a power of two (0 before the first code)
     cdef Py_ssize_t used
     cdef int shift  # 64 - log2(size): the hash's top bits index the table
+    cdef PyObject* simple[256]  # a simple font's decoding of each code, NULL until met
 
     def __dealloc__(self):
         cdef Py_ssize_t i
+        for i in range(256):
+            Py_XDECREF(self.simple[i])
         if self.slots != NULL:
             for i in range(self.size):
                 if self.slots[i].key:
@@ -97,7 +102,10 @@ cdef class KnownCodes:
             free(self.slots)
 
     def __len__(self):
-        return self.used
+        cdef Py_ssize_t i, simple = 0
+        for i in range(256):
+            simple += self.simple[i] != NULL
+        return self.used + simple
 
     cdef inline Py_ssize_t _slot(self, Py_ssize_t key) noexcept:
         """Where ``key`` is, or the empty slot where it would go (linear probing from a
@@ -361,8 +369,10 @@ cdef bint _valid_shifts(object shifts) except -1:
 
 
 def measure_simple(widths, table, strings, adjustments, double hscale, double th, double tc, double tw,
-                   int wmode):
-    """What :func:`glyphweave.pdf.measure.measure_simple` returns for the same arguments."""
+                   int wmode, KnownCodes known=None):
+    """What :func:`glyphweave.pdf.measure.measure_simple` returns for the same arguments.
+    ``known``: the font's :class:`KnownCodes`, which keeps each code's decoding (None: every
+    code is looked up in ``table``)."""
     if type(widths) is not list or (adjustments and not _valid_shifts(adjustments)):
         return _reference.measure_simple(widths, table, strings, adjustments, hscale, th, tc, tw, wmode)
     data = strings[0] if len(strings) == 1 else b"".join(strings)
@@ -376,14 +386,15 @@ def measure_simple(widths, table, strings, adjustments, double hscale, double th
         n = PyByteArray_GET_SIZE(data)
     else:
         return _reference.measure_simple(widths, table, strings, adjustments, hscale, th, tc, tw, wmode)
-    cdef Py_ssize_t known = PyList_GET_SIZE(widths)
+    cdef Py_ssize_t listed = PyList_GET_SIZE(widths)
     for i in range(n):
-        if source[i] >= known or not PyFloat_CheckExact(<object>PyList_GET_ITEM(widths, source[i])):
+        if source[i] >= listed or not PyFloat_CheckExact(<object>PyList_GET_ITEM(widths, source[i])):
             return _reference.measure_simple(widths, table, strings, adjustments, hscale, th, tc, tw, wmode)
     cdef Glyphs g
     _allocate(&g, n, len(adjustments) if adjustments else 0)
     cdef bint has_space = False
     cdef object width, value
+    cdef PyObject* found
     try:
         for i in range(n):
             g.code[i] = source[i]  # copied before any Python code runs (a decoder could run below)
@@ -402,7 +413,22 @@ def measure_simple(widths, table, strings, adjustments, double hscale, double th
         if g.shifted:
             _read_shifts(&g, adjustments, -hscale / 1000.0, 1)
         starts, pens, extent, end = _place(&g, tw != 0.0 and has_space, wmode, tc, tw, th)
-        return codes, advances, starts, pens, extent, end, _looked_up(table, codes) if n else ()
+        if not n:
+            return codes, advances, starts, pens, extent, end, ()
+        if known is None:
+            return codes, advances, starts, pens, extent, end, _looked_up(table, codes)
+        decoded = PyTuple_New(n)
+        for i in range(n):  # in order, as the reference looks them up; the codes met before from the array
+            found = known.simple[g.code[i]]
+            if found == NULL:
+                value = _item(table, <object>PyTuple_GET_ITEM(codes, i))
+                Py_INCREF(value)
+                known.simple[g.code[i]] = <PyObject*>value
+            else:
+                value = <object>found
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(decoded, i, value)
+        return codes, advances, starts, pens, extent, end, decoded
     finally:
         free(g.code)
 

@@ -109,8 +109,8 @@ class FontState:
         self.code_width = 0
         """Composite fonts: the one code length of the CMap's codespace, 0 when mixed."""
         self.known_codes: Any = None
-        """Composite fonts: the measuring's :class:`~glyphweave.pdf.measure.KnownCodes`, made
-        by the interpreter when it first measures a string in the font."""
+        """The measuring's :class:`~glyphweave.pdf.measure.KnownCodes`, made by the
+        interpreter when it first measures a string in the font."""
         self._scaled: dict[float, Any] = {}
         self.may_split = info.subtype == "Type3" and self.simple
         """Whether :meth:`split_advances` may find split characters (a simple Type3 font)."""

@@ -851,14 +851,14 @@ class PageInterpreter:
         table: Any = state.decode
         cids: tuple[int, ...] | None = None
         widths = self._scaled_widths(state, hscale)
+        known = state.known_codes
+        if known is None:
+            known = state.known_codes = KnownCodes()
         if state.simple:
             codes, advances, starts, pens, extent, end, decoded = measure_simple(
-                widths, table, strings, adjustments, hscale, th, tc, tw, wmode)
+                widths, table, strings, adjustments, hscale, th, tc, tw, wmode, known)
         else:
             assert state.cmap is not None and state.cids is not None  # composite fonts always have both
-            known = state.known_codes
-            if known is None:
-                known = state.known_codes = KnownCodes()
             codes, cids, advances, starts, pens, extent, end, decoded = measure_composite(
                 state.cmap.split, state.code_width, state.cids, widths, table, strings, adjustments, hscale, th, tc,
                 tw, wmode, state.space_single_byte, known)

@@ -22,11 +22,11 @@ Placed = tuple[tuple[float, ...], tuple[float, ...], "tuple[float, float, float]
 
 
 class KnownCodes:
-    """What :func:`measure_composite` keeps per composite font between operands: nothing,
-    here. The reference looks every code up in the font's own caches (code to CID, code to
+    """What the measuring keeps per font between operands: nothing, here. The reference looks every code up in the font's own caches (code to CID, code to
     text), which fill on first use and never change an answer. The compiled build's class of
-    this name keeps the codes met before in a table of C integers, which answers for them
-    without hashing a new ``bytes`` object per code; the interpreter holds one per font
+    this name keeps the codes met before in C (a composite font's in a table keyed by the
+    code's bytes as an integer, a simple font's decoding in an array by code), which answers
+    for them without a dictionary look-up per code; the interpreter holds one per font
     (:attr:`~glyphweave.pdf.fonts.FontState.known_codes`) in either build."""
 
     __slots__ = ()
@@ -36,10 +36,12 @@ class KnownCodes:
 
 
 def measure_simple(widths: Any, table: Any, strings: list[Any], adjustments: list[tuple[int, float]] | None,
-                   hscale: float, th: float, tc: float, tw: float, wmode: int) -> tuple[Any, ...]:
+                   hscale: float, th: float, tc: float, tw: float, wmode: int,
+                   known: KnownCodes | None = None) -> tuple[Any, ...]:
     """A simple font's operand: its ``strings`` (with TJ numbers as ``adjustments``,
     ``(bytes shown before, number)``) measured with the font's advances scaled by ``hscale``
     (``widths``, a list by code) and decoded through ``table`` (the font's decode cache).
+    ``known``, the font's :class:`KnownCodes`, keeps nothing here.
 
     Returns (codes, advances, starts, pens, extent, end, decoded): codes as ints, the other
     sequences as tuples (see :class:`~glyphweave.pdf.interpreter.Measured`)."""
