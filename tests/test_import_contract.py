@@ -113,8 +113,11 @@ def _module_name(root: Path, path: Path) -> str:
 
 
 def _is_submodule(root: Path, name: str) -> bool:
+    """Whether ``name`` is a module of the package: a Python source, a package, or a Cython
+    source (a module of the compiled build, which its importer falls back from)."""
     folder = root.joinpath(*name.split(".")[1:])
-    return folder.with_suffix(".py").is_file() or (folder / "__init__.py").is_file()
+    return (folder.with_suffix(".py").is_file() or folder.with_suffix(".pyx").is_file()
+            or (folder / "__init__.py").is_file())
 
 
 def _imports(path: Path, module: str, root: Path = PACKAGE) -> list[tuple[int, str]]:

@@ -45,12 +45,15 @@ filter's test of each run (the filters themselves hold hook implementations). Ea
 type, no ``attrs`` class, no hook implementation, no method aliased by assignment."""
 
 
-NATIVE = ("glyphweave.pdf._ctokenizer", "glyphweave.pdf._cmeasure", "glyphweave.glyphmap._cshapes")
+NATIVE = ("glyphweave.pdf._ctokenizer", "glyphweave.pdf._cmeasure", "glyphweave.glyphmap._cshapes",
+          "glyphweave.layout._ctext")
 """The modules written for C (each a ``.pyx`` beside the pure module it stands in for, whose
 importer falls back to that module where it is not built): the content tokenizer's fast
 path, :mod:`glyphweave.pdf.tokenizer` scanned byte by byte; the measuring of a shown
-string, :mod:`glyphweave.pdf.measure` worked out in C doubles; and the shape references
-with the matcher's search, :mod:`glyphweave.glyphmap.shapes` over C arrays."""
+string, :mod:`glyphweave.pdf.measure` worked out in C doubles; the shape references
+with the matcher's search, :mod:`glyphweave.glyphmap.shapes` over C arrays; and two scans
+of a page's text, its words for dehyphenation (:mod:`glyphweave.layout.hyphens`) and its
+characters of the script rules' blocks (:mod:`glyphweave.layout.scripts`), as loops."""
 
 
 def compiled_modules() -> list[str]:

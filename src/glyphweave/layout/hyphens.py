@@ -69,6 +69,14 @@ _WORD = re.compile(r"[^\W\d_]+(?:[-\u2010][^\W\d_]+)*")
 _LINE_END = re.compile(r"[-\u2010][^\S\n]*$", re.MULTILINE)
 """A hyphen that ends its line (white-space after it aside)."""
 
+try:  # the compiled build: the same words, cut by a loop in C instead of the pattern's matcher
+    from glyphweave.layout._ctext import words as _page_words
+except ImportError:  # a pure install: the reference
+
+    def _page_words(text: str) -> list[str]:
+        """The words of ``text`` (lower-cased by the caller): the pattern's matches."""
+        return _WORD.findall(text)
+
 Frequency = Callable[[str], float]
 """A word's Zipf frequency (0.0: unknown), the word lower-cased."""
 
@@ -172,7 +180,7 @@ class _Evidence:
     def _read(self) -> Counter[str]:
         body, ends = _without_split_heads(self._text)
         # Neither a word nor an inner hyphen spans a line break: the page is searched at once.
-        found = _WORD.findall(body.lower())
+        found = _page_words(body.lower())
         words = Counter(found)
         # A hyphen between two letters is inside one of the words found. (Looked for among
         # the distinct words, each compound's parts counted as often as it occurs: a page's

@@ -168,10 +168,36 @@ _SCRIPTED_BLOCKS = (*_RTL_BLOCKS, (0x0900, 0x0B7F), (0x210E, 0x210E), (0x1D400, 
 Devanagari to Oriya (:func:`~.indic.has_drawn_order`) and the mathematical letters
 (:func:`~.mathletters.fold_math_letters`). (Not the Latin ligatures: TeX's pages are full of
 them, and :func:`expand_ligatures` finds them faster on its own.)"""
-_SCRIPTED_PLANE = _block_class([(a, b) for a, b in _SCRIPTED_BLOCKS if b <= 0xFFFF])
-"""Those within the Basic Multilingual Plane: one table look-up a character once compiled
-(half a millisecond to compile, which a run on ASCII text never pays)."""
-_SCRIPTED_BEYOND = _block_class([(a, b) for a, b in _SCRIPTED_BLOCKS if b > 0xFFFF])
+
+
+@functools.cache
+def _block_patterns(blocks: tuple[tuple[int, int], ...]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The classes of ``blocks``' ranges within the Basic Multilingual Plane and beyond it
+    (None where there are none), compiled once: the first is one table look-up a character
+    (half a millisecond to compile, which a run on ASCII text never pays), the second tested
+    range by range."""
+    plane = [(a, min(b, 0xFFFF)) for a, b in blocks if a <= 0xFFFF]
+    beyond = [(max(a, 0x10000), b) for a, b in blocks if b > 0xFFFF]
+    return (re.compile(_block_class(plane)) if plane else None, re.compile(_block_class(beyond)) if beyond else None)
+
+
+def blocks_searched(text: str, blocks: tuple[tuple[int, int], ...]) -> bool:
+    """Whether a character of ``text`` lies in one of ``blocks`` (first and last code
+    point): the classes of :func:`_block_patterns` searched, the one beyond the Basic
+    Multilingual Plane only in a text that has such a character (its UTF-16 form is then
+    longer than two bytes a character, a copy cheaper than a scan). The reference of the
+    compiled build's loop in C, which :func:`script_free` runs where it is built."""
+    plane, beyond = _block_patterns(blocks)
+    if plane is not None and plane.search(text) is not None:
+        return True
+    return (beyond is not None and len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text)
+            and beyond.search(text) is not None)
+
+
+try:  # the compiled build: the blocks looked for by a loop in C, the same answer
+    from glyphweave.layout._ctext import any_in as _any_in
+except ImportError:  # a pure install: the reference
+    _any_in = blocks_searched
 
 
 _LAST_FREE = [""]
@@ -186,16 +212,13 @@ def script_free(text: str) -> bool:
     leaves it as it is.
 
     The rules scanned each page once each, over character classes with ranges beyond the
-    Basic Multilingual Plane, which the regex engine tests range by range. Here the BMP
-    ranges are one table look-up per character, and the others are looked for only in a text
-    that has a character beyond the BMP (its UTF-16 form is then longer than two bytes a
-    character, a copy cheaper than one scan): together a third of the three scans. The
-    answer for the text last found free is kept, by identity, for the next rule asking."""
+    Basic Multilingual Plane, which the regex engine tests range by range. Here one scan
+    (:func:`blocks_searched`) looks for all their blocks at once: a third of the three scans in the
+    pure build, a loop of comparisons in C in the compiled one. The answer for the text
+    last found free is kept, by identity, for the next rule asking."""
     if text.isascii() or text is _LAST_FREE[0]:
         return True
-    if _compiled(_SCRIPTED_PLANE).search(text) is not None:
-        return False
-    if len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text) and _compiled(_SCRIPTED_BEYOND).search(text):
+    if _any_in(text, _SCRIPTED_BLOCKS):
         return False
     _LAST_FREE[0] = text
     return True
