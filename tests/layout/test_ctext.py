@@ -1,7 +1,7 @@
-"""The compiled build's scans of a page's text (``_ctext``) answer as the references do: the
+"""The compiled build's work on a page's text (``_ctext``) answers as the references do: the
 words dehyphenation reads (the pattern's matches), on every kind of character the pattern's
-class and its hyphens tell apart, and whether the text holds a character of the script
-rules' blocks.
+class and its hyphens tell apart, whether the text holds a character of the script rules'
+blocks, and the list of the glyphs' texts the run walk writes into.
 
 Skipped where the C module is not built (a pure install); the ``mypyc`` tox environment
 builds it, and compares both builds' text on every shared PDF besides.
@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import sys
 import unicodedata
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glyphweave.layout import hyphens, scripts
+from glyphweave.core.runs import Run
+from glyphweave.layout import hyphens, runwalk, scripts
 
 native = pytest.importorskip("glyphweave.layout._ctext", reason="the C text scans are not built (a pure install)")
 
@@ -92,3 +94,35 @@ def test_script_free_looks_with_it():
     assert scripts._any_in is native.any_in
     assert not scripts.script_free("caf\u00e9 \u05d0")
     assert scripts.script_free("caf\u00e9 \u2019")
+
+
+_PAIRS = st.sampled_from([("a", "tounicode"), ("", None), ("", "tounicode"), ("fi", "encoding"), ("x", None),
+                          ("\u4e2d", "cid-collection"), ("", "actualtext")])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.lists(_PAIRS, max_size=6), st.booleans()), max_size=6))
+def test_glyph_texts(runs):
+    runs = [_run(tuple(pairs) if as_tuple else list(pairs)) for pairs, as_tuple in runs]
+    expected = runwalk.glyph_texts(runs, "\ufffd")
+    found = native.glyph_texts(runs, "\ufffd")
+    assert found == expected and type(found) is list
+    assert all(a is b for a, b in zip(found, expected, strict=True))  # the very strings, not copies
+
+
+def _run(decoded: Any) -> Run:
+    n = len(decoded) if isinstance(decoded, (list, tuple)) else 0
+    return Run(0, 10.0, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), 0.0, 0, (65,) * n, None, decoded, (0.0,) * n, (5.0,) * n,
+               (5.0,) * n, -2.0, 8.0, 0, None, None, None, 0)
+
+
+def test_glyph_texts_of_a_malformed_run_raise_as_the_reference():
+    for runs in ([_run(5)], [_run([()])], [_run([("a",)]), _run([("", None)])]):
+        with pytest.raises((TypeError, IndexError, AttributeError)) as reference:
+            runwalk.glyph_texts(runs, "?")
+        with pytest.raises(reference.type):
+            native.glyph_texts(runs, "?")
+
+
+def test_the_walk_gathers_with_it():
+    assert runwalk._glyph_texts is native.glyph_texts

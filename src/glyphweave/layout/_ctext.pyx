@@ -1,8 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Two scans of a page's text in C, each a loop over its characters where the reference
-runs a regular expression: :func:`words`, the words dehyphenation reads (``_WORD.findall``
-in :mod:`glyphweave.layout.hyphens`), and :func:`any_in`, whether the text holds a character
-of some blocks (the test :func:`glyphweave.layout.scripts.script_free` makes of every page).
+"""A page's text worked in C: two scans, each a loop over its characters where the reference
+runs a regular expression (:func:`words`, the words dehyphenation reads, ``_WORD.findall`` in
+:mod:`glyphweave.layout.hyphens`; :func:`any_in`, whether the text holds a character of some
+blocks, the test :func:`glyphweave.layout.scripts.script_free` makes of every page), and the
+list of its glyphs' texts the run walk writes into (:func:`glyph_texts`, the reference's
+:func:`glyphweave.layout.runwalk.glyph_texts`), one pointer copied per glyph where the
+reference steps through a chain of iterators and an item getter.
 
 The regular-expression engine tests each character against a class through its general
 set matcher: for the words about a tenth of a book's whole extraction, for the script
@@ -14,10 +17,14 @@ look at its characters) is answered at once. Tests compare both with the referen
 on every code point, on generated text over many scripts, and on the shared PDFs' pages.
 """
 
-from cpython.list cimport PyList_Append
+from cpython.list cimport PyList_Append, PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
+from cpython.object cimport PyObject, PyObject_GetItem, PyObject_IsTrue
+from cpython.ref cimport Py_DECREF, Py_INCREF
+from cpython.sequence cimport PySequence_Fast, PySequence_Fast_GET_ITEM, PySequence_Fast_GET_SIZE
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport PyUnicode_Substring
 
-__all__ = ["any_in", "words"]
+__all__ = ["any_in", "glyph_texts", "words"]
 
 
 cdef extern from "Python.h":
@@ -113,3 +120,45 @@ def any_in(str text not None, blocks):
             if low[j] <= ch <= high[j]:
                 return True
     return False
+
+
+cdef inline object _item(object pair, Py_ssize_t i, object index):
+    """``pair[i]``: a decoding's text (0) or decoder (1), read directly from the decode
+    tables' 2-tuples, anything else indexed as Python does (``boundscheck`` is off here:
+    Cython's own fast indexing would not check the tuple's size)."""
+    if type(pair) is tuple and PyTuple_GET_SIZE(pair) == 2:
+        return <object>PyTuple_GET_ITEM(pair, i)
+    return PyObject_GetItem(pair, index)
+
+
+def glyph_texts(runs, placeholder):
+    """``runwalk.glyph_texts(runs, placeholder)``: each glyph's text (the first item of its
+    decoding), run after run; where some text is empty (false), ``placeholder`` for every
+    glyph whose decoder is None."""
+    cdef list seqs = [PySequence_Fast(run.decoded, "a run's decoding is not a sequence") for run in runs]
+    cdef Py_ssize_t total = 0, g = 0, k, n
+    cdef object seq, text
+    for seq in seqs:
+        total += PySequence_Fast_GET_SIZE(seq)
+    cdef list texts = PyList_New(total)
+    cdef bint empty = False
+    for seq in seqs:
+        n = PySequence_Fast_GET_SIZE(seq)
+        for k in range(n):
+            text = _item(<object>PySequence_Fast_GET_ITEM(seq, k), 0, 0)
+            if not empty:
+                empty = not (PyUnicode_GET_LENGTH(text) if type(text) is str else PyObject_IsTrue(text))
+            Py_INCREF(text)
+            PyList_SET_ITEM(texts, g, text)
+            g += 1
+    if empty:
+        g = 0
+        for seq in seqs:
+            n = PySequence_Fast_GET_SIZE(seq)
+            for k in range(n):
+                if _item(<object>PySequence_Fast_GET_ITEM(seq, k), 1, 1) is None:
+                    Py_DECREF(<object>PyList_GET_ITEM(texts, g))
+                    Py_INCREF(placeholder)
+                    PyList_SET_ITEM(texts, g, placeholder)
+                g += 1
+    return texts

@@ -50,6 +50,27 @@ _SPACE: Final = Verdict.SPACE
 _NEWLINE: Final = Verdict.NEWLINE
 
 
+def glyph_texts(runs: Sequence[Run], placeholder: str) -> list[str]:
+    """Each glyph's text, run after run, ``placeholder`` for every glyph no decoder resolved
+    when some text is empty (the core gives an unresolved glyph an empty text, rules: the
+    glyph record). The reference of the compiled build's loop in C, which the walk runs
+    where it is built (:mod:`glyphweave.layout._ctext`)."""
+    decoded = [run.decoded for run in runs]
+    texts = list(map(_TEXT, chain.from_iterable(decoded)))
+    # Looked for only where some text is empty (``all`` tests each text's length, a fifth of
+    # what comparing it with "" costs).
+    if not all(texts):
+        texts = [placeholder if by is None else t
+                 for t, by in zip(texts, map(_DECODER, chain.from_iterable(decoded)), strict=True)]
+    return texts
+
+
+try:  # the compiled build: the same list, gathered by a loop in C
+    from glyphweave.layout._ctext import glyph_texts as _glyph_texts
+except ImportError:  # a pure install: the reference
+    _glyph_texts = glyph_texts
+
+
 class _Unwalkable(Exception):
     """The run walk cannot do this selection: the reference walk must."""
 
@@ -341,15 +362,7 @@ class _Output:
     __slots__ = ("breaks", "cur", "line_first", "rules", "skipped", "spaces", "texts", "wide", "widths")
 
     def __init__(self, runs: list[Run], placeholder: str, rules: Rules) -> None:
-        decoded = [run.decoded for run in runs]
-        texts = list(map(_TEXT, chain.from_iterable(decoded)))
-        # The core gives every unresolved glyph an empty text (rules: the glyph record): look for them only
-        # where some text is empty (``all`` tests each text's length, a fifth of what comparing it with ""
-        # costs).
-        if not all(texts):
-            texts = [placeholder if by is None else t
-                     for t, by in zip(texts, map(_DECODER, chain.from_iterable(decoded)), strict=True)]
-        self.texts = texts
+        self.texts = _glyph_texts(runs, placeholder)
         self.rules = rules
         self.spaces: list[tuple[int, float]] = []  # the line's spaces from gaps: (glyph, gap)
         self.breaks: list[int] = []  # the glyphs a new line starts with
