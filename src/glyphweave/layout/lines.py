@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from itertools import accumulate, compress
 
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.runs import Run, RunFrame, RunGeometry
+from glyphweave.core.runs import Run, RunFrame, RunGeometry, numbers_tuple
 
 Box = tuple[float, float, float, float]
 """Axis-aligned bounds (x0, y0, x1, y1) in page user space."""
@@ -127,8 +127,8 @@ class LineGeometry:
         run = self.runs[r]
         bx, by, ax, ay, nx, ny, _ux, _uy = self.frames[r]
         k = g - self.geo[r].start
-        s = run.starts[k]
-        e = s + run.advances[k]
+        s = numbers_tuple(run.starts)[k]
+        e = s + numbers_tuple(run.advances)[k]
         ox, oy = bx + ax * s, by + ay * s
         ex, ey = bx + ax * e, by + ay * e
         lo, hi = run.lo, run.hi
@@ -241,7 +241,7 @@ class LineGeometry:
         gives)."""
         run = self.runs[r]
         bx, by, ax, ay, nx, ny, _ux, _uy = self.frames[r]
-        starts, advances = run.starts, run.advances
+        starts, advances = numbers_tuple(run.starts), numbers_tuple(run.advances)
         # min(min(starts), min(ends)) and the max alike, their comparisons made in the same
         # order on doubles (a NaN lands where min() and max() would leave it).
         low_start = high_start = starts[a]

@@ -30,7 +30,7 @@ from operator import itemgetter
 from typing import Final
 
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.runs import Run, RunFrame, RunGeometry
+from glyphweave.core.runs import Run, RunFrame, RunGeometry, numbers_tuple
 
 from .rules import JOIN, WIDE_GAP, Decision, Rules, Side, Verdict, may_space, operator_space, sits_on_base
 from .walk import Walk
@@ -123,7 +123,7 @@ def _walk(out: _Output, picks: Iterable[_Pick], rules: Rules) -> None:
             ux, uy, h = rx / norm, ry / norm, math.hypot(nx * hi - nx * lo, ny * hi - ny * lo)
         if not 0.0 < h < _INF:
             raise _Unwalkable
-        starts, advances, pens = run.starts, run.advances, run.pens
+        starts, advances, pens = numbers_tuple(run.starts), numbers_tuple(run.advances), numbers_tuple(run.pens)
         g = geo.start + k0
         if g != out.cur:
             out.skip_to(g)
@@ -169,7 +169,7 @@ def _spaces_in_run(out: _Output, run: Run, geo: RunGeometry, bx: float, a: float
     units in the last place of the largest coordinate of the run (from the interpreter's
     extent when it gave one, which spares reading the run geometry).
     """
-    starts, advances, pens = run.starts, run.advances, run.pens
+    starts, advances, pens = numbers_tuple(run.starts), numbers_tuple(run.advances), numbers_tuple(run.pens)
     longest = advances[0]
     for advance in advances:  # max(advances), its comparisons on doubles instead of objects
         if advance > longest:
@@ -231,7 +231,7 @@ def _glyph_by_glyph(out: _Output, decide: Callable[[Side, Side, str, str], Decis
     first taken, is decided, and ``prev`` is the side the next glyph is measured from: its
     own, or its base's when it is a mark) one at a time, as the reference walk does.
     Returns the two sides, the one the next glyph is measured from first."""
-    starts, advances, pens = run.starts, run.advances, run.pens
+    starts, advances, pens = numbers_tuple(run.starts), numbers_tuple(run.advances), numbers_tuple(run.pens)
     texts = out.texts
     cur = spare
     out.cur = start + ks[0] + 1
