@@ -4,7 +4,6 @@ per-run helpers against the columns they stand in for."""
 from __future__ import annotations
 
 import math
-from array import array
 
 import pytest
 
@@ -192,11 +191,3 @@ def test_frames_are_each_runs_run_frame():
     assert table.frames() == [run_frame(run) for run in table.raw_runs()]
     assert table.frames() is table.frames()  # cached, with runs()
 
-
-def test_a_runs_numbers_are_read_as_the_tuple_recorded_or_a_copy():
-    from glyphweave.core.runs import numbers_tuple
-
-    recorded = (0.0, 5.5, 11.0)
-    assert numbers_tuple(recorded) is recorded  # the interpreter's tuple, not a copy
-    assert numbers_tuple([0.0, 5.5]) == (0.0, 5.5) and type(numbers_tuple([0.0, 5.5])) is tuple
-    assert numbers_tuple(array("d", [1.0])) == (1.0,)

@@ -728,3 +728,14 @@ def test_the_median_of_nothing_raises():
 
     with pytest.raises(ValueError):
         median([])
+
+
+def test_a_runs_numbers_are_read_as_the_tuple_recorded_or_a_copy():
+    from array import array
+
+    from glyphweave.layout.walk import numbers_tuple
+
+    recorded = (0.0, 5.5, 11.0)
+    assert numbers_tuple(recorded) is recorded  # the interpreter's tuple, not a copy
+    assert numbers_tuple([0.0, 5.5]) == (0.0, 5.5) and type(numbers_tuple([0.0, 5.5])) is tuple
+    assert numbers_tuple(array("d", [1.0])) == (1.0,)

@@ -18,8 +18,8 @@ from operator import sub
 from typing import Any, NamedTuple
 
 __all__ = [
-    "Run", "RunFrame", "RunGeometry", "numbers_tuple", "points_along", "run_axes", "run_extent", "run_frame",
-    "run_page_size", "runs_geometry",
+    "Run", "RunFrame", "RunGeometry", "points_along", "run_axes", "run_extent", "run_frame", "run_page_size",
+    "runs_geometry",
 ]
 
 
@@ -107,15 +107,6 @@ def run_axes(run: Run) -> tuple[float, float, float, float, float, float, float,
         return e + c * rise, f + d * rise, a, b, c, d, a, b
     # text-space point (0, s): the vertical pen moves along text y (down for negative s)
     return e, f, c, d, a, b, -c, -d
-
-
-def numbers_tuple(values: Sequence[float]) -> tuple[float, ...]:
-    """A run's numbers (``starts``, ``advances``, ``pens``) as the tuple the interpreter
-    records them in, that very object (another sequence, as a plugin may record, copied into
-    one). For compiled loops: a local typed as a tuple is indexed directly, where a
-    ``Sequence`` goes through the sequence protocol with its index boxed as an integer
-    object, about three times the instructions per glyph."""
-    return values if type(values) is tuple else tuple(values)
 
 
 def points_along(

@@ -19,7 +19,9 @@ from collections.abc import Sequence
 from itertools import accumulate, compress
 
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.runs import Run, RunFrame, RunGeometry, numbers_tuple
+from glyphweave.core.runs import Run, RunFrame, RunGeometry
+
+from .walk import numbers_tuple
 
 Box = tuple[float, float, float, float]
 """Axis-aligned bounds (x0, y0, x1, y1) in page user space."""

@@ -30,10 +30,10 @@ from operator import itemgetter
 from typing import Final
 
 from glyphweave.core.glyphtable import GlyphTable
-from glyphweave.core.runs import Run, RunFrame, RunGeometry, numbers_tuple
+from glyphweave.core.runs import Run, RunFrame, RunGeometry
 
 from .rules import JOIN, WIDE_GAP, Decision, Rules, Side, Verdict, may_space, operator_space, sits_on_base
-from .walk import Walk
+from .walk import Walk, numbers_tuple
 
 # The run walk compares gaps estimated in text space with the thresholds, and computes
 # the reference walk's user-space numbers only where an estimate comes near one. The two

@@ -2,7 +2,8 @@
 put in front of it, and where the lines start.
 
 Both walks (:mod:`.runwalk`, a run at a time, and :mod:`.glyphwalk`, glyph by glyph) give
-the same :class:`Walk`; lines, words and the reading text are read off it.
+the same :class:`Walk`; lines, words and the reading text are read off it. The walks and the
+lines read a run's numbers through :func:`numbers_tuple`.
 """
 
 from __future__ import annotations
@@ -34,3 +35,12 @@ class Walk(NamedTuple):
     def text(self) -> str:
         """The reading text: the pieces joined, lines finished (:func:`~.rules.finish_text`)."""
         return finish_text("".join(self.pieces))
+
+
+def numbers_tuple(values: Sequence[float]) -> tuple[float, ...]:
+    """A run's numbers (``starts``, ``advances``, ``pens``) as the tuple the interpreter
+    records them in, that very object (another sequence, as a plugin may record, copied into
+    one). For compiled loops: a local typed as a tuple is indexed directly, where a
+    ``Sequence`` goes through the sequence protocol with its index boxed as an integer
+    object, about three times the instructions per glyph."""
+    return values if type(values) is tuple else tuple(values)
