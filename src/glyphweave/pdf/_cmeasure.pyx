@@ -69,9 +69,10 @@ cdef Py_ssize_t _KNOWN_MOST = 1 << 16  # slots: 2 MB at most per font, about 43,
 
 
 cdef class KnownCodes:
-    """What :func:`measure_composite` keeps per composite font between operands: each code
-    it met (up to three bytes long), with the code's bytes, CID and decoding as the font's
-    caches gave them, in an open-addressing table keyed by the code's bytes as an integer.
+    """What the measuring keeps per font between operands. For a composite font, each code
+    :func:`measure_composite` met (up to three bytes long), with the code's bytes, CID and
+    decoding as the font's caches gave them, in an open-addressing table keyed by the code's
+    bytes as an integer.
 
     The reference looks each code of each new operand up in two of the font's caches
     (code to CID, code to text), each a dictionary keyed by a fresh ``bytes`` object that is

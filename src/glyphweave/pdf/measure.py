@@ -22,8 +22,9 @@ Placed = tuple[tuple[float, ...], tuple[float, ...], "tuple[float, float, float]
 
 
 class KnownCodes:
-    """What the measuring keeps per font between operands: nothing, here. The reference looks every code up in the font's own caches (code to CID, code to
-    text), which fill on first use and never change an answer. The compiled build's class of
+    """What the measuring keeps per font between operands: nothing, here. The reference
+    looks every code up in the font's own caches (code to CID, code to text), which fill on
+    first use and never change an answer. The compiled build's class of
     this name keeps the codes met before in C (a composite font's in a table keyed by the
     code's bytes as an integer, a simple font's decoding in an array by code), which answers
     for them without a dictionary look-up per code; the interpreter holds one per font
