@@ -238,13 +238,14 @@ class _Walk:
                 self.warn(f"{LIMIT}structure tree larger than {budget} elements; the rest is ignored",
                           "structure_elements")
                 return
-            type_ = obj.get("/Type")
-            if type_ == pikepdf.Name.OBJR:
+            keys = obj.keys()  # one call: asking pikepdf for a key the element lacks costs 2 µs
+            type_ = _type_name(obj, keys)
+            if type_ == "/OBJR":
                 continue  # an annotation or other object: not page text
-            if type_ == pikepdf.Name.MCR or ("/MCID" in obj and "/S" not in obj):
-                if page is None and "/Pg" not in obj:
+            if type_ == "/MCR" or ("/MCID" in keys and "/S" not in keys):
+                if page is None and "/Pg" not in keys:
                     page = self.parent_page(parent)
-                self._reference(obj, page, kind, block, row, cell, around)
+                self._reference(obj, keys, page, kind, block, row, cell, around)
                 continue
             if depth >= max_depth:
                 self.warn(f"{LIMIT}structure tree nested deeper than {max_depth}; deeper elements skipped",
@@ -257,13 +258,13 @@ class _Walk:
                               "the second reference is skipped")
                     continue
                 self.visited.add(objgen)
-            self._element(obj, depth, page, block, row, cell, around, stack)
+            self._element(obj, keys, depth, page, block, row, cell, around, stack)
 
-    def _element(self, elem: pikepdf.Dictionary, depth: int, page: int | None, block: int, row: int | None,
-                 cell: int | None, around: _Around, stack: list[Any]) -> None:
-        name = elem.get("/S")
+    def _element(self, elem: pikepdf.Dictionary, keys: set[str], depth: int, page: int | None, block: int,
+                 row: int | None, cell: int | None, around: _Around, stack: list[Any]) -> None:
+        name = _get(elem, keys, "/S")
         kind = self.standard(str(name)[1:]) if isinstance(name, pikepdf.Name) else "NonStruct"
-        if "/Pg" in elem:
+        if "/Pg" in keys:
             page = self.page_index(elem.get("/Pg"))
         if kind in BLOCKS and kind not in _IN_ITEM:
             block = self.new_id()
@@ -286,30 +287,30 @@ class _Walk:
             around = around._replace(lists=around.lists + 1)
         elif kind == "Link":
             around = around._replace(link=self.link_target(elem))
-        alt = elem.get("/Alt") if kind == "Figure" else None
+        alt = _get(elem, keys, "/Alt") if kind == "Figure" else None
         if alt is not None and page is None:
             page = self.parent_page(elem)
         if alt is not None and page is not None:
             text = _text_string(alt)
             if text:
                 self.pages[page].append(StructItem((), kind, block, row, cell, alt=text, **around._asdict()))
-        actual = elem.get("/ActualText")
+        actual = _get(elem, keys, "/ActualText")
         if actual is not None:
             text = _text_string(actual)
             if text is not None:
                 self._replaced(elem, depth, page, kind, block, row, cell, around, text)
                 return
-        stack.append((elem.get("/K"), depth + 1, page, block, row, cell, kind, elem, around))
+        stack.append((_get(elem, keys, "/K"), depth + 1, page, block, row, cell, kind, elem, around))
 
-    def _reference(self, mcr: pikepdf.Dictionary, page: int | None, kind: str, block: int, row: int | None,
-                   cell: int | None, around: _Around) -> None:
-        mcid = mcr.get("/MCID")
+    def _reference(self, mcr: pikepdf.Dictionary, keys: set[str], page: int | None, kind: str, block: int,
+                   row: int | None, cell: int | None, around: _Around) -> None:
+        mcid = _get(mcr, keys, "/MCID")
         if not isinstance(mcid, int):
             self.warn("a marked-content reference without an MCID; skipped")
             return
-        if "/Pg" in mcr:
+        if "/Pg" in keys:
             page = self.page_index(mcr.get("/Pg"))
-        stm = mcr.get("/Stm")
+        stm = _get(mcr, keys, "/Stm")
         owner = stm.objgen if isinstance(stm, pikepdf.Stream) and stm.objgen != (0, 0) else None
         self._content(page, (owner, int(mcid)), kind, block, row, cell, around)
 
@@ -341,13 +342,15 @@ class _Walk:
                 self.elements += 1
                 if self.elements > self.limits.structure_elements or d >= self.limits.structure_depth:
                     continue
-                if obj.get("/Type") == pikepdf.Name.OBJR:
+                names = obj.keys()
+                type_ = _type_name(obj, names)
+                if type_ == "/OBJR":
                     continue
-                if "/Pg" in obj:
+                if "/Pg" in names:
                     pg = self.page_index(obj.get("/Pg"))
-                if obj.get("/Type") == pikepdf.Name.MCR or ("/MCID" in obj and "/S" not in obj):
-                    mcid = obj.get("/MCID")
-                    stm = obj.get("/Stm")
+                if type_ == "/MCR" or ("/MCID" in names and "/S" not in names):
+                    mcid = _get(obj, names, "/MCID")
+                    stm = _get(obj, names, "/Stm")
                     if isinstance(mcid, int):
                         owner = stm.objgen if isinstance(stm, pikepdf.Stream) else None
                         key = (owner, int(mcid))
@@ -356,7 +359,7 @@ class _Walk:
                         if obj.objgen in self.visited:
                             continue
                         self.visited.add(obj.objgen)
-                    stack.append((obj.get("/K"), d + 1, pg))
+                    stack.append((_get(obj, names, "/K"), d + 1, pg))
                     continue
             if key is not None and pg is None:
                 pg = self.parent_page(elem)
@@ -367,6 +370,20 @@ class _Walk:
         for n, pg in enumerate(order):
             self.pages[pg].append(StructItem(tuple(keys[pg]), kind, block, row, cell, text=text if n == 0 else "",
                                              **around._asdict()))
+
+
+def _get(obj: pikepdf.Dictionary, keys: set[str], name: str) -> Any:
+    """``obj.get(name)``, asked only when ``name`` is among ``keys`` (``obj.keys()``, which
+    leaves out keys whose value is null, as ``get`` reads them): pikepdf answers a missing
+    key through an exception, at ten times the cost of one that is there."""
+    return obj.get(name) if name in keys else None
+
+
+def _type_name(obj: pikepdf.Dictionary, keys: set[str]) -> str | None:
+    """The /Type of a structure tree node as a name's text (``/OBJR``, ``/MCR``), None when
+    it has none or it is not a name."""
+    type_ = _get(obj, keys, "/Type")
+    return str(type_) if isinstance(type_, pikepdf.Name) else None
 
 
 def _number_tree(node: Any, max_depth: int) -> list[tuple[int, Any]]:
