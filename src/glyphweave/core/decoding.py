@@ -40,9 +40,9 @@ def is_weak_code_point(cp: int) -> bool:
 
 
 def is_weak(text: str) -> bool:
-    """True when ``text`` cannot stand as a decoding on its own (rules: decoders): any of its
-    characters is weak (see :func:`is_weak_code_point`)."""
-    return any(is_weak_code_point(ord(ch)) for ch in text)
+    """True when ``text`` cannot stand as a decoding on its own (rules: decoders): a character
+    of it is weak (:func:`is_weak_code_point`); only U+FFFD of those is printable (Cc, Co, Cn)."""
+    return "\ufffd" in text if text.isprintable() else any(is_weak_code_point(ord(ch)) for ch in text)
 
 
 class DecodeTable(dict):  # type: ignore[type-arg]

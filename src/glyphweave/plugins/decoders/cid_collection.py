@@ -62,7 +62,11 @@ class CidCollectionDecoder(Decoder):
 
 def _clean(text: str | None) -> str | None:
     text = canonical_cjk(text)
-    if text is None or any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in text):
+    if text is None:
+        return None
+    # A printable text holds no control character (Cc): the look at each character is
+    # for the rest (spaces and format characters are not printable either).
+    if not text.isprintable() and any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in text):
         return None
     return text
 
