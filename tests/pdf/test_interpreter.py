@@ -907,3 +907,28 @@ def test_a_page_tree_loop_ends_with_the_cache_too():
     page = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Page, Parent=a))
     assert interpreter.resolve_inherited(page, "/MediaBox", {}) is None
     assert interpreter.resolve_inherited(page, "/MediaBox") is None
+
+
+def test_matrix_operands_read_as_the_reference_reads_them():
+    """``_matrix`` indexes its six operands one by one: the same numbers (and the same
+    refusals) as ``float`` over the last six, whatever each operand is."""
+    from decimal import Decimal
+
+    from glyphweave.pdf.interpreter import _matrix
+
+    operands = [b"q", b"2", 0.5, 3, Decimal("1.25"), b"-0", b"7.5"]
+    assert _matrix(operands) == tuple(float(v) for v in operands[-6:]) == (2.0, 0.5, 3.0, 1.25, -0.0, 7.5)
+    assert math.copysign(1.0, _matrix([1.0, 0.0, b"-0.0", 1.0, 0.0, 0.0])[2]) == -1.0
+    assert _matrix([1.0, 0.0, 0.0, 1.0, 0.0]) is None
+    assert _matrix([1.0, 0.0, 0.0, 1.0, 0.0, b"x"]) is None
+    assert _matrix([1.0, 0.0, 0.0, 1.0, 0.0, None]) is None
+
+
+@pytest.mark.parametrize("zero", range(6))
+def test_equal_matrices_differ_in_sign_only_at_a_zero(zero):
+    from glyphweave.pdf.interpreter import _same_signs
+
+    plus = tuple(0.0 if i == zero else 2.0 - i for i in range(6))
+    minus = tuple(-0.0 if i == zero else 2.0 - i for i in range(6))
+    assert _same_signs(plus, plus) and _same_signs(minus, minus)
+    assert not _same_signs(plus, minus) and not _same_signs(minus, plus)

@@ -76,8 +76,8 @@ Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _NO_MARK: tuple[None, None, None, int, None] = (None, None, None, 0, None)
 # The constants below are Final: compiled, each is a constant of the module's C code, not a
-# look-up in its dictionary at each use. (Not IDENTITY: the interpreter tests matrices for
-# being that very tuple.)
+# look-up in its dictionary at each use. (Not the tuples above: made Final, mypyc's static
+# for IDENTITY was never set, and its first use raised NameError.)
 _COLOURS_KEPT: Final = 1024
 """Distinct colours a page remembers converted (a drawing of a million colours is converted
 string by string past it)."""
@@ -124,19 +124,41 @@ def multiply(m1: Matrix, m2: Matrix) -> Matrix:
     )
 
 
+def _is_identity(m: Matrix) -> bool:
+    """Whether ``m`` is the identity matrix, compared by value: compiled, a matrix is six
+    doubles, and ``m is IDENTITY`` boxed both into new tuples to compare them (never the same)."""
+    a, b, c, d, e, f = m
+    return a == 1.0 and b == 0.0 and c == 0.0 and d == 1.0 and e == 0.0 and f == 0.0
+
+
 def _matrix(values: list[Any]) -> Matrix | None:
-    if len(values) < 6:
+    """The last six operands as a matrix, None when there are fewer or one is not a number.
+    (Indexed one by one, not ``tuple(map(number, values[-6:]))``: compiled, that slice, map
+    and tuple cost four times the numbers themselves, once per ``cm`` and ``Tm``, and an OCR
+    layer has one of each per word.)"""
+    n = len(values)
+    if n < 6:
         return None
+    read = number  # compiled, a global is looked up in the module's dict at each use
     try:
-        return tuple(map(number, values[-6:]))  # type: ignore[return-value]
+        return (read(values[n - 6]), read(values[n - 5]), read(values[n - 4]),
+                read(values[n - 3]), read(values[n - 2]), read(values[n - 1]))
     except (TypeError, ValueError):
         return None
 
 
 def _same_signs(m1: Matrix, m2: Matrix) -> bool:
     """Whether two equal matrices are equal to the bit: -0.0 equals 0.0, and a run's
-    matrix must keep the sign its content gave."""
-    return all(math.copysign(1.0, x) == math.copysign(1.0, y) for x, y in zip(m1, m2, strict=True))
+    matrix must keep the sign its content gave. Only a zero can differ, so the signs of
+    the zeros of ``m1`` are compared (``m1 == m2`` is the caller's to check first)."""
+    a1, b1, c1, d1, e1, f1 = m1
+    a2, b2, c2, d2, e2, f2 = m2
+    return (_same_sign(a1, a2) and _same_sign(b1, b2) and _same_sign(c1, c2) and _same_sign(d1, d2)
+            and _same_sign(e1, e2) and _same_sign(f1, f2))
+
+
+def _same_sign(x: float, y: float) -> bool:
+    return x != 0.0 or math.copysign(1.0, x) == math.copysign(1.0, y)
 
 
 def _text_string(value: Any) -> str | None:
@@ -816,7 +838,7 @@ class PageInterpreter:
                 self.table.mcid_streams[self._first_run + len(runs)] = owner
             font, size, rise, render = self.font_idx, self.fs, self.ts, self.tr
             ctm = self.ctm
-            matrix = self.tm if ctm is IDENTITY else multiply(self.tm, ctm)
+            matrix = self.tm if _is_identity(ctm) else multiply(self.tm, ctm)
             token = -1 if self.in_form else self.token
             annotation, fill, stroke = self.annotation, self.fill, self.stroke
             if type(fill) is list:
