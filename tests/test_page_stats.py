@@ -74,3 +74,20 @@ def test_runs_sharing_one_decoded_string_are_counted_as_their_glyphs():
     assert list(counts.items()) == [("tounicode", 4), (None, 3), ("glyph-name", 1)] and untagged == 6
     counts, untagged = kept_decoder_counts(runs, [1, 2, 3, 5, 7])  # runs cut by a filter
     assert list(counts.items()) == [(None, 3), ("glyph-name", 1), ("tounicode", 1)] and untagged == 4
+
+
+def test_decoder_names_are_counted_by_value_in_any_sequence():
+    # Equal names that are different objects count as one decoder; a plugin's run may hold
+    # its decoded pairs in a list.
+    from glyphweave.stats.counting import kept_decoder_counts
+
+    table = GlyphTable()
+    add_text(table, "abc", 10.0, 700.0)
+    runs = table.raw_runs()
+    known = "tounicode"
+    name = "".join(["tou", "nicode"])
+    assert name == known and name is not known
+    runs[:] = [runs[0]._replace(decoded=[("a", known), ("b", name), ("c", known)])]
+    assert kept_decoder_counts(runs, [0, 1, 2]) == ({"tounicode": 3}, 3)
+    runs[:] = [runs[0]._replace(decoded=[("a", "tounicode"), ("b", None), ("c", name)])]
+    assert list(kept_decoder_counts(runs, [0, 1, 2])[0].items()) == [("tounicode", 2), (None, 1)]
