@@ -739,3 +739,17 @@ def test_a_runs_numbers_are_read_as_the_tuple_recorded_or_a_copy():
     assert numbers_tuple(recorded) is recorded  # the interpreter's tuple, not a copy
     assert numbers_tuple([0.0, 5.5]) == (0.0, 5.5) and type(numbers_tuple([0.0, 5.5])) is tuple
     assert numbers_tuple(array("d", [1.0])) == (1.0,)
+
+
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=4, max_size=4))
+def test_bounds4_is_min_and_max_of_the_four(values):
+    # The same numbers min() and max() give, NaNs and the signs of zeros included.
+    import math
+
+    from glyphweave.layout.lines import bounds4
+
+    def same(x: float, y: float) -> bool:
+        return (math.isnan(x) and math.isnan(y)) or (x == y and math.copysign(1.0, x) == math.copysign(1.0, y))
+
+    lo, hi = bounds4(*values)
+    assert same(lo, min(values)) and same(hi, max(values))

@@ -110,6 +110,26 @@ class Line:
                 f"dir=({self.ux:.2f}, {self.uy:.2f}))")
 
 
+def bounds4(a: float, b: float, c: float, d: float) -> tuple[float, float]:
+    """``min`` and ``max`` of four numbers, compared in the order those compare them (a NaN
+    stays where they leave it). Compiled, ``min`` of a tuple boxed it and called the builtin;
+    this is eight comparisons of doubles."""
+    lo = hi = a
+    if b < lo:
+        lo = b
+    if b > hi:
+        hi = b
+    if c < lo:
+        lo = c
+    if c > hi:
+        hi = c
+    if d < lo:
+        lo = d
+    if d > hi:
+        hi = d
+    return lo, hi
+
+
 class LineGeometry:
     """Builds :class:`Line` records for one page's walk, a run at a time."""
 
@@ -134,9 +154,9 @@ class LineGeometry:
         ox, oy = bx + ax * s, by + ay * s
         ex, ey = bx + ax * e, by + ay * e
         lo, hi = run.lo, run.hi
-        xs = (ox + nx * lo, ox + nx * hi, ex + nx * lo, ex + nx * hi)
-        ys = (oy + ny * lo, oy + ny * hi, ey + ny * lo, ey + ny * hi)
-        return (min(xs), min(ys), max(xs), max(ys)), ox, oy, ex, ey
+        x0, x1 = bounds4(ox + nx * lo, ox + nx * hi, ex + nx * lo, ex + nx * hi)
+        y0, y1 = bounds4(oy + ny * lo, oy + ny * hi, ey + ny * lo, ey + ny * hi)
+        return (x0, y0, x1, y1), ox, oy, ex, ey
 
     def start_of(self, g: int) -> tuple[float, float, float, float, float]:
         """Where a line starting with glyph ``g`` starts, from its run alone: (ux, uy) its
@@ -174,8 +194,7 @@ class LineGeometry:
         elif ux == 0.0:
             start, end = (y0, y1) if uy > 0 else (-y1, -y0)
         else:
-            proj = (x0 * ux + y0 * uy, x0 * ux + y1 * uy, x1 * ux + y0 * uy, x1 * ux + y1 * uy)
-            start, end = min(proj), max(proj)
+            start, end = bounds4(x0 * ux + y0 * uy, x0 * ux + y1 * uy, x1 * ux + y0 * uy, x1 * ux + y1 * uy)
         return Line(glyphs, pieces, wide, ux, uy, across, start, end, box, height, self.runs[r0].wmode, self)
 
     def box(self, glyphs: list[int]) -> Box:
@@ -186,7 +205,9 @@ class LineGeometry:
     def _extent(self, glyphs: list[int]) -> tuple[Box, float]:
         """The box of ``glyphs`` and their largest box height: a run wholly taken gives its
         precomputed box; the glyphs of a run taken in part are boxed one by one."""
-        geo, run_of = self.geo, self.run_of
+        geo, run_starts = self.geo, self.run_starts
+        last = len(run_starts) - 1
+        r = -1
         x0 = y0 = float("inf")
         x1 = y1 = float("-inf")
         height = 0.0
@@ -203,7 +224,13 @@ class LineGeometry:
                     break
         while i < n:
             g = glyphs[i]
-            r = run_of(g)
+            # run_of(g) (the last run starting at or before g), the run after the last one
+            # tried first: a line's runs follow one another. (Compiled, the bound method
+            # and the bisection were two calls through Python's protocol per run of a line.)
+            if r < last and run_starts[r + 1] <= g and (r + 1 == last or g < run_starts[r + 2]):
+                r += 1
+            else:
+                r = bisect_right(run_starts, g) - 1
             rg = geo[r]
             end = rg.end
             # the glyphs of the line in this run: consecutive entries below the run's end
@@ -262,9 +289,9 @@ class LineGeometry:
         s0 = low_end if low_end < low_start else low_start
         s1 = high_end if high_end > high_start else high_start
         lo, hi = run.lo, run.hi
-        xs = (bx + ax * s0 + nx * lo, bx + ax * s0 + nx * hi, bx + ax * s1 + nx * lo, bx + ax * s1 + nx * hi)
-        ys = (by + ay * s0 + ny * lo, by + ay * s0 + ny * hi, by + ay * s1 + ny * lo, by + ay * s1 + ny * hi)
-        return min(xs), min(ys), max(xs), max(ys)
+        x0, x1 = bounds4(bx + ax * s0 + nx * lo, bx + ax * s0 + nx * hi, bx + ax * s1 + nx * lo, bx + ax * s1 + nx * hi)
+        y0, y1 = bounds4(by + ay * s0 + ny * lo, by + ay * s0 + ny * hi, by + ay * s1 + ny * lo, by + ay * s1 + ny * hi)
+        return x0, y0, x1, y1
 
     def words(self, line: Line) -> list[Word]:
         """The words of ``line``: cut before each piece that starts with a space, each
@@ -299,8 +326,8 @@ class LineGeometry:
         for g in glyphs:
             (gx0, gy0, gx1, gy1), *_ = self.glyph_box(g)
             x0, y0, x1, y1 = min(x0, gx0), min(y0, gy0), max(x1, gx1), max(y1, gy1)
-        proj = (x0 * ux + y0 * uy, x0 * ux + y1 * uy, x1 * ux + y0 * uy, x1 * ux + y1 * uy)
-        return Word(text, glyphs, (x0, y0, x1, y1), min(proj), max(proj))
+        start, end = bounds4(x0 * ux + y0 * uy, x0 * ux + y1 * uy, x1 * ux + y0 * uy, x1 * ux + y1 * uy)
+        return Word(text, glyphs, (x0, y0, x1, y1), start, end)
 
     def split(self, line: Line, gap: float) -> list[Line]:
         """See :meth:`Line.split`."""
@@ -350,7 +377,7 @@ def build_lines(geometry: LineGeometry, glyphs: Sequence[int], pieces: list[str]
             ws.append(wide[wi] - a)
             wi += 1
         wd: list[float] | None = list(widths[first:wi]) if measured else None
-        if "" in ps:
+        if not all(ps):  # (compiled, ``"" in ps`` compared every piece as an object)
             keep = list(map(bool, ps))
             if ws:
                 # positions in the kept glyphs: a gap before a left-out glyph moves to the next one kept
@@ -367,7 +394,8 @@ def build_lines(geometry: LineGeometry, glyphs: Sequence[int], pieces: list[str]
             if not gs:
                 continue
         else:
-            gs = list(glyphs[a:b])
+            taken = glyphs[a:b]
+            gs = taken if type(taken) is list else list(taken)  # a range's slice is a range
         ps[0] = ps[0].lstrip("\n")
         line = geometry.line(gs, ps, ws)
         line.widths = wd

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .blocks import same_direction
-from .lines import Line
+from .lines import Line, bounds4
 from .median import median
 
 BOXES_MIN: Final = 3
@@ -75,10 +75,8 @@ class _Item:
         if line.ux == ux and line.uy == uy:
             self.s0, self.s1 = line.start, line.end
         else:
-            proj = (x0 * ux + y0 * uy, x0 * ux + y1 * uy, x1 * ux + y0 * uy, x1 * ux + y1 * uy)
-            self.s0, self.s1 = min(proj), max(proj)
-        cs = (x0 * nx + y0 * ny, x0 * nx + y1 * ny, x1 * nx + y0 * ny, x1 * nx + y1 * ny)
-        self.c0, self.c1 = min(cs), max(cs)
+            self.s0, self.s1 = bounds4(x0 * ux + y0 * uy, x0 * ux + y1 * uy, x1 * ux + y0 * uy, x1 * ux + y1 * uy)
+        self.c0, self.c1 = bounds4(x0 * nx + y0 * ny, x0 * nx + y1 * ny, x1 * nx + y0 * ny, x1 * nx + y1 * ny)
         self.c = line.across
         self.h = line.height
 
