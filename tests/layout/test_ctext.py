@@ -1,7 +1,8 @@
 """The compiled build's work on a page's text (``_ctext``) answers as the references do: the
 words dehyphenation reads (the pattern's matches), on every kind of character the pattern's
 class and its hyphens tell apart, whether the text holds a character of the script rules'
-blocks, and the list of the glyphs' texts the run walk writes into.
+blocks, the list of the glyphs' texts the run walk writes into, and whether a run's
+advances hold a zero.
 
 Skipped where the C module is not built (a pure install); the ``mypyc`` tox environment
 builds it, and compares both builds' text on every shared PDF besides.
@@ -126,3 +127,16 @@ def test_glyph_texts_of_a_malformed_run_raise_as_the_reference():
 
 def test_the_walk_gathers_with_it():
     assert runwalk._glyph_texts is native.glyph_texts
+
+
+@given(st.lists(st.one_of(st.floats(allow_nan=True), st.integers(-2, 2), st.booleans(), st.none()), max_size=8),
+       st.sampled_from([tuple, list]))
+def test_a_zero_advance_is_found_as_in_finds_it(values, kind):
+    # Floats of every kind (both zeros, NaN, infinities), and what a plugin's run might hold.
+    values = kind(values)
+    assert native.any_zero(values) is runwalk.any_zero(values) is (0.0 in values)
+
+
+def test_a_zero_advance_among_floats():
+    assert native.any_zero((1.0, -0.0, 2.5)) and native.any_zero((0.0,)) and native.any_zero((3, 0))
+    assert not native.any_zero(()) and not native.any_zero((1e-300, float("nan"), -1.0))

@@ -5,7 +5,9 @@ runs a regular expression (:func:`words`, the words dehyphenation reads, ``_WORD
 blocks, the test :func:`glyphweave.layout.scripts.script_free` makes of every page), and the
 list of its glyphs' texts the run walk writes into (:func:`glyph_texts`, the reference's
 :func:`glyphweave.layout.runwalk.glyph_texts`), one pointer copied per glyph where the
-reference steps through a chain of iterators and an item getter.
+reference steps through a chain of iterators and an item getter, and the run walk's test of
+a run for a glyph with no advance (:func:`any_zero`, ``0.0 in advances``: compiled code
+compares each float as an object there).
 
 The regular-expression engine tests each character against a class through its general
 set matcher: for the words about a tenth of a book's whole extraction, for the script
@@ -21,10 +23,11 @@ from cpython.list cimport PyList_Append, PyList_GET_ITEM, PyList_New, PyList_SET
 from cpython.object cimport PyObject, PyObject_GetItem, PyObject_IsTrue
 from cpython.ref cimport Py_DECREF, Py_INCREF
 from cpython.sequence cimport PySequence_Fast, PySequence_Fast_GET_ITEM, PySequence_Fast_GET_SIZE
+from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport PyUnicode_Substring
 
-__all__ = ["any_in", "glyph_texts", "words"]
+__all__ = ["any_in", "any_zero", "glyph_texts", "words"]
 
 
 cdef extern from "Python.h":
@@ -162,3 +165,20 @@ def glyph_texts(runs, placeholder):
                     PyList_SET_ITEM(texts, g, placeholder)
                 g += 1
     return texts
+
+
+def any_zero(values):
+    """``0.0 in values``: for a tuple, its floats' doubles compared in a loop (the run walk's
+    advances), any other item as ``in`` compares it; anything but a tuple by ``in`` itself."""
+    if type(values) is not tuple:
+        return 0.0 in values
+    cdef Py_ssize_t i
+    cdef object item
+    for i in range(PyTuple_GET_SIZE(values)):
+        item = <object>PyTuple_GET_ITEM(values, i)
+        if type(item) is float:
+            if PyFloat_AS_DOUBLE(item) == 0.0:
+                return True
+        elif item == 0.0:
+            return True
+    return False

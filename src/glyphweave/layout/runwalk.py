@@ -65,9 +65,17 @@ def glyph_texts(runs: Sequence[Run], placeholder: str) -> list[str]:
     return texts
 
 
-try:  # the compiled build: the same list, gathered by a loop in C
+def any_zero(values: Sequence[float]) -> bool:
+    """Whether a run's ``values`` (its advances) hold a zero: the reference of the compiled
+    build's loop over doubles (:mod:`glyphweave.layout._ctext`)."""
+    return 0.0 in values
+
+
+try:  # the compiled build: the same answers, from loops in C
+    from glyphweave.layout._ctext import any_zero as _any_zero
     from glyphweave.layout._ctext import glyph_texts as _glyph_texts
-except ImportError:  # a pure install: the reference
+except ImportError:  # a pure install: the references
+    _any_zero = any_zero
     _glyph_texts = glyph_texts
 
 
@@ -254,7 +262,7 @@ def _marks_on_base(texts: list[str], start: int, advances: Sequence[float]) -> b
     """Whether the run (its first glyph at ``start``) holds a mark painted on its base with
     no advance (:func:`~.rules.sits_on_base`): gaps after it are measured from the base,
     which only the glyph-by-glyph walk follows. One C-speed test on most runs."""
-    if 0.0 not in advances:
+    if not _any_zero(advances):
         return False
     return any(sits_on_base(texts[start + k], 0.0) for k, a in enumerate(advances) if a == 0.0)
 
