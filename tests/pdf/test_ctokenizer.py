@@ -289,3 +289,28 @@ def _content_streams(pdf: pikepdf.Pdf) -> list[bytes]:
             except pikepdf.PdfError:
                 continue
     return found
+
+
+_ESCAPE_BYTES = st.lists(st.sampled_from([b"\\", b"\r", b"\n", b"\r\n", b"0", b"7", b"8", b"1", b"n", b"r", b"t",
+                                          b"b", b"f", b"(", b")", b"x", b"\x00", b"\xff", b" "]), max_size=24)
+
+
+@given(_ESCAPE_BYTES)
+def test_a_literal_string_is_unescaped_as_the_lexer_unescapes_it(parts):
+    # Backslashes before every kind of byte, octal runs of one to four digits, raw and
+    # escaped ends of line, a backslash at the very end.
+    raw = b"".join(parts)
+    assert native.unescape_literal(raw) == lexer.unescape_literal(raw)
+    assert type(native.unescape_literal(raw)) is bytearray
+
+
+@pytest.mark.parametrize("raw", [b"", b"\\", b"a\\", b"\\\r\nb", b"\\\r\rb", b"\\\n\\\n", b"\\0053\\53\\053x", b"\\777\\400",
+                                 b"\\8\\9", b"\r\r\n\n", b"(\\(\\)\\\\)", b"\\q\\\xff", b"\\1\\12\\123\\1234"])
+def test_literal_escapes_named_in_the_spec(raw):
+    assert native.unescape_literal(raw) == lexer.unescape_literal(raw)
+
+
+def test_escaped_strings_shown_read_as_the_reference_reads_them():
+    data = (b"BT (a\\(b\\)c\\\\d\\101\\n) Tj [(x\\\r\ny) 120 (\\0511\r\nz)] TJ (\\q\\) Tj ET")
+    assert list(native.operations(data, fuse=True)) == list(tokenizer.operations(data, fuse=True))
+    assert list(native.operations(data)) == list(tokenizer.operations(data))

@@ -8,7 +8,8 @@ reads the same operations with plain loops over the bytes, and yields exactly th
 reference yields (a test compares both on every shared PDF, and on random and hostile
 input). For the steps off the fast path (the general path, an inline image, an over-long
 operand or run of numbers) this module calls the reference's own function, so there is one
-implementation of each. It also reads TJ operands (:func:`read_tj`, the lexer's).
+implementation of each. It also reads TJ operands (:func:`read_tj`, the lexer's) and the escapes of
+literal strings (:func:`unescape_literal`, the lexer's).
 
 The scanners below mirror the reference's patterns one for one (the whole operation, a shown
 string, a drawing stepped over, an OCR glyph block), including their caps (at most
@@ -24,10 +25,9 @@ from cpython.ref cimport Py_INCREF
 from glyphweave.pdf import tokenizer as _reference
 from glyphweave.pdf.lexer import REPEAT_MAX as _REPEAT_MAX
 from glyphweave.pdf.lexer import read_tj as _reference_read_tj
-from glyphweave.pdf.lexer import unescape_literal as _unescape_literal
 from glyphweave.pdf.operands import RawTJ
 
-__all__ = ["number", "operations", "read_tj"]
+__all__ = ["number", "operations", "read_tj", "unescape_literal"]
 
 # Character classes (ISO 32000-1 §7.2.2), one bit each.
 cdef enum:
@@ -560,6 +560,66 @@ cdef inline bytes _operator(const unsigned char* d, Py_ssize_t start, Py_ssize_t
     return <bytes>_OPERATORS[k]
 
 
+cdef bytes _unescaped(const unsigned char* d, Py_ssize_t start, Py_ssize_t end):
+    """What the lexer's ``unescape_literal`` gives for ``d[start:end]`` (§7.3.4.2), as bytes,
+    in one pass: a raw CR or CR LF is an LF; a backslash before an end-of-line continues the
+    line; ``\\ddd`` (one to three octal digits, the value's low byte), the named escapes, and
+    any other byte after a backslash as itself; a backslash that ends the string stays. (The
+    reference's regular-expression substitution calls back into Python once per escape.)"""
+    cdef object out = PyBytes_FromStringAndSize(NULL, end - start)  # never longer than its source
+    cdef unsigned char* o = <unsigned char*>PyBytes_AS_STRING(out)
+    cdef Py_ssize_t i = start, k = 0, digits
+    cdef unsigned int value
+    cdef unsigned char c
+    while i < end:
+        c = d[i]
+        i += 1
+        if c == 0x0D:  # CR, CR LF: one LF
+            if i < end and d[i] == 0x0A:
+                i += 1
+            o[k] = 0x0A
+            k += 1
+            continue
+        if c != 0x5C or i == end:  # not a backslash, or one with nothing after it
+            o[k] = c
+            k += 1
+            continue
+        c = d[i]
+        i += 1
+        if c == 0x0D or c == 0x0A:  # a line continued: the end-of-line goes
+            if c == 0x0D and i < end and d[i] == 0x0A:
+                i += 1
+            continue
+        if 0x30 <= c <= 0x37:
+            value = c - 0x30
+            digits = 1
+            while digits < 3 and i < end and 0x30 <= d[i] <= 0x37:
+                value = value * 8 + (d[i] - 0x30)
+                i += 1
+                digits += 1
+            o[k] = value & 0xFF
+        elif c == 0x6E:  # n
+            o[k] = 0x0A
+        elif c == 0x72:  # r
+            o[k] = 0x0D
+        elif c == 0x74:  # t
+            o[k] = 0x09
+        elif c == 0x62:  # b
+            o[k] = 0x08
+        elif c == 0x66:  # f
+            o[k] = 0x0C
+        else:  # ( ) \\ and any other byte: itself
+            o[k] = c
+        k += 1
+    return out if k == end - start else PyBytes_FromStringAndSize(<char*>o, k)
+
+
+def unescape_literal(raw):
+    """:func:`glyphweave.pdf.lexer.unescape_literal` (a literal string's inside read), in C."""
+    cdef bytes data = bytes(raw)
+    return bytearray(_unescaped(<const unsigned char*>PyBytes_AS_STRING(data), 0, PyBytes_GET_SIZE(data)))
+
+
 cdef inline bytes _slice(const unsigned char* d, Py_ssize_t start, Py_ssize_t end):
     return PyBytes_FromStringAndSize(<const char*>d + start, end - start)
 
@@ -581,7 +641,8 @@ cdef void _numbers(const unsigned char* d, Py_ssize_t start, Py_ssize_t end, lis
 
 cdef object _shown(const unsigned char* d, Show* s, list dropped):
     """The operand of a shown string (the reference's ``_shown``): a TJ array unread, a literal
-    string with no escape and no CR as its bytes; anything else by the reference."""
+    string's bytes (its escapes and CRs read by :func:`_unescaped`); anything else, and an
+    operand past the size limit, by the reference."""
     cdef Py_ssize_t size = s.body_end - s.body_start
     cdef Py_ssize_t p
     cdef unsigned char c
@@ -595,6 +656,7 @@ cdef object _shown(const unsigned char* d, Show* s, list dropped):
                     break
             else:
                 return bytearray(_slice(d, s.body_start, s.body_end))
+            return bytearray(_unescaped(d, s.body_start, s.body_end))
     return _reference.show_operand(_slice(d, s.body_start, s.body_end), _GROUPS[s.kind], dropped)
 
 
@@ -867,7 +929,7 @@ def read_tj(operand):
                     strings.append(_slice(d, p + 1, e))
                     shown += e - p - 1
             else:
-                item = bytes(_unescape_literal(_slice(d, p + 1, e)))
+                item = _unescaped(d, p + 1, e)
                 if item:
                     strings.append(item)
                     shown += len(item)
