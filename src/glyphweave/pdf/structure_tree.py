@@ -238,7 +238,8 @@ class _Walk:
                 self.warn(f"{LIMIT}structure tree larger than {budget} elements; the rest is ignored",
                           "structure_elements")
                 return
-            keys = obj.keys()  # one call: asking pikepdf for a key the element lacks costs 2 µs
+            # One call: asking pikepdf for a key the element lacks costs 2 µs.
+            keys = obj.keys()  # keys-order: asked for membership only
             type_ = _type_name(obj, keys)
             if type_ == "/OBJR":
                 continue  # an annotation or other object: not page text
@@ -342,7 +343,7 @@ class _Walk:
                 self.elements += 1
                 if self.elements > self.limits.structure_elements or d >= self.limits.structure_depth:
                     continue
-                names = obj.keys()
+                names = obj.keys()  # keys-order: asked for membership only
                 type_ = _type_name(obj, names)
                 if type_ == "/OBJR":
                     continue
