@@ -18,6 +18,7 @@ pattern would not match is not read here either, and goes where it goes there.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from libc.string cimport memcpy
 from cpython.number cimport PyNumber_Float
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
@@ -565,10 +566,17 @@ cdef bytes _unescaped(const unsigned char* d, Py_ssize_t start, Py_ssize_t end):
     in one pass: a raw CR or CR LF is an LF; a backslash before an end-of-line continues the
     line; ``\\ddd`` (one to three octal digits, the value's low byte), the named escapes, and
     any other byte after a backslash as itself; a backslash that ends the string stays. (The
-    reference's regular-expression substitution calls back into Python once per escape.)"""
+    reference's regular-expression substitution calls back into Python once per escape.) A
+    string with neither is its bytes as they are, the usual case."""
+    cdef Py_ssize_t i = start, k, digits
+    while i < end and d[i] != 0x5C and d[i] != 0x0D:
+        i += 1
+    if i == end:
+        return _slice(d, start, end)
     cdef object out = PyBytes_FromStringAndSize(NULL, end - start)  # never longer than its source
     cdef unsigned char* o = <unsigned char*>PyBytes_AS_STRING(out)
-    cdef Py_ssize_t i = start, k = 0, digits
+    memcpy(o, d + start, i - start)  # the bytes before the first backslash or CR
+    k = i - start
     cdef unsigned int value
     cdef unsigned char c
     while i < end:
@@ -644,18 +652,10 @@ cdef object _shown(const unsigned char* d, Show* s, list dropped):
     string's bytes (its escapes and CRs read by :func:`_unescaped`); anything else, and an
     operand past the size limit, by the reference."""
     cdef Py_ssize_t size = s.body_end - s.body_start
-    cdef Py_ssize_t p
-    cdef unsigned char c
     if size <= OPERAND_BYTES_MAX:
         if s.kind == SHOW_TJ:
             return RawTJ(_slice(d, s.body_start, s.body_end))
         if s.kind == SHOW_LIT:
-            for p in range(s.body_start, s.body_end):
-                c = d[p]
-                if c == 0x5C or c == 0x0D:
-                    break
-            else:
-                return bytearray(_slice(d, s.body_start, s.body_end))
             return bytearray(_unescaped(d, s.body_start, s.body_end))
     return _reference.show_operand(_slice(d, s.body_start, s.body_end), _GROUPS[s.kind], dropped)
 
@@ -904,11 +904,10 @@ def read_tj(operand):
         return _reference_read_tj(operand)
     cdef const unsigned char* d = <const unsigned char*>PyBytes_AS_STRING(operand)  # (a bytes subclass)
     cdef Py_ssize_t n = PyBytes_GET_SIZE(operand)
-    cdef Py_ssize_t p = 0, e, q, shown = 0
+    cdef Py_ssize_t p = 0, e, shown = 0
     cdef list strings = []
     cdef list adjustments = []
     cdef unsigned char c
-    cdef bint plain
     cdef bytes item
     while True:
         p = _skip_white(d, n, p)
@@ -919,20 +918,10 @@ def read_tj(operand):
             e = _literal_body(d, n, p + 1)
             if e < 0:
                 return _reference_read_tj(operand)
-            plain = True
-            for q in range(p + 1, e):
-                if d[q] == 0x5C or d[q] == 0x0D:
-                    plain = False
-                    break
-            if plain:
-                if e > p + 1:
-                    strings.append(_slice(d, p + 1, e))
-                    shown += e - p - 1
-            else:
-                item = _unescaped(d, p + 1, e)
-                if item:
-                    strings.append(item)
-                    shown += len(item)
+            item = _unescaped(d, p + 1, e)
+            if item:
+                strings.append(item)
+                shown += len(item)
             p = e + 1
         elif c == 0x3C:  # <
             e = _hex_body(d, n, p + 1)
