@@ -15,7 +15,10 @@ import pikepdf
 import pytest
 
 import glyphweave
+from glyphweave import api
 from glyphweave.api import Document
+from glyphweave.cli import main
+from glyphweave.core.errors import DocumentClosedError, PDFOpenError
 from pdfs import Page, helvetica, make_pdf, truetype
 
 # F2 is set on the first page and shows nothing there: its ToUnicode CMap is first read on
@@ -111,7 +114,9 @@ def test_pages_held_from_an_earlier_opening_still_read(monkeypatch: pytest.Monke
     monkeypatch.setattr(Document, "reopen_pages", 1)
     with glyphweave.open(_document(), pause_gc=True) as doc:
         pages = [page for page, _text in doc.iter_text()]
-        # Released by the iterator and read again, each from the opening it came from.
+        # Released by the iterator (holding no opening any more) and read again, each from
+        # the document's current opening.
+        assert all(page._pdf is None and page._obj is None for page in pages)
         assert [page.text() for page in pages] == [doc.pages[i].text() for i in range(len(doc))]
         assert "page 2" in pages[1].text()
 
@@ -145,13 +150,67 @@ def test_an_encrypted_document_is_reopened_with_its_password(monkeypatch: pytest
 
 def test_pages_after_a_reopening_come_from_the_new_opening(monkeypatch: pytest.MonkeyPatch) -> None:
     # The document lists its page dictionaries once per opening: after a reopening, a page
-    # must be read from the new opening, not from the list the old one made.
+    # must be read from the new opening, not from the list the old one made. (Without
+    # pause_gc the iterators keep each page whole, so what it was read from can be seen.)
     monkeypatch.setattr(Document, "reopen_pages", 1)
-    with glyphweave.open(_document(), pause_gc=True) as doc:
+    with glyphweave.open(_document()) as doc:
         for page, _text in doc.iter_text():
             assert page._obj.is_owned_by(doc._pdf)
             assert page._obj.is_owned_by(page._pdf)
         assert doc.pages[4]._obj.is_owned_by(doc._pdf) and len(doc) == 5
+
+
+def test_the_document_lets_go_of_an_opening_before_it_opens_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Opening first would hold both openings at once: the peak of a long document would be
+    # two openings' objects, not one's.
+    monkeypatch.setattr(Document, "reopen_pages", 1)
+    real, opened = api._pikepdf_open, []
+    held: list[Document] = []
+
+    def opening(target: Any, password: str | None) -> Any:
+        if held:
+            doc = held[0]
+            opened.append(("_pdf" in vars(doc), doc._fonts.pdf, doc._page_objs, dict(doc._inherited)))
+        return real(target, password)
+
+    monkeypatch.setattr(api, "_pikepdf_open", opening)
+    with glyphweave.open(_document(), pause_gc=True) as doc:
+        held.append(doc)
+        texts = [text for page, text in doc.iter_text() if page._pdf is None]
+    assert opened == [(False, None, None, {})] * 4
+    assert len(texts) == 5 and "page 5" in texts[4]
+
+
+def test_an_unchanged_file_that_fails_to_open_again_ends_the_document_clearly(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "long.pdf"
+    path.write_bytes(_document())
+    monkeypatch.setattr(Document, "reopen_pages", 2)
+    real, calls = api._pikepdf_open, []
+
+    def opening(target: Any, password: str | None) -> Any:
+        calls.append(target)
+        if len(calls) > 1:
+            raise pikepdf.PdfError(f"{target}: out of file handles")
+        return real(target, password)
+
+    monkeypatch.setattr(api, "_pikepdf_open", opening)
+    with glyphweave.open(path, pause_gc=True) as doc:
+        texts = []
+        with pytest.raises(PDFOpenError, match=r"long\.pdf: cannot open the PDF again to read its next pages "
+                                               r"\(out of file handles\)"):
+            for _page, text in doc.iter_text():
+                texts.append(text)
+        assert len(texts) == 2 and doc.closed and len(doc) == 5
+        with pytest.raises(DocumentClosedError):
+            doc.pages[0].text()
+    # The command line says so in one line, writes no output and leaves the PDF as it was.
+    calls.clear()
+    out = tmp_path / "out.txt"
+    assert main(["extract", "-j", "1", "-o", str(out), str(path)]) != 0
+    err = capsys.readouterr().err
+    assert "cannot open the PDF again" in err and "Traceback" not in err
+    assert not out.exists() and path.read_bytes() == _document()
 
 
 def test_form_fields_read_after_a_reopening_use_the_current_opening(monkeypatch: pytest.MonkeyPatch) -> None:
