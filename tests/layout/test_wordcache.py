@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from glyphweave.layout import wordcache
 from glyphweave.layout.wordcache import TABLE_MAGIC, cached_list, cached_table, zipf
@@ -65,6 +67,22 @@ def test_the_packed_list_answers_again_as_the_first_time(source: Path, monkeypat
         assert fresh.get(word) == expected.get(word, 0.0)
     assert searched == ["the", "house", "rare", "the"]  # bounded: full, it starts afresh
     assert len(fresh._found) <= 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=6),
+                         max_size=8), max_size=6))
+def test_words_are_packed_in_the_order_of_their_utf8_bytes(buckets: list[list[str]]):
+    # The packer sorts the words themselves (code point order) and relies on UTF-8 keeping
+    # that order, lone surrogates included; the search compares bytes.
+    blob, offsets, codes = wordcache._pack(buckets)
+    last = {word: index for index, bucket in enumerate(buckets) for word in bucket}
+    expected = sorted((word.encode("utf-8", "surrogatepass"), index) for word, index in last.items())
+    assert [blob[offsets[i]:offsets[i + 1]] for i in range(len(codes))] == [encoded for encoded, _ in expected]
+    assert list(codes) == [index for _, index in expected] and offsets[-1] == len(blob)
+    packed = wordcache.PackedList(blob, offsets, codes)
+    for word, index in last.items():
+        assert packed.get(word) == zipf(index)
 
 
 def test_written_once_and_read_back(source: Path):

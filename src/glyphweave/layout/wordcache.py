@@ -129,20 +129,25 @@ def cached_list(name: str, source: Path, buckets: Iterable[list[str]] | None = N
 
 
 def _pack(buckets: Iterable[list[str]]) -> tuple[bytes, array, array]:
-    """The words' bytes end to end, their offsets and their buckets, sorted by word."""
+    """The words' bytes end to end, their offsets and their buckets, sorted by word.
+
+    Python orders strings by code point, and UTF-8 keeps that order in its bytes (lone
+    surrogates too, written as ``surrogatepass`` writes them, between U+D7FF and U+E000), so
+    the words are sorted as they are and encoded one at a time into the blob: a bytes object
+    and a tuple per word, sorted at once, took 70 MB more at the peak for English's 321,000
+    words, on top of whatever the process that builds the cache holds."""
     table: dict[str, int] = {}
     for index, bucket in enumerate(buckets):
         for word in bucket:
             table[word] = index  # as the in-memory table: a word met again keeps its last bucket
-    entries = sorted((word.encode("utf-8", "surrogatepass"), index) for word, index in table.items())
     offsets = array("I", [0])
     codes = array("H")
-    total = 0
-    for encoded, index in entries:
-        total += len(encoded)
-        offsets.append(total)
-        codes.append(min(index, 0xFFFF))
-    return b"".join(encoded for encoded, _ in entries), offsets, codes
+    blob = bytearray()
+    for word in sorted(table):
+        blob += word.encode("utf-8", "surrogatepass")
+        offsets.append(len(blob))
+        codes.append(min(table[word], 0xFFFF))
+    return bytes(blob), offsets, codes
 
 
 def _write(path: Path, blob: bytes, offsets: array, codes: array) -> None:
