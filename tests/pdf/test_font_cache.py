@@ -60,3 +60,24 @@ def test_the_fonts_the_cache_drops_are_freed_without_the_cyclic_collector(monkey
         gc.enable()
         gc.collect()
     assert left == []
+
+
+def test_standard_metrics_are_read_only_for_a_font_that_lacks_widths_or_a_descriptor(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reading a standard font's metrics parses its part of the metrics table: a font that
+    # gives its own /Widths and descriptor never uses them.
+    from glyphweave.pdf import fonts
+
+    asked: list[str] = []
+    real = fonts._std14
+
+    def std14(base_font: str) -> object:
+        asked.append(base_font)
+        return real(base_font)
+
+    monkeypatch.setattr(fonts, "_std14", std14)
+    own = {"T": truetype(base_font="Times-Roman", mapping={0x41: "A"}), "H": helvetica(widths=True),
+           "N": helvetica(base_font="Courier")}
+    with open_pdf(make_pdf(b"BT /T 10 Tf 72 700 Td (A) Tj /H 10 Tf (b) Tj /N 10 Tf (c) Tj ET", fonts=own)) as doc:
+        assert doc.text().replace(" ", "").strip() == "Abc"
+    assert asked == ["Helvetica", "Courier"]  # no descriptor; no /Widths: the AFM's stand in
