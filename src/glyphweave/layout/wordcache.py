@@ -32,6 +32,7 @@ import os
 import re
 import sys
 import tempfile
+import zlib
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -41,6 +42,11 @@ MAGIC = b"GWWF\x01"
 """The format's name and version (bump it when the layout below changes)."""
 TABLE_MAGIC = b"GWWT\x01"
 """The small list's format (:func:`cached_table`), before the marshalled dictionary."""
+HASHED_MAGIC = b"GWWH\x01"
+"""The small list's format in the compiled build (:func:`cached_hashed`): this, the byte order,
+the highest bucket (2 bytes), the word and slot counts (4 bytes each; all three little-endian),
+then the slots, the offsets, the buckets and the words' bytes, every array at a multiple of its
+item size."""
 
 
 class PackedList:
@@ -62,7 +68,8 @@ class PackedList:
         """The answers given so far (None: not in the list). A page whose language the
         frequent words do not cover asks the whole list about most of its words, and the
         pages of one document share most of theirs: a search costs some 8 microseconds
-        (twenty slices of the file compared), a repeated one a dictionary look-up."""
+        (twenty slices of the file compared; a fraction of one in C), a repeated one a
+        dictionary look-up."""
 
     def get(self, word: str, default: float = 0.0) -> float:
         """``word``'s Zipf frequency, or ``default`` when the list lacks it."""
@@ -75,18 +82,103 @@ class PackedList:
         return default if found is None else found
 
     def _search(self, word: str) -> float | None:
+        index = self.index(word)
+        return None if index < 0 else zipf(self._buckets[index])
+
+    def index(self, word: str) -> int:
+        """``word``'s number among the sorted words, -1 when the list lacks it: a binary
+        search, in C where the compiled build has it (:func:`packed_index`, the reference)."""
         key = word.encode("utf-8", "surrogatepass")
-        blob, offsets, base = self._blob, self._offsets, self._base
-        lo, hi = 0, self.size
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if blob[base + offsets[mid]:base + offsets[mid + 1]] < key:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo < self.size and blob[base + offsets[lo]:base + offsets[lo + 1]] == key:
-            return zipf(self._buckets[lo])
-        return None
+        if _packed_index is not None:
+            return _packed_index(key, self._blob, self._offsets, self._base, self.size)
+        return packed_index(key, self._blob, self._offsets, self._base, self.size)
+
+
+def packed_index(key: bytes, blob: Any, offsets: Sequence[int], base: int, size: int) -> int:
+    """Where ``key`` lies among the ``size`` sorted words of a packed list, -1 when it is not
+    there (the reference of the compiled build's search)."""
+    lo, hi = 0, size
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if blob[base + offsets[mid]:base + offsets[mid + 1]] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < size and blob[base + offsets[lo]:base + offsets[lo + 1]] == key:
+        return lo
+    return -1
+
+
+class HashedList:
+    """Zipf frequencies by word from a hash table kept in a cache file (:func:`cached_hashed`):
+    the compiled build's form of the small list, which it consults for every word of a page
+    with a candidate split word.
+
+    Made from the packed list's three parts (the words sorted, their offsets, their buckets)
+    and ``slots``: a power-of-two number of slots, each 0 (empty) or one more than the number
+    of a word whose UTF-8 bytes' CRC-32 chose it or a slot before it (linear probing, at most
+    half the slots full). Looked up in C (:class:`~._cwords.HashedWords`) where the build has
+    it, else by :func:`hashed_index`, the reference."""
+
+    __slots__ = ("_base", "_blob", "_buckets", "_highest", "_native", "_offsets", "_slots", "size")
+
+    def __init__(self, blob: Any, slots: Sequence[int], offsets: Sequence[int], buckets: Sequence[int],
+                 base: int = 0, highest: int | None = None) -> None:
+        self._blob = blob
+        self._slots = slots
+        self._offsets = offsets
+        self._buckets = buckets
+        self._base = base
+        self._highest = highest
+        """The highest bucket (the file says it: finding it costs a look at every word)."""
+        self.size = len(buckets)
+        self._native = _HashedWords(blob, slots, offsets, base) if _HashedWords is not None else None
+
+    def index(self, word: str) -> int:
+        """``word``'s number in the list, -1 when the list lacks it."""
+        if self._native is not None:
+            return int(self._native.index(word))
+        return hashed_index(word, self._blob, self._slots, self._offsets, self._base)
+
+    def get(self, word: str, default: float = 0.0) -> float:
+        """``word``'s Zipf frequency, or ``default`` when the list lacks it."""
+        index = self.index(word)
+        return default if index < 0 else zipf(self._buckets[index])
+
+    def __contains__(self, word: str) -> bool:
+        return self.index(word) >= 0
+
+    def count(self, words: list[str]) -> int:
+        """How many of ``words`` the list holds (in one loop in C)."""
+        if self._native is not None:
+            return int(self._native.count(words))
+        return sum(hashed_index(word, self._blob, self._slots, self._offsets, self._base) >= 0 for word in words)
+
+    def lowest(self) -> float:
+        """The lowest Zipf value of the list's words (0.0 for an empty list), the minimum the
+        dictionary's values give: the highest bucket's, Zipf values falling as buckets rise."""
+        if not self.size:
+            return 0.0
+        return zipf(max(self._buckets) if self._highest is None else self._highest)
+
+
+def hashed_index(word: str, blob: Any, slots: Sequence[int], offsets: Sequence[int], base: int) -> int:
+    """``word``'s number in a :class:`HashedList`'s table, -1 when it is not there (the
+    reference of the compiled build's look-up). A slot naming no word of the list (a damaged
+    file) is passed over, and a table with no empty slot is probed once round, not forever."""
+    key = word.encode("utf-8", "surrogatepass")
+    mask = len(slots) - 1
+    at = zlib.crc32(key) & mask
+    words = len(offsets) - 1
+    for _probe in range(len(slots)):
+        entry = slots[at]
+        if entry == 0:
+            return -1
+        index = entry - 1
+        if index < words and blob[base + offsets[index]:base + offsets[index + 1]] == key:
+            return index
+        at = (at + 1) & mask
+    return -1
 
 
 _UNSEEN: Any = object()
@@ -267,3 +359,92 @@ def _read_table(path: Path) -> dict[str, float] | None:
     if type(table) is not dict or not set(map(type, table)) <= {str} or not set(map(type, table.values())) <= {float}:
         return None
     return table
+
+
+def cached_hashed(name: str, source: Path, buckets: Iterable[list[str]] | None = None) -> HashedList | None:
+    """The small list kept for ``source`` under ``name`` as a hash table (:class:`HashedList`),
+    read from the cache; written there first from ``buckets`` when it is missing and they are
+    given. None when neither works."""
+    try:
+        stat = source.stat()
+    except OSError:
+        return None
+    path = cache_dir() / f"{name}-{stat.st_size}-{int(stat.st_mtime)}.gwwh"
+    found = _read_hashed(path)
+    if found is not None or buckets is None:
+        return found
+    blob, offsets, codes = _pack(buckets)
+    slots = _hash_slots(blob, offsets)
+    highest = max(codes, default=0)
+    header = (HASHED_MAGIC + (b"L" if sys.byteorder == "little" else b"B") + highest.to_bytes(2, "little")
+              + len(codes).to_bytes(4, "little") + len(slots).to_bytes(4, "little"))
+    _write_bytes(path, b"".join((header, slots.tobytes(), offsets.tobytes(), codes.tobytes(), blob)))
+    _prune(path, name)
+    return HashedList(blob, slots, offsets, codes, highest=highest)
+
+
+def _hash_slots(blob: bytes, offsets: Sequence[int]) -> array:
+    """The slots of a table of the words ``blob`` holds at ``offsets`` (see :class:`HashedList`)."""
+    words = len(offsets) - 1
+    size = 16
+    while size < 2 * words:
+        size *= 2
+    mask = size - 1
+    slots = array("I", bytes(size * _OFFSET_BYTES))
+    for index in range(words):
+        at = zlib.crc32(blob[offsets[index]:offsets[index + 1]]) & mask
+        while slots[at]:
+            at = (at + 1) & mask
+        slots[at] = index + 1
+    return slots
+
+
+_HASHED_HEAD = len(HASHED_MAGIC) + 3 + 8
+
+
+def _read_hashed(path: Path) -> HashedList | None:
+    """The table in the cache file ``path``, mapped into memory (see :func:`_read`); None when
+    it is missing or not exactly what :func:`cached_hashed` writes."""
+    try:
+        with path.open("rb") as file:
+            data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    head = _HASHED_HEAD
+    if len(data) < head or data[:len(HASHED_MAGIC)] != HASHED_MAGIC:
+        return None
+    if data[len(HASHED_MAGIC):len(HASHED_MAGIC) + 1] != (b"L" if sys.byteorder == "little" else b"B"):
+        return None
+    highest = int.from_bytes(data[head - 10:head - 8], "little")
+    words = int.from_bytes(data[head - 8:head - 4], "little")
+    size = int.from_bytes(data[head - 4:head], "little")
+    if size < 16 or size & (size - 1) or size < 2 * words:
+        return None
+    end_slots = head + _OFFSET_BYTES * size
+    end_offsets = end_slots + _OFFSET_BYTES * (words + 1)
+    end_codes = end_offsets + _BUCKET_BYTES * words
+    if len(data) < end_codes:
+        return None
+    view = memoryview(data)
+    slots = view[head:end_slots].cast("I")
+    offsets = view[end_slots:end_offsets].cast("I")
+    codes = view[end_offsets:end_codes].cast("H")
+    if offsets[0] != 0 or offsets[-1] != len(data) - end_codes:
+        return None
+    return HashedList(data, slots, offsets, codes, end_codes, highest)
+
+
+_HashedWords: Any
+_packed_index: Callable[[bytes, Any, Sequence[int], int, int], int] | None
+try:  # the compiled build: the same answers, from loops in C
+    from glyphweave.layout._cwords import HashedWords as _HashedWords
+    from glyphweave.layout._cwords import packed_index as _packed_index
+except ImportError:  # a pure install: the references
+    _HashedWords = None
+    _packed_index = None
+
+
+def hashed_native() -> bool:
+    """Whether this build looks words up in C (then the small list is kept as a hash table,
+    not a dictionary)."""
+    return _HashedWords is not None
