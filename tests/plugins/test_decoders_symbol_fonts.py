@@ -325,3 +325,22 @@ def test_ps_symbols_end_to_end():
     truth = EVAL_PDF.with_name("ps_symbols.truth.txt").read_text("utf-8")
     assert " ".join(text.split()) == " ".join(truth.split())
     assert not any(unicodedata.category(ch) == "Co" for ch in text)
+
+
+def test_each_decoder_asks_a_fonts_family_once_for_its_codes_in_a_row(monkeypatch: pytest.MonkeyPatch):
+    # The core asks about a font's codes one after another: the family is named once per
+    # font, and a font met again after another is still answered as its own.
+    asked: list[str] = []
+    real = symbol_fonts.symbol_family
+
+    def family(name: str):
+        asked.append(name)
+        return real(name)
+
+    monkeypatch.setattr(symbol_fonts, "symbol_family", family)
+    decoder = SymbolDecoder()
+    symbol, times, dingbats = font("Symbol"), font("Times-Roman"), font("ZapfDingbats")
+    answers = [decoder.decode(f, bytes([c]), None) for f in (symbol, times, symbol, dingbats, symbol)
+               for c in (0x61, 0x62, 0x70)]
+    assert answers == ["α", "β", "π", None, None, None, "α", "β", "π", None, None, None, "α", "β", "π"]
+    assert asked == ["Symbol", "Times-Roman", "ZapfDingbats"]  # the rest from each font's memo

@@ -152,10 +152,20 @@ class _FamilyDecoder(Decoder):
     def resource_sources(cls) -> dict[str, str]:
         return {"symbol-tables": table_source()}
 
+    _font: FontInfo | None = None
+    _family: Family | None = None
+
     def decode(self, font: FontInfo, code: bytes, cid: int | None) -> str | None:
-        family = font.memo.get(_MEMO_KEY, "")
-        if family == "":
-            family = font.memo[_MEMO_KEY] = symbol_family(font.base_font)
+        # The core asks about a font's codes one after another, and each of the three
+        # decoders asks the font's family: the last font's is kept here, where the memo's
+        # look-up is a call into Python (the memo reports the uses of parsed programs).
+        if font is self._font:
+            family = self._family
+        else:
+            family = font.memo.get(_MEMO_KEY, "")
+            if family == "":
+                family = font.memo[_MEMO_KEY] = symbol_family(font.base_font)
+            self._font, self._family = font, family
         if family != self.FAMILY:
             return None
         found = symbol_code_byte(font, code)
