@@ -47,7 +47,7 @@ type, no ``attrs`` class, no hook implementation, no method aliased by assignmen
 
 
 NATIVE = ("glyphweave.pdf._ctokenizer", "glyphweave.pdf._cmeasure", "glyphweave.glyphmap._cshapes",
-          "glyphweave.layout._ctext", "glyphweave.layout._cwords")
+          "glyphweave.layout._ctext", "glyphweave.layout._cwords", "glyphweave.pdf._ccmap")
 """The modules written for C (each a ``.pyx`` beside the pure module it stands in for, whose
 importer falls back to that module where it is not built): the content tokenizer's fast
 path, :mod:`glyphweave.pdf.tokenizer` scanned byte by byte; the measuring of a shown
@@ -55,7 +55,8 @@ string, :mod:`glyphweave.pdf.measure` worked out in C doubles; the shape referen
 with the matcher's search, :mod:`glyphweave.glyphmap.shapes` over C arrays; and two scans
 of a page's text, its words for dehyphenation (:mod:`glyphweave.layout.hyphens`) and its
 characters of the script rules' blocks (:mod:`glyphweave.layout.scripts`), as loops; and the
-word lists' look-ups (:mod:`glyphweave.layout.wordcache`), in the cache files as they lie."""
+word lists' look-ups (:mod:`glyphweave.layout.wordcache`), in the cache files as they lie; and
+a CMap's cidrange sections (:mod:`glyphweave.pdf.cmap`), read in one pass."""
 
 
 def compiled_modules() -> list[str]:

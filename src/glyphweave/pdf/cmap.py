@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
 from heapq import heappop, heappush
 from itertools import islice, repeat
-from operator import ge, le
+from operator import ge, itemgetter, le
 from typing import Any
 
 from glyphweave.pdf.lexer import (
@@ -178,29 +178,29 @@ class _RangeTable:
 
     __slots__ = ("starts", "ends", "payloads")
 
-    def __init__(self, ranges: list[tuple[int, int, _Payload]]) -> None:
-        # ranges are in definition order; the last one wins where they overlap
-        los = [r[0] for r in ranges]
+    def __init__(self, los: list[int], his: list[int], payloads: list[_Payload]) -> None:
+        # the ranges (los[i], his[i], payloads[i]) are in definition order; the last one wins
+        # where they overlap
         if all(map(le, los, islice(los, 1, None))):  # sorted already (Adobe's CMaps are)
-            order: Sequence[int] = range(len(ranges))
-            starts, ends, payloads = los, [r[1] for r in ranges], [r[2] for r in ranges]
+            order: Sequence[int] = range(len(los))
+            starts, ends, values = los, his, payloads
         else:
-            order = sorted(range(len(ranges)), key=los.__getitem__)
+            order = sorted(range(len(los)), key=los.__getitem__)
             starts = [los[i] for i in order]
-            ends = [ranges[i][1] for i in order]
-            payloads = [ranges[i][2] for i in order]
+            ends = [his[i] for i in order]
+            values = [payloads[i] for i in order]
         if not any(map(ge, ends, islice(starts, 1, None))):
-            self.starts, self.ends, self.payloads = starts, ends, payloads
+            self.starts, self.ends, self.payloads = starts, ends, values
             return
         self.starts, self.ends, self.payloads = [], [], []
         # sweep over boundaries with a heap of active ranges, newest on top
-        points = sorted({p for lo, hi, _ in ranges for p in (lo, hi + 1)})
+        points = sorted({p for lo, hi in zip(los, his, strict=True) for p in (lo, hi + 1)})
         heap: list[tuple[int, int]] = []
         k = 0
         for j, p in enumerate(points[:-1]):
-            while k < len(order) and ranges[order[k]][0] == p:
+            while k < len(order) and los[order[k]] == p:
                 idx = order[k]
-                heappush(heap, (-idx, ranges[idx][1]))
+                heappush(heap, (-idx, his[idx]))
                 k += 1
             while heap and heap[0][1] < p:
                 heappop(heap)
@@ -208,7 +208,7 @@ class _RangeTable:
                 continue
             winner = -heap[0][0]
             end = points[j + 1] - 1
-            payload = ranges[winner][2]
+            payload = payloads[winner]
             if self.payloads and self.payloads[-1] is payload and self.ends[-1] == p - 1:
                 self.ends[-1] = end
             else:
@@ -223,11 +223,23 @@ class _RangeTable:
         return None
 
 
+_LENGTH, _LO, _HI, _PAYLOAD = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
+"""The fields of a raw range (length, lo, hi, payload), read by ``map`` at C speed."""
+
+
 def _build_tables(raw: list[_Raw]) -> dict[int, _RangeTable]:
-    by_len: dict[int, list[tuple[int, int, _Payload]]] = {}
-    for length, lo, hi, payload in raw:
-        by_len.setdefault(length, []).append((lo, hi, payload))
-    return {length: _RangeTable(items) for length, items in by_len.items()}
+    """A table per code length of ``raw`` ranges. One length (the usual CMap) is read in
+    columns at C speed; several are grouped first, each keeping the ranges' order."""
+    if not raw:
+        return {}
+    lengths = set(map(_LENGTH, raw))
+    if len(lengths) == 1:
+        return {lengths.pop(): _RangeTable(list(map(_LO, raw)), list(map(_HI, raw)), list(map(_PAYLOAD, raw)))}
+    by_len: dict[int, list[_Raw]] = {}
+    for entry in raw:
+        by_len.setdefault(entry[0], []).append(entry)
+    return {length: _RangeTable(list(map(_LO, items)), list(map(_HI, items)), list(map(_PAYLOAD, items)))
+            for length, items in by_len.items()}
 
 
 # --------------------------------------------------------------------------- CMap
@@ -565,23 +577,12 @@ class _Builder:
                 payload = ("inc", lo, (prefix, ord(text[-1])))
             ranges.append((len(lo_b), lo, hi, payload))
 
-    def cidrange_entries(self, entries: list[tuple[bytes, bytes, bytes]], data: bytes, pos: int, stop: int) -> bool:
-        """A cidrange body read as (lo hex, hi hex, CID digits) triples: taken when they are the
-        whole body (as many ``<`` as two per entry) and every bound is whole bytes of one
-        length; False, taking nothing, otherwise (the general reading then decides)."""
-        if not entries or data.count(b"<", pos, stop) != 2 * len(entries):
+    def cidrange_ranges(self, ranges: list[_Raw] | None) -> bool:
+        """A plain cidrange body's ranges (:func:`cidrange_body`): taken, unless None (not a
+        body of plain triples: the general reading then decides)."""
+        if ranges is None:
             return False
-        los, his, cids = zip(*entries, strict=True)
-        widths = list(map(len, los))
-        if widths != list(map(len, his)) or not all(w and not w % 2 for w in set(widths)):
-            return False
-        sixteen = repeat(16)
-        self.cid_ranges.extend(
-            (w // 2, lo, hi, ("cid", lo, cid))
-            for w, lo, hi, cid in zip(widths, map(int, los, sixteen), map(int, his, sixteen), map(int, cids),
-                                      strict=True)
-            if lo <= hi
-        )
+        self.cid_ranges.extend(ranges)
         self.found = True
         return True
 
@@ -754,10 +755,46 @@ def _fast_section(data: bytes, pos: int, kind: str, builder: _Builder) -> int:
             builder.bfchar_hex(hexes)
         else:
             builder.section(kind, _hex_many(hexes))
-    elif kind != "cidrange" or not builder.cidrange_entries(_CIDRANGE_ENTRY.findall(data, pos, stop), data, pos, stop):
+    elif kind != "cidrange" or not builder.cidrange_ranges(_cidrange_body(data, pos, stop)):
         items = [decode_hex(hexs) if not integer else int(integer) for hexs, integer in _SIMPLE_TOKEN.findall(data, pos, stop)]
         builder.section(kind, items)
     return after
+
+
+def cidrange_body(data: bytes, pos: int, stop: int) -> list[_Raw] | None:
+    """The ranges of the cidrange body ``data[pos:stop]`` read as ``<lo> <hi> CID`` triples,
+    (length, lo, hi, ("cid", lo, CID)) in order, a range whose bounds are reversed left out;
+    None unless the triples are the whole body (as many ``<`` as two per triple) and every
+    bound is whole bytes of one length. The reference of the compiled build's reading
+    (:mod:`glyphweave.pdf._ccmap`)."""
+    entries = _CIDRANGE_ENTRY.findall(data, pos, stop)
+    if not entries or data.count(b"<", pos, stop) != 2 * len(entries):
+        return None
+    los, his, cids = zip(*entries, strict=True)
+    widths = list(map(len, los))
+    if widths != list(map(len, his)) or not all(w and not w % 2 for w in set(widths)):
+        return None
+    sixteen = repeat(16)
+    return [(w // 2, lo, hi, ("cid", lo, cid))
+            for w, lo, hi, cid in zip(widths, map(int, los, sixteen), map(int, his, sixteen), map(int, cids), strict=True)
+            if lo <= hi]
+
+
+def _cidrange_body(data: bytes, pos: int, stop: int) -> list[_Raw] | None:
+    """:func:`cidrange_body`, read in C where the compiled build has it (which leaves numbers
+    too long for C integers to the reference)."""
+    if _native_cidrange_body is not None:
+        found = _native_cidrange_body(data, pos, stop)
+        if found is None or isinstance(found, list):
+            return found
+    return cidrange_body(data, pos, stop)  # no compiled build, or a number too long for it
+
+
+_native_cidrange_body: Callable[[bytes, int, int], list[_Raw] | None | bool] | None
+try:  # the compiled build
+    from glyphweave.pdf._ccmap import cidrange_body as _native_cidrange_body
+except ImportError:  # a pure install: the reference
+    _native_cidrange_body = None
 
 
 _BRACKETS_TO_SPACE = bytes.maketrans(b"<>", b"  ")

@@ -1,0 +1,3 @@
+from typing import Any
+
+def cidrange_body(data: bytes, pos: int, stop: int) -> list[tuple[int, int, int, tuple[str, int, Any]]] | None | bool: ...
