@@ -35,13 +35,14 @@ COMPILED = (
     "glyphweave.layout.bands",
     "glyphweave.layout.page",
     "glyphweave.plugins.filters.overprint",
+    "glyphweave.plugins.filters.shadows",
     "glyphweave.plugins.filters.boxes",
     "glyphweave.stats.counting",
 )
 """The modules a compiled build compiles: where a page's time goes, per shown string,
 run and line (see the design notes, "Speed"): the content stream's reading and
 interpretation, each run's geometry, the word-gap rules, the shared page geometry
-(walks, lines, blocks, order, bands), the ``dedup`` filter's sweep and the ``visible-box``
+(walks, lines, blocks, order, bands), the ``dedup`` filter's sweep and shadow test and the ``visible-box``
 filter's test of each run (the filters themselves hold hook implementations). Each must keep to what mypyc compiles: no subclass of a built-in
 type, no ``attrs`` class, no hook implementation, no method aliased by assignment."""
 
