@@ -23,6 +23,7 @@ COMPILED = (
     "glyphweave.pdf.tokenizer",
     "glyphweave.pdf.interpreter",
     "glyphweave.pdf.measure",
+    "glyphweave.pdf.fontstate",
     "glyphweave.core.runs",
     "glyphweave.layout.rules",
     "glyphweave.layout.glyphwalk",
@@ -41,7 +42,7 @@ COMPILED = (
 )
 """The modules a compiled build compiles: where a page's time goes, per shown string,
 run and line (see the design notes, "Speed"): the content stream's reading and
-interpretation, each run's geometry, the word-gap rules, the shared page geometry
+interpretation with the loaded fonts' state it reads, each run's geometry, the word-gap rules, the shared page geometry
 (walks, lines, blocks, order, bands), the ``dedup`` filter's sweep and shadow test and the ``visible-box``
 filter's test of each run (the filters themselves hold hook implementations). Each must keep to what mypyc compiles: no subclass of a built-in
 type, no ``attrs`` class, no hook implementation, no method aliased by assignment."""

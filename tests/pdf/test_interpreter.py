@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import glyphweave
+from glyphweave.accelerated import compiled_modules
 from glyphweave.core.glyphtable import Run
 from glyphweave.pdf import interpreter
 from glyphweave.pdf.fonts import FontLoader
@@ -832,10 +833,12 @@ def test_an_inline_image_with_no_end_is_a_page_warning() -> None:
         assert any("inline image has no EI" in w.message for w in page.stats.warnings)
 
 
+@pytest.mark.skipif("glyphweave.pdf.fontstate" in compiled_modules(),
+                    reason="counts calls by patching a method, which a compiled class does not allow")
 def test_a_fonts_scaled_advances_are_asked_for_once_per_font_and_size_in_a_row(monkeypatch):
-    # The interpreter keeps the last font and scale's table: the font's own cache is a call
-    # into interpreted code, and consecutive strings are nearly always in one font and size.
-    from glyphweave.pdf.fonts import FontState
+    # The interpreter keeps the last font and scale's table: the font's own cache is a
+    # dictionary look-up, and consecutive strings are nearly always in one font and size.
+    from glyphweave.pdf.fontstate import FontState
 
     asked: list[float] = []
     real = FontState.scaled_widths

@@ -45,7 +45,8 @@ from glyphweave.guard.report import WarningRecord
 from glyphweave.pdf.annotations import Appearance, FieldText, FormDefaults, page_annotations
 from glyphweave.pdf.clusters import covered_by_clusters
 from glyphweave.pdf.colours import BLACK, COMPONENTS, RGB, components, to_rgb
-from glyphweave.pdf.fonts import FontLoader, FontState, object_key
+from glyphweave.pdf.fonts import FontLoader, object_key
+from glyphweave.pdf.fontstate import FontState
 from glyphweave.pdf.streams import ReadStopped, read_bounded
 from glyphweave.pdf.tokenizer import (
     FUSIONS,
@@ -896,9 +897,9 @@ class PageInterpreter:
 
     def _scaled_widths(self, state: FontState, hscale: float) -> Any:
         """``state.scaled_widths(hscale)``, the last answer kept: strings measured one after
-        another are nearly always in one font and size, and the font's own cache is a call
-        into interpreted code (fonts.py is not compiled). Equal scales give equal tables, so
-        the answer is the font's own."""
+        another are nearly always in one font and size, and the font's own cache is a
+        dictionary look-up (a call into interpreted code in the pure build). Equal scales
+        give equal tables, so the answer is the font's own."""
         last = self._widths
         if last is not None and last[0] is state and last[1] == hscale:
             return last[2]

@@ -28,7 +28,7 @@ class KnownCodes:
     this name keeps the codes met before in C (a composite font's in a table keyed by the
     code's bytes as an integer, a simple font's decoding in an array by code), which answers
     for them without a dictionary look-up per code; the interpreter holds one per font
-    (:attr:`~glyphweave.pdf.fonts.FontState.known_codes`) in either build."""
+    (:attr:`~glyphweave.pdf.fontstate.FontState.known_codes`) in either build."""
 
     __slots__ = ()
 
