@@ -142,3 +142,13 @@ def test_the_c_table_refuses_what_it_cannot_probe():
     lookup = native.HashedWords(b"", array("I", [0] * 4), array("I", [0]), 0)
     with pytest.raises(TypeError):
         lookup.count(["a", 3])
+
+
+def test_a_cache_that_cannot_be_written_is_no_error(source: Path, monkeypatch: pytest.MonkeyPatch):
+    blocker = source.parent / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(blocker / "cache"))
+    hashed = cached_hashed("test-xx", source, BUCKETS)  # kept in memory, answered all the same
+    assert hashed is not None and hashed.get("maison") == zipf(2) and hashed.count(["the", "x"]) == 1
+    assert cached_hashed("test-xx", source) is None  # nothing was written to read back
+    assert cached_hashed("test-xx", source.parent / "missing.msgpack.gz", BUCKETS) is None  # no source: no key
