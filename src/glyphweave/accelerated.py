@@ -38,13 +38,15 @@ COMPILED = (
     "glyphweave.plugins.filters.overprint",
     "glyphweave.plugins.filters.shadows",
     "glyphweave.plugins.filters.boxes",
+    "glyphweave.plugins.assemblers.structure_order",
     "glyphweave.stats.counting",
 )
 """The modules a compiled build compiles: where a page's time goes, per shown string,
 run and line (see the design notes, "Speed"): the content stream's reading and
 interpretation with the loaded fonts' state it reads, each run's geometry, the word-gap rules, the shared page geometry
 (walks, lines, blocks, order, bands), the ``dedup`` filter's sweep and shadow test and the ``visible-box``
-filter's test of each run (the filters themselves hold hook implementations). Each must keep to what mypyc compiles: no subclass of a built-in
+filter's test of each run, and the ``structure`` assembler's reading of a tagged page (the
+filters and the assembler themselves hold hook implementations). Each must keep to what mypyc compiles: no subclass of a built-in
 type, no ``attrs`` class, no hook implementation, no method aliased by assignment."""
 
 
