@@ -28,14 +28,6 @@ def table(buckets: list[list[str]]) -> dict[str, float]:
     return out
 
 
-@pytest.fixture
-def source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(tmp_path / "cache"))
-    path = tmp_path / "small_xx.msgpack.gz"
-    path.write_bytes(b"stands for wordfreq's data file: its size and time name the cache")
-    return path
-
-
 def _native() -> Any:
     return pytest.importorskip("glyphweave.layout._cwords", reason="the compiled build's look-ups")
 

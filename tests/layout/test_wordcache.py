@@ -26,14 +26,6 @@ def table(buckets: list[list[str]]) -> dict[str, float]:
     return out
 
 
-@pytest.fixture
-def source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(tmp_path / "cache"))
-    path = tmp_path / "large_xx.msgpack.gz"
-    path.write_bytes(b"stands for wordfreq's data file: its size and time name the cache")
-    return path
-
-
 def test_the_packed_list_answers_as_the_table(source: Path):
     packed = cached_list("test-xx", source, BUCKETS)
     expected = table(BUCKETS)

@@ -205,15 +205,42 @@ def cache_dir() -> Path:
     return Path(base) / "glyphweave"
 
 
-def cached_list(name: str, source: Path, buckets: Iterable[list[str]] | None = None) -> PackedList | None:
-    """The list kept for ``source`` (a wordfreq data file) under ``name``, read from the cache;
-    written there first from ``buckets`` (the file's buckets, most frequent first) when it is
-    missing and they are given. None when neither works."""
+def _cache_file(name: str, source: Path, suffix: str) -> Path | None:
+    """The cache file of the list ``name`` made from ``source``, named by the source's size and
+    time (a new install of the source writes another); None when the source cannot be read."""
     try:
         stat = source.stat()
     except OSError:
         return None
-    path = cache_dir() / f"{name}-{stat.st_size}-{int(stat.st_mtime)}.gwwf"
+    return cache_dir() / f"{name}-{stat.st_size}-{int(stat.st_mtime)}{suffix}"
+
+
+def _byte_order() -> bytes:
+    """How a cache file says the byte order of the arrays it holds: this machine's."""
+    return b"L" if sys.byteorder == "little" else b"B"
+
+
+def _mapped(path: Path, magic: bytes, head: int) -> mmap.mmap | None:
+    """The cache file ``path`` mapped into memory, when it holds at least ``head`` bytes and
+    starts with ``magic`` and this machine's byte order; None otherwise (missing, unreadable,
+    empty, which cannot be mapped, or another format)."""
+    try:
+        with path.open("rb") as file:
+            data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    if len(data) < head or data[:len(magic)] != magic or data[len(magic):len(magic) + 1] != _byte_order():
+        return None
+    return data
+
+
+def cached_list(name: str, source: Path, buckets: Iterable[list[str]] | None = None) -> PackedList | None:
+    """The list kept for ``source`` (a wordfreq data file) under ``name``, read from the cache;
+    written there first from ``buckets`` (the file's buckets, most frequent first) when it is
+    missing and they are given. None when neither works."""
+    path = _cache_file(name, source, ".gwwf")
+    if path is None:
+        return None
     found = _read(path)
     if found is not None or buckets is None:
         return found
@@ -246,7 +273,7 @@ def _pack(buckets: Iterable[list[str]]) -> tuple[bytes, array, array]:
 
 
 def _write(path: Path, blob: bytes, offsets: array, codes: array) -> None:
-    header = MAGIC + (b"L" if sys.byteorder == "little" else b"B") + len(codes).to_bytes(4, "little")
+    header = MAGIC + _byte_order() + len(codes).to_bytes(4, "little")
     _write_bytes(path, b"".join((header, offsets.tobytes(), codes.tobytes(), blob)))
 
 
@@ -300,15 +327,9 @@ def _read(path: Path) -> PackedList | None:
     0.05 ms and a look-up touches a few pages. Cache files are only ever replaced whole
     (written under another name, then renamed), so a mapped file never changes under a
     reader; one cut short by hand while a process reads it would end that process."""
-    try:
-        with path.open("rb") as file:
-            data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):  # missing, unreadable, or empty (which cannot be mapped)
-        return None
     head = len(MAGIC) + 5
-    if len(data) < head or data[:len(MAGIC)] != MAGIC:
-        return None
-    if data[len(MAGIC):len(MAGIC) + 1] != (b"L" if sys.byteorder == "little" else b"B"):
+    data = _mapped(path, MAGIC, head)
+    if data is None:
         return None
     n = int.from_bytes(data[len(MAGIC) + 1:head], "little")
     end_offsets = head + _OFFSET_BYTES * (n + 1)
@@ -331,12 +352,10 @@ def cached_table(name: str, source: Path, build: Callable[[], dict[str, float] |
     """The dictionary kept for ``source`` under ``name``, read from the cache; else
     ``build()``'s, written there for the next process. The file's name holds the source's
     size and time and the interpreter's version (marshal's format follows it)."""
-    try:
-        stat = source.stat()
-    except OSError:
-        return build()
     version = f"py{sys.version_info[0]}{sys.version_info[1]}m{marshal.version}"
-    path = cache_dir() / f"{name}-{stat.st_size}-{int(stat.st_mtime)}-{version}.gwwt"
+    path = _cache_file(name, source, f"-{version}.gwwt")
+    if path is None:
+        return build()
     found = _read_table(path)
     if found is not None:
         return found
@@ -368,18 +387,16 @@ def cached_hashed(name: str, source: Path, buckets: Iterable[list[str]] | None =
     """The small list kept for ``source`` under ``name`` as a hash table (:class:`HashedList`),
     read from the cache; written there first from ``buckets`` when it is missing and they are
     given. None when neither works."""
-    try:
-        stat = source.stat()
-    except OSError:
+    path = _cache_file(name, source, ".gwwh")
+    if path is None:
         return None
-    path = cache_dir() / f"{name}-{stat.st_size}-{int(stat.st_mtime)}.gwwh"
     found = _read_hashed(path)
     if found is not None or buckets is None:
         return found
     blob, offsets, codes = _pack(buckets)
     slots = _hash_slots(blob, offsets)
     highest = max(codes, default=0)
-    header = (HASHED_MAGIC + (b"L" if sys.byteorder == "little" else b"B") + highest.to_bytes(2, "little")
+    header = (HASHED_MAGIC + _byte_order() + highest.to_bytes(2, "little")
               + len(codes).to_bytes(4, "little") + len(slots).to_bytes(4, "little"))
     _write_bytes(path, b"".join((header, slots.tobytes(), offsets.tobytes(), codes.tobytes(), blob)))
     _prune(path, name)
@@ -408,15 +425,9 @@ _HASHED_HEAD = len(HASHED_MAGIC) + 3 + 8
 def _read_hashed(path: Path) -> HashedList | None:
     """The table in the cache file ``path``, mapped into memory (see :func:`_read`); None when
     it is missing or not exactly what :func:`cached_hashed` writes."""
-    try:
-        with path.open("rb") as file:
-            data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        return None
     head = _HASHED_HEAD
-    if len(data) < head or data[:len(HASHED_MAGIC)] != HASHED_MAGIC:
-        return None
-    if data[len(HASHED_MAGIC):len(HASHED_MAGIC) + 1] != (b"L" if sys.byteorder == "little" else b"B"):
+    data = _mapped(path, HASHED_MAGIC, head)
+    if data is None:
         return None
     highest = int.from_bytes(data[head - 10:head - 8], "little")
     words = int.from_bytes(data[head - 8:head - 4], "little")

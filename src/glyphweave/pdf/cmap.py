@@ -228,16 +228,15 @@ _LENGTH, _LO, _HI, _PAYLOAD = itemgetter(0), itemgetter(1), itemgetter(2), itemg
 
 
 def _build_tables(raw: list[_Raw]) -> dict[int, _RangeTable]:
-    """A table per code length of ``raw`` ranges. One length (the usual CMap) is read in
-    columns at C speed; several are grouped first, each keeping the ranges' order."""
-    if not raw:
-        return {}
+    """A table per code length of ``raw`` ranges, each read in columns at C speed. The usual
+    CMap has one length; several are grouped first, each keeping the ranges' order."""
     lengths = set(map(_LENGTH, raw))
-    if len(lengths) == 1:
-        return {lengths.pop(): _RangeTable(list(map(_LO, raw)), list(map(_HI, raw)), list(map(_PAYLOAD, raw)))}
     by_len: dict[int, list[_Raw]] = {}
-    for entry in raw:
-        by_len.setdefault(entry[0], []).append(entry)
+    if len(lengths) == 1:
+        by_len[lengths.pop()] = raw
+    else:
+        for entry in raw:
+            by_len.setdefault(entry[0], []).append(entry)
     return {length: _RangeTable(list(map(_LO, items)), list(map(_HI, items)), list(map(_PAYLOAD, items)))
             for length, items in by_len.items()}
 
