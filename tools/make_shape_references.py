@@ -18,7 +18,6 @@ The table format is documented in :mod:`glyphweave.glyphmap.shapes` (``load_refe
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
 import os
 import struct
@@ -178,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     alphabet = "".join(used).encode("utf-8")
     body = MAGIC + struct.pack("<HII", GRID, len(alphabet), len(records)) + alphabet + b"".join(records)
     os.makedirs(args.out, exist_ok=True)
-    with gzip.GzipFile(os.path.join(args.out, "references.bin.gz"), "wb", mtime=0) as handle:
+    with open(os.path.join(args.out, "references.bin"), "wb") as handle:
         handle.write(body)
     with open(os.path.join(args.out, "PROVENANCE.tsv"), "w", encoding="utf-8") as handle:
         handle.write("family\tstyle\tfile\tsha256\tlicence\tshapes\n")

@@ -10,7 +10,6 @@ builds it.
 
 from __future__ import annotations
 
-import gzip
 import math
 import random
 
@@ -28,8 +27,7 @@ COLUMNS = ("flags", "bits", "grown", "ink", "bottom", "top", "advance", "x_heigh
 
 @pytest.fixture(scope="module")
 def tables() -> tuple[shapes.References, shapes.References]:
-    raw = (package_folder(shapes.PACKAGE, shapes.FOLDER) / "shapes" / "references.bin.gz").read_bytes()
-    data = gzip.decompress(raw)
+    data = (package_folder(shapes.PACKAGE, shapes.FOLDER) / "shapes" / "references.bin").read_bytes()
     return shapes.parse_references(data), shapes.native_references(data)
 
 
