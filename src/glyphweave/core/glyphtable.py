@@ -6,10 +6,9 @@ string, the per-glyph pen offsets along the writing axis, and the decoded text. 
 all the per-glyph work the hot path does: building a record per glyph would cost more
 than interpreting the whole page.
 
-The run records, and what is computed from one run alone (its *frame*, which turns its
-matrix and writing mode into a base point and three directions in user space, and its
-geometry), live in :mod:`glyphweave.core.runs`; every position below is computed from the
-frame, so the writing mode is decided in one place.
+The run records and what is computed from one run alone (its *frame*: base point and three
+directions in user space from its matrix and writing mode; its geometry; the origins in a
+box) live in :mod:`glyphweave.core.runs`: the writing mode is decided in one place.
 
 Stages read *columns*: parallel lists indexed by paint order (``table.ox[i]`` is the x of
 glyph ``i``'s origin). Filters pass around lists of glyph indices, not copies. A stage
@@ -50,7 +49,7 @@ Geometry conventions (all in page user space):
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any
@@ -62,6 +61,7 @@ from glyphweave.core.runs import (
     Run,
     RunFrame,
     RunGeometry,
+    origins_within,
     points_along,
     run_axes,
     run_frame,
@@ -218,27 +218,8 @@ class GlyphTable:
         return self._frames
 
     def origins_within(self, k: int, box: tuple[float, float, float, float]) -> list[int]:
-        """Positions (within run ``k``) of the glyphs whose origin lies in ``box`` (x0, y0,
-        x1, y1, bounds included): what a scan of the ``ox``/``oy`` columns finds, without
-        computing every origin when the run moves forward along the x axis (its starts
-        are then sorted, so a bisection narrows the scan to the glyphs near the box)."""
-        run = self._runs[k]
-        bx, by, ax, ay, _nx, _ny, _ux, _uy = run_axes(run)
-        x0, y0, x1, y1 = box
-        starts = run.starts
-        lo, hi = 0, len(starts)
-        if run.extent is not None and ay == 0.0 and ax != 0.0:
-            if not y0 <= by <= y1:
-                return []
-            s0, s1 = (x0 - bx) / ax, (x1 - bx) / ax
-            if s0 > s1:
-                s0, s1 = s1, s0
-            # Widened by far more than rounding can move a bound; the exact test follows.
-            slack = 1e-9 * (abs(s0) + abs(s1) + abs(bx / ax) + 1.0)
-            lo = bisect_left(starts, s0 - slack)
-            hi = bisect_right(starts, s1 + slack, lo)
-        xs, ys = points_along(bx, by, ax, ay, starts[lo:hi])
-        return [j for j, x, y in zip(range(lo, hi), xs, ys, strict=True) if x0 <= x <= x1 and y0 <= y <= y1]
+        """:func:`~glyphweave.core.runs.origins_within` of run ``k``."""
+        return origins_within(self._runs[k], box)
 
     def run_centres(self, k: int) -> tuple[list[float], list[float]]:
         """The centres of run ``k``'s glyph boxes (x list, y list), from the run alone."""

@@ -12,15 +12,14 @@ build compiles (see :mod:`glyphweave.accelerated`); it keeps to what mypyc compi
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import islice
 from operator import sub
 from typing import Any, NamedTuple
 
-__all__ = [
-    "Run", "RunFrame", "RunGeometry", "points_along", "run_axes", "run_extent", "run_frame", "run_page_size",
-    "runs_geometry",
-]
+__all__ = ["Run", "RunFrame", "RunGeometry", "origins_within", "points_along", "run_axes", "run_extent",
+           "run_frame", "run_page_size", "runs_geometry"]
 
 
 class Run(NamedTuple):
@@ -124,6 +123,26 @@ def points_along(
     if ax == 0.0:
         return [bx] * len(offsets), [by + ay * s for s in offsets]
     return [bx + ax * s for s in offsets], [by + ay * s for s in offsets]
+
+
+def origins_within(run: Run, box: tuple[float, float, float, float]) -> list[int]:
+    """Positions in ``run`` of the glyphs whose origin lies in ``box`` (x0, y0, x1, y1, bounds in),
+    bisecting the starts of a run forward along x; compiled (``dedup`` asks per pair of runs)."""
+    bx, by, ax, ay, _nx, _ny, _ux, _uy = run_axes(run)
+    x0, y0, x1, y1 = box
+    starts = run.starts
+    lo, hi = 0, len(starts)
+    if run.extent is not None and ay == 0.0 and ax != 0.0:
+        if not y0 <= by <= y1:
+            return []
+        s0, s1 = (x0 - bx) / ax, (x1 - bx) / ax
+        s0, s1 = min(s0, s1), max(s0, s1)
+        # Widened by far more than rounding can move a bound; the exact test follows.
+        slack = 1e-9 * (abs(s0) + abs(s1) + abs(bx / ax) + 1.0)
+        lo = bisect_left(starts, s0 - slack)
+        hi = bisect_right(starts, s1 + slack, lo)
+    xs, ys = points_along(bx, by, ax, ay, starts[lo:hi])
+    return [j for j, x, y in zip(range(lo, hi), xs, ys, strict=True) if x0 <= x <= x1 and y0 <= y <= y1]
 
 
 class RunGeometry(NamedTuple):
