@@ -37,20 +37,17 @@ cdef inline int _popcount64(uint64_t x) noexcept nogil:
 
 
 cdef void _words_of(const uint32_t* rows, uint64_t* words) noexcept nogil:
-    """24 rows of 24 bits as 9 words of 64 (bit ``row * 24 + column`` of the bitmap): each
-    row or'ed in at its bit offset, its top bits carried into the next word where it spans two."""
-    cdef int w, r, bit, shift
-    cdef uint64_t row
+    """24 rows of 24 bits as 9 words of 64 (bit ``row * 24 + column`` of the bitmap)."""
+    cdef int w, b
+    cdef unsigned char raw[72]
+    for w in range(ROWS):
+        raw[3 * w] = rows[w] & 0xFF
+        raw[3 * w + 1] = (rows[w] >> 8) & 0xFF
+        raw[3 * w + 2] = (rows[w] >> 16) & 0xFF
     for w in range(WORDS):
         words[w] = 0
-    for r in range(ROWS):
-        row = rows[r] & ROW_MASK
-        bit = 24 * r
-        w = bit >> 6
-        shift = bit & 63
-        words[w] |= row << shift
-        if shift > 40:  # the row's 24 bits run past this word's 64
-            words[w + 1] |= row >> (64 - shift)
+        for b in range(8):
+            words[w] |= (<uint64_t>raw[8 * w + b]) << (8 * b)
 
 
 cdef void _rows_of(const unsigned char* data, uint32_t* rows) noexcept nogil:
