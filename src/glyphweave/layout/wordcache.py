@@ -38,8 +38,9 @@ import tempfile
 import zlib
 from array import array
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 MAGIC = b"GWWF\x01"
 """The format's name and version (bump it when the layout below changes)."""
@@ -238,16 +239,28 @@ def cached_list(name: str, source: Path, buckets: Iterable[list[str]] | None = N
     """The list kept for ``source`` (a wordfreq data file) under ``name``, read from the cache;
     written there first from ``buckets`` (the file's buckets, most frequent first) when it is
     missing and they are given. None when neither works."""
-    path = _cache_file(name, source, ".gwwf")
+    return _kept(name, source, ".gwwf", _read, None if buckets is None else partial(_list_file, buckets))
+
+
+_Kept = TypeVar("_Kept")
+
+
+def _kept(name: str, source: Path, suffix: str, read: Callable[[Path], _Kept | None],
+          make: Callable[[], tuple[bytes, _Kept]] | None) -> _Kept | None:
+    """What the cache file of kind ``suffix`` holds for ``source`` under ``name`` (``read``
+    from it); when there is none and ``make`` is given, what ``make`` builds, its file
+    (the bytes it gives with it) written for the next process and the kind's older files
+    pruned. None when neither works."""
+    path = _cache_file(name, source, suffix)
     if path is None:
         return None
-    found = _read(path)
-    if found is not None or buckets is None:
+    found = read(path)
+    if found is not None or make is None:
         return found
-    blob, offsets, codes = _pack(buckets)
-    _write(path, blob, offsets, codes)
+    data, made = make()
+    _write_bytes(path, data)
     _prune(path, name)
-    return PackedList(blob, offsets, codes)
+    return made
 
 
 def _pack(buckets: Iterable[list[str]]) -> tuple[bytes, array, array]:
@@ -272,9 +285,11 @@ def _pack(buckets: Iterable[list[str]]) -> tuple[bytes, array, array]:
     return bytes(blob), offsets, codes
 
 
-def _write(path: Path, blob: bytes, offsets: array, codes: array) -> None:
+def _list_file(buckets: Iterable[list[str]]) -> tuple[bytes, PackedList]:
+    """The cache file of the list of ``buckets`` (:func:`cached_list`), and the list."""
+    blob, offsets, codes = _pack(buckets)
     header = MAGIC + _byte_order() + len(codes).to_bytes(4, "little")
-    _write_bytes(path, b"".join((header, offsets.tobytes(), codes.tobytes(), blob)))
+    return b"".join((header, offsets.tobytes(), codes.tobytes(), blob)), PackedList(blob, offsets, codes)
 
 
 KEEP = 4
@@ -387,20 +402,18 @@ def cached_hashed(name: str, source: Path, buckets: Iterable[list[str]] | None =
     """The small list kept for ``source`` under ``name`` as a hash table (:class:`HashedList`),
     read from the cache; written there first from ``buckets`` when it is missing and they are
     given. None when neither works."""
-    path = _cache_file(name, source, ".gwwh")
-    if path is None:
-        return None
-    found = _read_hashed(path)
-    if found is not None or buckets is None:
-        return found
+    return _kept(name, source, ".gwwh", _read_hashed, None if buckets is None else partial(_hashed_file, buckets))
+
+
+def _hashed_file(buckets: Iterable[list[str]]) -> tuple[bytes, HashedList]:
+    """The cache file of the hash table of ``buckets`` (:func:`cached_hashed`), and the table."""
     blob, offsets, codes = _pack(buckets)
     slots = _hash_slots(blob, offsets)
     highest = max(codes, default=0)
     header = (HASHED_MAGIC + _byte_order() + highest.to_bytes(2, "little")
               + len(codes).to_bytes(4, "little") + len(slots).to_bytes(4, "little"))
-    _write_bytes(path, b"".join((header, slots.tobytes(), offsets.tobytes(), codes.tobytes(), blob)))
-    _prune(path, name)
-    return HashedList(blob, slots, offsets, codes, highest=highest)
+    return (b"".join((header, slots.tobytes(), offsets.tobytes(), codes.tobytes(), blob)),
+            HashedList(blob, slots, offsets, codes, highest=highest))
 
 
 def _hash_slots(blob: bytes, offsets: Sequence[int]) -> array:
