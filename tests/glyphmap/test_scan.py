@@ -14,14 +14,15 @@ from pathlib import Path
 import pytest
 from test_outline import _ring, _square, simple_font, truetype_program
 
+from glyphweave.api import open_with
 from glyphweave.cli import main
 from glyphweave.glyphmap.keys import make_key
 from glyphweave.glyphmap.outline import outline_hash
 from glyphweave.glyphmap.registry import COLUMNS, MAGIC, read_registry
-from glyphweave.glyphmap.scan import MARK, scan
+from glyphweave.glyphmap.scan import MARK, scan, scan_file
 from glyphweave.opening import OpenOptions
 from glyphweave.testing.extract import extract_text
-from glyphweave.testing.pdfs import helvetica, make_pdf, text_at, truetype, type3
+from glyphweave.testing.pdfs import Page, helvetica, make_pdf, text_at, truetype, type3
 
 CORPUS = Path("/work/shared/corpus")
 # type3_pdf's glyph procedure paints a square half an em wide: the key is that drawing's.
@@ -154,6 +155,28 @@ def test_scan_records_unresolved_and_recovered_glyphs(corpus, tmp_path):
     assert star.code == "05"  # the first file in path order (star0.pdf before sub/star1.pdf)
     assert star.context.startswith("Star: ⟦?⟧")
     assert report.keys == 3
+
+
+def test_a_font_written_again_for_each_page_is_recorded_on_every_page(tmp_path):
+    # Two copies of Word's Symbol font (one ToUnicode stream) decode alike and share one
+    # decoding: the glyphs the second copy paints are recovered all the same.
+    import pikepdf
+
+    first: list[pikepdf.Object] = []
+
+    def symbol(pdf: pikepdf.Pdf) -> pikepdf.Object:
+        if not first:
+            first.append(truetype(base_font="ABCDEF+SymbolMT", mapping={0xB7: "\uf0b7", 0x20: "\uf020"})(pdf))
+            return first[0]
+        return pdf.make_indirect(pikepdf.Dictionary(dict(first[0].items())))
+
+    content = text_at(b"\xb7 \xb7", 108, 700, font="S")
+    path = tmp_path / "pages.pdf"
+    path.write_bytes(make_pdf(content, fonts={"S": symbol}, extra_pages=[Page(content, fonts={"S": symbol})]))
+    with open_with(str(path), OpenOptions()) as doc:
+        assert len({doc.pages[i].table.font_infos[0].key for i in (0, 1)}) == 2  # two fonts
+    groups = scan_file(str(path))
+    assert set(groups) == {SYMBOL_KEY} and groups[SYMBOL_KEY]["count"] == 4
 
 
 def test_the_context_keeps_the_space_after_the_glyph(corpus, tmp_path):

@@ -48,7 +48,7 @@ def is_weak(text: str) -> bool:
 class DecodeTable(dict):  # type: ignore[type-arg]
     """code → (text, decoder name or None), filled on first use by the decoder chain."""
 
-    __slots__ = ("_resolve", "several")
+    __slots__ = ("__weakref__", "_resolve", "several")  # weak: the font loader shares tables
 
     def __init__(self, resolve: Callable[[Any], tuple[str, str | None]]) -> None:
         super().__init__()

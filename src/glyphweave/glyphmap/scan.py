@@ -50,12 +50,13 @@ def scan_file(source: str, options: OpenOptions | None = None,
     broken: set[str] = set()
     with open_with(source, options or OpenOptions(pause_gc=True)) as doc:
         recovered = doc.pipeline.chain.recovered
+        decoded_as = doc._fonts.decoded_as  # the chain's records name the first of fonts that decode alike
         for page in doc.pages:
             table = page.table
             visible = page.visible_indices()
             if not visible:
                 continue
-            wanted = _wanted(table, visible, recovered)
+            wanted = _wanted(table, visible, recovered, decoded_as)
             if not wanted:
                 continue
             pieces = _pieces(page, visible)
@@ -84,10 +85,13 @@ def _unreadable_fonts(table: Any, glyphs: Sequence[int]) -> set[str]:
     return found
 
 
-def _wanted(table: Any, visible: Sequence[int], recovered: dict[Any, str]) -> list[int]:
+def _wanted(table: Any, visible: Sequence[int], recovered: dict[Any, str],
+            decoded_as: dict[Any, Any]) -> list[int]:
     """The visible glyphs to record: unresolved ones, and those a decoder answered after
     an earlier one gave a weak answer (a Private Use Area code such as Word's U+F0xx for
-    Symbol and Wingdings: :attr:`DecoderChain.recovered`). Whitespace is never recorded."""
+    Symbol and Wingdings: :attr:`DecoderChain.recovered`). Whitespace is never recorded.
+    ``decoded_as``: font key -> the key of the font whose decoding it shares
+    (:attr:`~glyphweave.pdf.fonts.FontLoader.decoded_as`), the one the chain's records name."""
     decoded_by = table.decoded_by
     out = []
     texts = table.text
@@ -102,7 +106,7 @@ def _wanted(table: Any, visible: Sequence[int], recovered: dict[Any, str]) -> li
             info = table.font_infos.get(fonts[g])
             code = codes[g]
             raw = bytes((code,)) if isinstance(code, int) else code
-            if info is not None and (info.key, raw) in recovered:
+            if info is not None and (decoded_as.get(info.key, info.key), raw) in recovered:
                 out.append(g)
     return out
 

@@ -8,12 +8,14 @@ string is measured and decoded with ``map`` at C speed.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
 import pikepdf
 
 from glyphweave.core.decoding import DecodeTable
@@ -30,7 +32,7 @@ from glyphweave.tables.sfnt import MAX_FONT_CODES, MAX_SUBTABLE_CODES, bounded_c
 log = logging.getLogger(__name__)
 
 __all__ = ["DEFAULT_ASCENT", "DEFAULT_DESCENT", "DEFAULT_WIDTH", "FontLoader", "FontState", "ParsedPrograms",
-           "ProgramMemo", "RangeDict", "ScaledWidths", "object_key"]
+           "ProgramMemo", "RangeDict", "ScaledWidths", "decoding_identity", "object_key"]
 
 MAX_TYPE3_GLYPHS = 4096
 """Glyph procedures of a Type3 font that are read (a simple font paints 256 codes at most)."""
@@ -190,7 +192,10 @@ class FontLoader:
     """Loads and caches fonts for one document.
 
     ``make_decode_table(info, to_cid)`` builds the per-font decode cache (the decoder
-    chain lives in the pipeline, not here).
+    chain lives in the pipeline, not here). Font objects that describe one font alike
+    (:func:`decoding_identity`) share one: scanners' OCR layers and page-by-page producers
+    write the same font again for every page, and each copy would ask the decoders again
+    for every code (a scanned Chinese letter: 1,627 answers where 629 codes differ).
 
     At most :attr:`cache_size` fonts are kept, the least recently used dropped first (and
     read again if a page uses them again): a merged document can hold a thousand copies of
@@ -219,6 +224,13 @@ class FontLoader:
         again (to let go of the objects the first opening parsed) and its fonts stay
         loaded. When None, each font holds its streams."""
         self._fonts: dict[tuple[Any, ...], FontState] = {}
+        self._decodings: weakref.WeakValueDictionary[tuple[Any, ...], DecodeTable] = weakref.WeakValueDictionary()
+        """:func:`decoding_identity` -> the decode cache of the loaded fonts of that identity."""
+        self._cid_tables: weakref.WeakValueDictionary[int, DecodeTable] = weakref.WeakValueDictionary()
+        """``id`` of a CMap -> its code -> CID cache (the table holds the CMap, so the id stays its)."""
+        self.decoded_as: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        """Font key -> the key of the font whose decode cache it shares (fonts that decode
+        as an earlier one only): the decoder chain's records name that font."""
         self.programs = ParsedPrograms(self.program_budget)
         self._warned: set[tuple[Any, str]] = set()
         self.warnings: list[WarningRecord] = []
@@ -242,6 +254,7 @@ class FontLoader:
             if len(fonts) >= self.cache_size:
                 for old in list(fonts)[: len(fonts) // 2 + 1]:
                     self.programs.forget(fonts.pop(old).info.memo)
+                    self.decoded_as.pop(old, None)
                 self.measured.clear()
         fonts[key] = state
         return state
@@ -255,8 +268,29 @@ class FontLoader:
             self.warnings.append(WarningRecord(kind="font" if limit is None else "limit", message=message,
                                                source=f"font {source}", limit=limit))
 
-    def _decode_table(self, state: FontState) -> DecodeTable:
-        return self._make_decode_table(state.info, state.cmap.to_cid if state.cmap is not None else None)
+    def _decode_table(self, state: FontState, identity: tuple[Any, ...] | None = None) -> DecodeTable:
+        """The decode cache of ``state``'s font: that of a loaded font of the same
+        ``identity`` (:func:`decoding_identity`) when there is one, else a new one."""
+        shared = self._decodings.get(identity) if identity is not None else None
+        if shared is not None:
+            # The font it came from: a table no loaded font holds any more is not shared.
+            owner = next((key for key, other in self._fonts.items() if other.decode is shared), None)
+            if owner is not None:
+                self.decoded_as[state.info.key] = self.decoded_as.get(owner, owner)
+                return shared
+        table = self._make_decode_table(state.info, state.cmap.to_cid if state.cmap is not None else None)
+        if identity is not None:
+            self._decodings[identity] = table
+        return table
+
+    def _cid_table(self, cmap: CMap) -> DecodeTable:
+        """The code -> CID cache of ``cmap`` (0, the notdef CID, for unmapped codes), one for
+        all the fonts that use it (a predefined CMap is parsed once per process)."""
+        table = self._cid_tables.get(id(cmap))
+        if table is None:
+            to_cid = cmap.to_cid
+            table = self._cid_tables[id(cmap)] = DecodeTable(lambda code: to_cid(code) or 0)  # type: ignore[arg-type,return-value]
+        return table
 
     # -- loading ----------------------------------------------------------------------
     def _load(self, font: Any, key: tuple[Any, ...]) -> FontState:
@@ -277,12 +311,22 @@ class FontLoader:
             descriptor = None
         flags = int(_num(descriptor.get("/Flags"), 0)) if descriptor is not None else 0
 
+        # What the info loads on demand comes from, for its decoding identity.
+        sources: list[tuple[str, Any]] = []
         tounicode_stream = font.get("/ToUnicode")
         to_unicode_loader = None
         if isinstance(tounicode_stream, pikepdf.Stream):
             to_unicode_loader = self._cmap_loader(tounicode_stream, key, "ToUnicode")
+            sources.append(("ToUnicode", tounicode_stream))
 
-        font_file_kind, font_file_loader = self._font_file(descriptor, key)
+        font_file_kind, program = self._font_file(descriptor)
+        font_file_loader = None
+        if program is not None:
+            font_file_loader = self._program_loader(program, key)
+            sources.append(("program", program))
+        encoding = font.get("/Encoding")
+        if isinstance(encoding, pikepdf.Stream):
+            sources.append(("CMap", encoding))
         info_kwargs: dict[str, Any] = dict(
             key=key,
             base_font=base,
@@ -298,28 +342,32 @@ class FontLoader:
         )
         cmap: CMap | None = None
         if composite:
-            cmap, cmap_name = self._encoding_cmap(font.get("/Encoding"), tounicode_stream, key)
+            cmap, cmap_name = self._encoding_cmap(encoding, tounicode_stream, key)
             info_kwargs["encoding_cmap_name"] = cmap_name
             info_kwargs["writing_mode"] = cmap.wmode
             if desc_font is not None:
-                info_kwargs.update(_descendant_info(
-                    desc_font, lambda stream, what: self._stream_loader(stream, what, key)))
+                def part_loader(stream: Any, what: str) -> Callable[[], bytes | None]:
+                    sources.append((what, stream))
+                    return self._stream_loader(stream, what, key)
+
+                info_kwargs.update(_descendant_info(desc_font, part_loader))
         else:
-            base_enc, differences = self._simple_encoding(font.get("/Encoding"))
+            base_enc, differences = self._simple_encoding(encoding)
             info_kwargs["base_encoding"] = base_enc
             info_kwargs["differences"] = differences
             if subtype == "Type3":
                 info_kwargs.update(self._type3_glyphs(font, key))
         procedures = info_kwargs.pop("procedures", None)
+        sources += info_kwargs.pop("glyph_sources", ())
         state = FontState(FontInfo(**info_kwargs))
         state.procedures = procedures
         if composite:
             assert cmap is not None  # _encoding_cmap always gives one
-            _set_cmap(state, cmap)
+            _set_cmap(state, cmap, self._cid_table(cmap))
             self._composite_metrics(state, desc_font, descriptor)
         else:
             self._simple_metrics(state, font, descriptor, subtype)
-        state.decode = self._decode_table(state)
+        state.decode = self._decode_table(state, decoding_identity(state.info, sources))
         return state
 
     def _bytes(self, stream: Any, damaged: Callable[[str], None] | None = None) -> bytes:
@@ -407,12 +455,14 @@ class FontLoader:
         if not isinstance(procs, pikepdf.Dictionary):
             return found
         loaders: dict[str, Callable[[], bytes | None]] = {}
+        sources: list[tuple[str, Any]] = [("FontMatrix", font_matrix)]
         # In the dictionary's own (sorted) order: pikepdf's keys() is a set, whose order changes with
         # every process's string hashing, and the shape reader samples a font's glyphs in this order.
         for name in sorted(procs.keys())[:MAX_TYPE3_GLYPHS]:
             stream = procs.get(name)
             if isinstance(stream, pikepdf.Stream):
                 loaders[name[1:]] = self._stream_loader(stream, f"glyph procedure {name}", font_key)
+                sources.append((name[1:], stream))
 
         painted: dict[str, Any] = {}
 
@@ -432,9 +482,13 @@ class FontLoader:
         found["type3_glyphs"] = tuple(loaders)
         found["charproc"] = charproc
         found["procedures"] = (loaders, font_matrix)
+        found["glyph_sources"] = sources
         return found
 
-    def _font_file(self, descriptor: Any, font_key: Any) -> tuple[str | None, Callable[[], bytes | None] | None]:
+    @staticmethod
+    def _font_file(descriptor: Any) -> tuple[str | None, Any]:
+        """The kind of the embedded program (``FontFile``, ``FontFile2``, or the /Subtype of a
+        ``FontFile3``) and its stream, or (None, None)."""
         if descriptor is None:
             return None, None
         for name in ("/FontFile", "/FontFile2", "/FontFile3"):
@@ -443,8 +497,7 @@ class FontLoader:
                 kind = name[1:]
                 if name == "/FontFile3":
                     kind = _name(stream.get("/Subtype")) or kind
-
-                return kind, self._program_loader(stream, font_key)
+                return kind, stream
         return None, None
 
     def _program_loader(self, stream: Any, font_key: Any) -> Callable[[], bytes | None]:
@@ -602,6 +655,40 @@ class FontLoader:
             state.ascent, state.descent = 0.5, -0.5
 
 
+def decoding_identity(info: FontInfo, sources: Sequence[tuple[str, Any]]) -> tuple[Any, ...] | None:
+    """What the decoders can learn of a font, as a key two fonts have in common only when
+    every decoder must answer alike for both (decoders are functions of the font's
+    :class:`FontInfo` and the code): the info's public fields but its ``key`` and ``memo``,
+    and where what it loads on demand comes from (``sources``, (what, stream or value)
+    pairs: its ToUnicode, program, embedded CMap and CIDToGIDMap streams, a Type3 font's
+    matrix and glyph procedures). A stream is named by its object number; None when one
+    has none to name it by."""
+    identity: list[Any] = []
+    for name in _decoding_fields():
+        value = getattr(info, name)
+        identity.append(tuple(sorted(value.items())) if isinstance(value, dict) else value)
+    for what, source in sources:
+        if isinstance(source, pikepdf.Stream):
+            source = source.objgen
+            if source == (0, 0):
+                return None
+        identity.append((what, source))
+    found = tuple(identity)
+    try:
+        hash(found)
+    except TypeError:  # a field of a kind that cannot be compared this way: not shared
+        return None
+    return found
+
+
+@functools.cache
+def _decoding_fields() -> tuple[str, ...]:
+    """The public fields of :class:`FontInfo` a decoder reads (all but ``key``, ``memo`` and
+    ``charproc``, whose procedures :func:`decoding_identity` names by their streams)."""
+    return tuple(field.name for field in attrs.fields(FontInfo)
+                 if field.name not in ("key", "memo", "charproc") and not field.name.startswith("_"))
+
+
 def _descendant_info(desc_font: Any, loader: Callable[[Any, str], Callable[[], bytes | None]]) -> dict[str, Any]:
     """What a Type0 font's descendant adds to its :class:`FontInfo`."""
     info: dict[str, Any] = {"descendant_subtype": _name(desc_font.get("/Subtype")) or ""}
@@ -618,12 +705,11 @@ def _descendant_info(desc_font: Any, loader: Callable[[Any, str], Callable[[], b
     return info
 
 
-def _set_cmap(state: FontState, cmap: CMap) -> None:
-    """Give a composite font its code → CID map, and what the interpreter needs to split
-    and space its strings."""
+def _set_cmap(state: FontState, cmap: CMap, cids: DecodeTable) -> None:
+    """Give a composite font its code → CID map and its cache ``cids``, and what the
+    interpreter needs to split and space its strings."""
     state.cmap = cmap
-    to_cid = cmap.to_cid
-    state.cids = DecodeTable(lambda code: to_cid(code) or 0)  # type: ignore[arg-type,return-value]
+    state.cids = cids
     lengths = cmap.code_lengths()
     state.space_single_byte = 1 in lengths
     state.code_width = next(iter(lengths)) if len(lengths) == 1 else 0
