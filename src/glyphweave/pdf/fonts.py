@@ -195,7 +195,7 @@ class FontLoader:
     chain lives in the pipeline, not here). Font objects that describe one font alike
     (:func:`decoding_identity`) share one: scanners' OCR layers and page-by-page producers
     write the same font again for every page, and each copy would ask the decoders again
-    for every code (a scanned Chinese letter: 1,627 answers where 629 codes differ).
+    for every code it shows (see docs/design.rst, "Embedded fonts").
 
     At most :attr:`cache_size` fonts are kept, the least recently used dropped first (and
     read again if a page uses them again): a merged document can hold a thousand copies of
