@@ -753,3 +753,22 @@ def test_bounds4_is_min_and_max_of_the_four(values):
 
     lo, hi = bounds4(*values)
     assert same(lo, min(values)) and same(hi, max(values))
+
+
+def test_rows_read_in_paint_order_only_when_every_glyph_follows_the_lines() -> None:
+    # geometric_choice serves the reading order when the rows it found give the glyphs of
+    # the lines in their own order: compared glyph by glyph, lengths first.
+    from types import SimpleNamespace
+
+    from glyphweave.plugins.assemblers.geometric import _in_paint_order
+
+    def pieces(*groups: list[int]) -> list[SimpleNamespace]:
+        return [SimpleNamespace(glyphs=glyphs) for glyphs in groups]
+
+    lines = pieces([0, 1, 2], [3, 4], [5])
+    assert _in_paint_order(lines, [lines])
+    assert _in_paint_order(lines, [pieces([0, 1]), pieces([2, 3], [4, 5])])  # cut elsewhere, same order
+    assert not _in_paint_order(lines, [pieces([3, 4]), pieces([0, 1, 2], [5])])
+    assert not _in_paint_order(lines, [pieces([0, 1, 2], [3, 4])])  # a glyph short
+    assert not _in_paint_order(lines, [pieces([0, 1, 2], [3, 4], [5, 6])])  # one over
+    assert _in_paint_order([], [])
