@@ -757,7 +757,7 @@ def test_bounds4_is_min_and_max_of_the_four(values):
 
 def test_rows_read_in_paint_order_only_when_every_glyph_follows_the_lines() -> None:
     # geometric_choice serves the reading order when the rows it found give the glyphs of
-    # the lines in their own order: compared glyph by glyph, lengths first.
+    # the lines in their own order: piece by piece against its stretch of a line.
     from types import SimpleNamespace
 
     from glyphweave.plugins.assemblers.geometric import _in_paint_order
@@ -771,4 +771,8 @@ def test_rows_read_in_paint_order_only_when_every_glyph_follows_the_lines() -> N
     assert not _in_paint_order(lines, [pieces([3, 4]), pieces([0, 1, 2], [5])])
     assert not _in_paint_order(lines, [pieces([0, 1, 2], [3, 4])])  # a glyph short
     assert not _in_paint_order(lines, [pieces([0, 1, 2], [3, 4], [5, 6])])  # one over
+    assert not _in_paint_order(lines, [pieces([0, 1, 2], [4, 3], [5])])  # within a line
+    assert _in_paint_order(lines, [pieces([0, 1, 2, 3], [4], [5])])  # across lines: the long way
+    assert not _in_paint_order(lines, [pieces([0, 1, 2, 4], [3], [5])])
+    assert _in_paint_order([*lines, *pieces([])], [pieces([], [0, 1, 2], [3, 4], [5])])  # empty ones
     assert _in_paint_order([], [])

@@ -7,8 +7,8 @@ both assemblers read it without importing each other.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
-from operator import eq
+from itertools import chain, compress, count, islice
+from operator import attrgetter, eq, ne
 from typing import Any
 
 from glyphweave.plugin import PageContext
@@ -24,6 +24,8 @@ from ._shared import (
 )
 
 __all__ = ["geometric_choice"]
+
+_GLYPHS = attrgetter("glyphs")
 
 
 def geometric_choice(o: GeometryOptions, page: PageContext, indices: Sequence[int]) -> Read:
@@ -65,14 +67,19 @@ def geometric_choice(o: GeometryOptions, page: PageContext, indices: Sequence[in
 
 
 def _in_paint_order(lines: Sequence[Any], rows: Sequence[Sequence[Any]]) -> bool:
-    """Whether reading ``rows`` piece by piece gives the glyphs of ``lines`` in their order
-    (the pieces cut from the lines cover them all). Compared glyph by glyph at C speed and
-    given up at the first difference, as most pages that get this far differ early: the two
-    lists of every glyph this built before cost 1-2% of a dense form's or a manual's time."""
-    if sum(len(line.glyphs) for line in lines) != sum(len(piece.glyphs) for row in rows for piece in row):
+    """Whether reading ``rows`` piece by piece gives the glyphs of ``lines`` in their order.
+
+    Listing every glyph of the page twice to compare the lists cost 1-2% of a dense form's
+    or a manual's time. The pieces are cut from the lines, and most often are the lines
+    themselves: pieces and lines are compared one for one first (a piece that is its
+    line's list compares its items by identity), then glyph by glyph from the first that
+    differs, both at C speed and given up at the first difference."""
+    painted = list(map(_GLYPHS, lines))
+    read = list(map(_GLYPHS, chain.from_iterable(rows)))
+    if sum(map(len, painted)) != sum(map(len, read)):
         return False
-    painted = chain.from_iterable(line.glyphs for line in lines)
-    return all(map(eq, painted, chain.from_iterable(piece.glyphs for row in rows for piece in row)))
+    same = next(compress(count(), map(ne, read, painted)), min(len(read), len(painted)))
+    return all(map(eq, chain.from_iterable(islice(painted, same, None)), chain.from_iterable(islice(read, same, None))))
 
 
 def _served(page: PageContext, served: str, reason: str, no_structure: str | None) -> None:
