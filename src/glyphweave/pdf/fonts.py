@@ -224,8 +224,9 @@ class FontLoader:
         again (to let go of the objects the first opening parsed) and its fonts stay
         loaded. When None, each font holds its streams."""
         self._fonts: dict[tuple[Any, ...], FontState] = {}
-        self._decodings: weakref.WeakValueDictionary[tuple[Any, ...], DecodeTable] = weakref.WeakValueDictionary()
-        """:func:`decoding_identity` -> the decode cache of the loaded fonts of that identity."""
+        self._decodings: dict[tuple[Any, ...], tuple[weakref.ref[DecodeTable], tuple[Any, ...]]] = {}
+        """:func:`decoding_identity` -> the decode cache of the fonts of that identity (held
+        weakly: the fonts hold it) and the key of the first of them, whose info fills it."""
         self._cid_tables: weakref.WeakValueDictionary[int, DecodeTable] = weakref.WeakValueDictionary()
         """``id`` of a CMap -> its code -> CID cache (the table holds the CMap, so the id stays its)."""
         self.decoded_as: dict[tuple[Any, ...], tuple[Any, ...]] = {}
@@ -256,6 +257,7 @@ class FontLoader:
                     self.programs.forget(fonts.pop(old).info.memo)
                     self.decoded_as.pop(old, None)
                 self.measured.clear()
+                self._decodings = {k: found for k, found in self._decodings.items() if found[0]() is not None}
         fonts[key] = state
         return state
 
@@ -269,18 +271,17 @@ class FontLoader:
                                                source=f"font {source}", limit=limit))
 
     def _decode_table(self, state: FontState, identity: tuple[Any, ...] | None = None) -> DecodeTable:
-        """The decode cache of ``state``'s font: that of a loaded font of the same
-        ``identity`` (:func:`decoding_identity`) when there is one, else a new one."""
-        shared = self._decodings.get(identity) if identity is not None else None
-        if shared is not None:
-            # The font it came from: a table no loaded font holds any more is not shared.
-            owner = next((key for key, other in self._fonts.items() if other.decode is shared), None)
-            if owner is not None:
-                self.decoded_as[state.info.key] = self.decoded_as.get(owner, owner)
-                return shared
+        """The decode cache of ``state``'s font: that of the fonts of the same ``identity``
+        (:func:`decoding_identity`) while one of them holds it, else a new one. A dict look-up
+        either way: a document of thousands of copies of one font must not scan its fonts."""
+        found = self._decodings.get(identity) if identity is not None else None
+        shared = found[0]() if found is not None else None
+        if found is not None and shared is not None:
+            self.decoded_as[state.info.key] = found[1]
+            return shared
         table = self._make_decode_table(state.info, state.cmap.to_cid if state.cmap is not None else None)
         if identity is not None:
-            self._decodings[identity] = table
+            self._decodings[identity] = (weakref.ref(table), state.info.key)
         return table
 
     def _cid_table(self, cmap: CMap) -> DecodeTable:
