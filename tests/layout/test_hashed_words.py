@@ -5,6 +5,7 @@ tables too."""
 
 from __future__ import annotations
 
+import mmap
 import zlib
 from array import array
 from pathlib import Path
@@ -60,7 +61,7 @@ def test_written_once_then_mapped_back(source: Path):
     assert read is not None and read.size == len(table(BUCKETS))
     assert read.get("maison") == zipf(2) and read.get("x") == 0.0
     assert read._highest == 4 and read.lowest() == min(table(BUCKETS).values())  # from the header
-    assert isinstance(read._blob, wordcache.mmap.mmap)
+    assert isinstance(read._blob, mmap.mmap)
 
 
 @pytest.mark.parametrize("cut", [0, 3, 16, 40, -1])

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from glyphweave import cachefiles
 from glyphweave.layout import wordcache
 from glyphweave.layout.wordcache import TABLE_MAGIC, cached_list, cached_table, zipf
 
@@ -167,7 +168,7 @@ def test_a_table_that_cannot_be_built_or_written_is_no_error(source: Path, monke
 def test_the_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     monkeypatch.delenv("GLYPHWEAVE_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert wordcache.cache_dir() == tmp_path / "glyphweave"
+    assert cachefiles.cache_dir() == tmp_path / "glyphweave"
 
 
 @pytest.fixture
@@ -235,7 +236,7 @@ def test_older_cache_files_of_a_list_are_pruned_past_the_newest_few(source: Path
             os.utime(folder / name, (1_000_000 + age, 1_000_000 + age))
     assert cached_list("test-xx", source, BUCKETS) is not None
     kept = sorted(path.name for path in folder.iterdir() if path.name.startswith("test-xx") and path.suffix == ".gwwf")
-    assert len(kept) == wordcache.KEEP
+    assert len(kept) == cachefiles.KEEP
     assert "test-xx-100-5.gwwf" in kept and "test-xx-100-0.gwwf" not in kept  # the newest stay
     assert any(name not in {f"test-xx-100-{age}.gwwf" for age in range(6)} for name in kept)  # the one just written
     assert len(list(folder.glob("other-xx-*"))) == 6  # another list's files are not this list's business

@@ -9,11 +9,10 @@ the file into memory and read the three parts where they lie (no object per word
 and find a word by binary search, about twenty comparisons: the load costs a twentieth of a
 millisecond and a look-up a few microseconds, and the answers are the dictionary's.
 
-The folder is ``GLYPHWEAVE_CACHE_DIR`` when set, else ``$XDG_CACHE_HOME/glyphweave`` or
-``~/.cache/glyphweave``. A folder that cannot be written, or a file that does not read
-back exactly (another byte order, a truncated write), is no error: the list is then
-built in memory, as without a cache. Files are written under a temporary name and renamed,
-so processes starting together never read half a file.
+The files live in the machine's cache folder (:mod:`glyphweave.cachefiles`: where it is, how
+files are named, written and pruned). A folder that cannot be written, or a file that does not
+read back exactly (another byte order, a truncated write), is no error: the list is then built
+in memory, as without a cache.
 
 The small list (30,000 words) is asked for every word of a page. Reading it from wordfreq's
 file costs about 20 ms a process (inflating, unpacking, hashing), which a process extracting
@@ -27,20 +26,17 @@ parts and an array of slots, mapped like the large list and looked up in C
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import math
-import mmap
-import os
-import re
 import sys
-import tempfile
 import zlib
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
+
+from glyphweave.cachefiles import byte_order, cache_file, kept, mapped, prune, write_atomically
 
 MAGIC = b"GWWF\x01"
 """The format's name and version (bump it when the layout below changes)."""
@@ -198,69 +194,11 @@ def zipf(bucket: int) -> float:
     return math.log10(10 ** (-bucket / 100)) + 9.0
 
 
-def cache_dir() -> Path:
-    configured = os.environ.get("GLYPHWEAVE_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "glyphweave"
-
-
-def _cache_file(name: str, source: Path, suffix: str) -> Path | None:
-    """The cache file of the list ``name`` made from ``source``, named by the source's size and
-    time (a new install of the source writes another); None when the source cannot be read."""
-    try:
-        stat = source.stat()
-    except OSError:
-        return None
-    return cache_dir() / f"{name}-{stat.st_size}-{int(stat.st_mtime)}{suffix}"
-
-
-def _byte_order() -> bytes:
-    """How a cache file says the byte order of the arrays it holds: this machine's."""
-    return b"L" if sys.byteorder == "little" else b"B"
-
-
-def _mapped(path: Path, magic: bytes, head: int) -> mmap.mmap | None:
-    """The cache file ``path`` mapped into memory, when it holds at least ``head`` bytes and
-    starts with ``magic`` and this machine's byte order; None otherwise (missing, unreadable,
-    empty, which cannot be mapped, or another format)."""
-    try:
-        with path.open("rb") as file:
-            data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        return None
-    if len(data) < head or data[:len(magic)] != magic or data[len(magic):len(magic) + 1] != _byte_order():
-        return None
-    return data
-
-
 def cached_list(name: str, source: Path, buckets: Iterable[list[str]] | None = None) -> PackedList | None:
     """The list kept for ``source`` (a wordfreq data file) under ``name``, read from the cache;
     written there first from ``buckets`` (the file's buckets, most frequent first) when it is
     missing and they are given. None when neither works."""
-    return _kept(name, source, ".gwwf", _read, None if buckets is None else partial(_list_file, buckets))
-
-
-_Kept = TypeVar("_Kept")
-
-
-def _kept(name: str, source: Path, suffix: str, read: Callable[[Path], _Kept | None],
-          make: Callable[[], tuple[bytes, _Kept]] | None) -> _Kept | None:
-    """What the cache file of kind ``suffix`` holds for ``source`` under ``name`` (``read``
-    from it); when there is none and ``make`` is given, what ``make`` builds, its file
-    (the bytes it gives with it) written for the next process and the kind's older files
-    pruned. None when neither works."""
-    path = _cache_file(name, source, suffix)
-    if path is None:
-        return None
-    found = read(path)
-    if found is not None or make is None:
-        return found
-    data, made = make()
-    _write_bytes(path, data)
-    _prune(path, name)
-    return made
+    return kept(name, source, ".gwwf", _read, None if buckets is None else partial(_list_file, buckets))
 
 
 def _pack(buckets: Iterable[list[str]]) -> tuple[bytes, array, array]:
@@ -288,51 +226,8 @@ def _pack(buckets: Iterable[list[str]]) -> tuple[bytes, array, array]:
 def _list_file(buckets: Iterable[list[str]]) -> tuple[bytes, PackedList]:
     """The cache file of the list of ``buckets`` (:func:`cached_list`), and the list."""
     blob, offsets, codes = _pack(buckets)
-    header = MAGIC + _byte_order() + len(codes).to_bytes(4, "little")
+    header = MAGIC + byte_order() + len(codes).to_bytes(4, "little")
     return b"".join((header, offsets.tobytes(), codes.tobytes(), blob)), PackedList(blob, offsets, codes)
-
-
-KEEP = 4
-"""Cache files kept per list and kind: a file is named by its source's size and time (and
-marshal's version), so each new install of wordfreq (a new virtual environment, a tox env
-made again) writes another, 4 MB for English; the newest few stay for the installs in use."""
-
-
-_STAMP = r"-\d+-\d+(?:-py\d+m\d+)?"
-"""What a cache file's name adds to its list's name: its source's size and time, and marshal's
-version for a table."""
-
-
-def _prune(written: Path, name: str) -> None:
-    """Delete the older files of the list ``name`` of the kind of ``written`` (just written),
-    past the newest :data:`KEEP`. A file another process has mapped stays readable to it
-    (the system frees it when unmapped); one that cannot be deleted is left."""
-    same = re.escape(name) + _STAMP + re.escape(written.suffix)
-    try:
-        found = [(entry.stat().st_mtime, entry) for entry in written.parent.iterdir() if re.fullmatch(same, entry.name)]
-    except OSError:
-        return
-    for _, old in sorted(found, key=lambda item: item[0], reverse=True)[KEEP:]:
-        with contextlib.suppress(OSError):
-            old.unlink()
-
-
-def _write_bytes(path: Path, data: bytes) -> None:
-    """``data`` written to ``path`` under a temporary name and renamed; nothing when the
-    folder cannot be written (the list stays in memory)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part")
-        try:
-            with os.fdopen(handle, "wb") as file:
-                file.write(data)
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
-    except OSError:
-        return
 
 
 def _read(path: Path) -> PackedList | None:
@@ -343,7 +238,7 @@ def _read(path: Path) -> PackedList | None:
     (written under another name, then renamed), so a mapped file never changes under a
     reader; one cut short by hand while a process reads it would end that process."""
     head = len(MAGIC) + 5
-    data = _mapped(path, MAGIC, head)
+    data = mapped(path, MAGIC, head)
     if data is None:
         return None
     n = int.from_bytes(data[len(MAGIC) + 1:head], "little")
@@ -368,7 +263,7 @@ def cached_table(name: str, source: Path, build: Callable[[], dict[str, float] |
     ``build()``'s, written there for the next process. The file's name holds the source's
     size and time and the interpreter's version (marshal's format follows it)."""
     version = f"py{sys.version_info[0]}{sys.version_info[1]}m{marshal.version}"
-    path = _cache_file(name, source, f"-{version}.gwwt")
+    path = cache_file(name, source, f"-{version}.gwwt")
     if path is None:
         return build()
     found = _read_table(path)
@@ -376,8 +271,8 @@ def cached_table(name: str, source: Path, build: Callable[[], dict[str, float] |
         return found
     table = build()
     if table is not None:
-        _write_bytes(path, TABLE_MAGIC + marshal.dumps(table))
-        _prune(path, name)
+        write_atomically(path, TABLE_MAGIC + marshal.dumps(table))
+        prune(path, name)
     return table
 
 
@@ -402,7 +297,7 @@ def cached_hashed(name: str, source: Path, buckets: Iterable[list[str]] | None =
     """The small list kept for ``source`` under ``name`` as a hash table (:class:`HashedList`),
     read from the cache; written there first from ``buckets`` when it is missing and they are
     given. None when neither works."""
-    return _kept(name, source, ".gwwh", _read_hashed, None if buckets is None else partial(_hashed_file, buckets))
+    return kept(name, source, ".gwwh", _read_hashed, None if buckets is None else partial(_hashed_file, buckets))
 
 
 def _hashed_file(buckets: Iterable[list[str]]) -> tuple[bytes, HashedList]:
@@ -410,7 +305,7 @@ def _hashed_file(buckets: Iterable[list[str]]) -> tuple[bytes, HashedList]:
     blob, offsets, codes = _pack(buckets)
     slots = _hash_slots(blob, offsets)
     highest = max(codes, default=0)
-    header = (HASHED_MAGIC + _byte_order() + highest.to_bytes(2, "little")
+    header = (HASHED_MAGIC + byte_order() + highest.to_bytes(2, "little")
               + len(codes).to_bytes(4, "little") + len(slots).to_bytes(4, "little"))
     return (b"".join((header, slots.tobytes(), offsets.tobytes(), codes.tobytes(), blob)),
             HashedList(blob, slots, offsets, codes, highest=highest))
@@ -439,7 +334,7 @@ def _read_hashed(path: Path) -> HashedList | None:
     """The table in the cache file ``path``, mapped into memory (see :func:`_read`); None when
     it is missing or not exactly what :func:`cached_hashed` writes."""
     head = _HASHED_HEAD
-    data = _mapped(path, HASHED_MAGIC, head)
+    data = mapped(path, HASHED_MAGIC, head)
     if data is None:
         return None
     highest = int.from_bytes(data[head - 10:head - 8], "little")
