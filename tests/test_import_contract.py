@@ -25,9 +25,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "guard": frozenset({"guard"}),
     "core": frozenset({"core", "guard"}),
     # The layout engine (words, lines, blocks, reading order, bidi): on the core's records only.
-    "layout": frozenset({"core", "layout"}),
+    "layout": frozenset({"core", "layout", "cachefiles"}),
     "tables": frozenset({"core", "tables", "packagedata"}),
-    "pdf": frozenset({"core", "guard", "tables", "pdf"}),
+    "pdf": frozenset({"core", "guard", "tables", "pdf", "cachefiles"}),
     "components": frozenset({"core", "guard", "components", "packagedata"}),
     # The stable plugin contract: core's records and stages, the hook marker, the glyph-name lookup.
     "plugin": frozenset({"core", "guard", "components", "tables"}),
@@ -82,6 +82,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Where a package's data folders are (packagedata.py): the tables', the built-in profiles' and
     # the glyph registry's shape references.
     "packagedata": frozenset(),
+    # Files left in the machine's cache folder (cachefiles.py): the word lists', the parsed CMaps'.
+    "cachefiles": frozenset(),
     "glyphweave": frozenset({"api", "core", "guard", "components", "glyphmap", "batch", "opening", "pagewords",
                              "pagesearch", "pagetables"}),
     # python -m glyphweave: the command line, nothing else.

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import marshal
 import math
-import sys
 import zlib
 from array import array
 from collections.abc import Callable, Iterable, Sequence
@@ -36,7 +35,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from glyphweave.cachefiles import byte_order, cache_file, kept, mapped, prune, write_atomically
+from glyphweave.cachefiles import (
+    byte_order,
+    cache_file,
+    kept,
+    mapped,
+    marshal_suffix,
+    prune,
+    write_atomically,
+)
 
 MAGIC = b"GWWF\x01"
 """The format's name and version (bump it when the layout below changes)."""
@@ -262,8 +269,7 @@ def cached_table(name: str, source: Path, build: Callable[[], dict[str, float] |
     """The dictionary kept for ``source`` under ``name``, read from the cache; else
     ``build()``'s, written there for the next process. The file's name holds the source's
     size and time and the interpreter's version (marshal's format follows it)."""
-    version = f"py{sys.version_info[0]}{sys.version_info[1]}m{marshal.version}"
-    path = cache_file(name, source, f"-{version}.gwwt")
+    path = cache_file(name, source, marshal_suffix(".gwwt"))
     if path is None:
         return build()
     found = _read_table(path)

@@ -216,6 +216,13 @@ class _RangeTable:
                 self.ends.append(end)
                 self.payloads.append(payload)
 
+    @classmethod
+    def of_columns(cls, starts: list[int], ends: list[int], payloads: list[_Payload]) -> _RangeTable:
+        """A table of ranges sorted and apart already (another table's columns)."""
+        table = cls.__new__(cls)
+        table.starts, table.ends, table.payloads = starts, ends, payloads
+        return table
+
     def find(self, value: int) -> _Payload | None:
         i = bisect_right(self.starts, value) - 1
         if i >= 0 and value <= self.ends[i]:
@@ -295,6 +302,34 @@ class CMap:
         self._prepare_split()
 
     # -- public API
+
+    def parts(self) -> dict[str, Any]:
+        """What this CMap is made of, as plain data (numbers, strings, bytes, lists, tuples
+        and dicts: what :mod:`marshal` writes) from which :meth:`from_parts` makes it again
+        without parsing: its ranges as built (sorted, overlaps resolved), its bases by name."""
+        return {
+            "name": self.name, "wmode": self.wmode, "codespace": self.codespace,
+            "chars": self._chars, "cids": self._cids, "bases": [base.name for base in self._bases],
+            "bf": {n: (t.starts, t.ends, t.payloads) for n, t in self._bf_tables.items()},
+            "cid": {n: (t.starts, t.ends, t.payloads) for n, t in self._cid_tables.items()},
+        }
+
+    @classmethod
+    def from_parts(cls, parts: dict[str, Any], usecmap: Callable[[str], CMap | None]) -> CMap:
+        """The CMap of ``parts`` (:meth:`parts`), its bases from ``usecmap`` by name. Raises
+        ValueError when a base is not found (the parts then need their CMap parsed again)."""
+        cmap = cls.__new__(cls)
+        bases = [usecmap(name) for name in parts["bases"]]
+        if not all(isinstance(base, CMap) for base in bases):
+            raise ValueError("a base CMap of the parts is not found")
+        cmap._bases = bases  # type: ignore[assignment]
+        cmap.name, cmap.wmode, cmap.codespace = parts["name"], parts["wmode"], parts["codespace"]
+        cmap._chars, cmap._cids = parts["chars"], parts["cids"]
+        cmap._bf_tables = {n: _RangeTable.of_columns(*columns) for n, columns in parts["bf"].items()}
+        cmap._cid_tables = {n: _RangeTable.of_columns(*columns) for n, columns in parts["cid"].items()}
+        cmap._ucache, cmap._ccache = {}, {}
+        cmap._prepare_split()
+        return cmap
 
     def split(self, data: bytes) -> list[bytes]:
         """Split a shown string into character codes by the codespace ranges (§9.7.6.2-3)."""

@@ -3,27 +3,51 @@
 The CMap text comes from :func:`glyphweave.tables.cjk.cmap_data`; without the mirror, a Unicode
 CMap (``Uni*-UCS2-*``, ``-UTF16-``, ``-UTF8-``, ``-UTF32-``) is a built-in stand-in with its
 codespace and no CIDs, so its codes still split and read as Unicode.
+
+Parsing one costs a CJK document's process milliseconds before its first string is read
+(GBK-EUC-H 5 ms, UniGB-UCS2-H 13 ms, UniJIS-UCS2-H 11 ms: the text inflated and parsed, the
+ranges sorted), so a parsed CMap is kept in the machine's cache folder
+(:mod:`glyphweave.cachefiles`) as the data :meth:`CMap.parts` gives, marshalled: read back
+in a tenth of that, checked to hold only what a CMap holds. Only a CMap with no base is kept
+(the -V ones take their -H base by ``usecmap`` and are small to parse).
 """
 
 from __future__ import annotations
 
 import functools
+import marshal
+from collections.abc import Callable
+from operator import itemgetter
+from typing import Any
 
+from glyphweave.cachefiles import cache_file, marshal_suffix, prune, write_atomically
 from glyphweave.pdf.cmap import CMap, identity_cmap, parse_cmap
 from glyphweave.tables import cjk
+
+_KIND, _FIRST, _VALUE = itemgetter(0), itemgetter(1), itemgetter(2)
+"""A range payload's fields (kind, first code, value), read by ``map`` at C speed."""
+
+MAGIC = b"GWCM\x01"
+"""The format of a kept CMap's file (bump it when :meth:`CMap.parts` changes): this, then the
+marshalled parts."""
 
 
 @functools.cache
 def predefined_cmap(name: str) -> CMap | None:
     """The predefined CMap called ``name``, or None when we do not carry it.
 
-    Parsed on first use and cached per process (treat the result as read-only); ``usecmap``
-    is resolved through this function, so a -V CMap shares its -H base.
+    Parsed on first use (or read from the cache folder) and kept per process (treat the
+    result as read-only); ``usecmap`` is resolved through this function, so a -V CMap shares
+    its -H base.
     """
     if name == "Identity-H":
         return identity_cmap(0)
     if name == "Identity-V":
         return identity_cmap(1)
+    path = _cache_path(name)
+    kept = _read_kept(path) if path is not None else None
+    if kept is not None:
+        return kept
     data = cjk.cmap_data(name)
     if data is None:
         if cjk.cjk_source() == "mirror":
@@ -34,12 +58,104 @@ def predefined_cmap(name: str) -> CMap | None:
         spaces, wmode = codespace
         return CMap(name=name, wmode=wmode, codespace=spaces)
     try:
-        return parse_cmap(data, usecmap=predefined_cmap)
+        cmap = parse_cmap(data, usecmap=predefined_cmap)
     except ValueError:
         return None
+    if path is not None:
+        _keep(path, name, cmap)
+    return cmap
 
 
 def clear_caches() -> None:
     """Forget every parsed CMap and the CJK tables (tests that swap the mirror out use this)."""
     predefined_cmap.cache_clear()
     cjk.clear_caches()
+
+
+def _cache_path(name: str) -> Any:
+    source = cjk.cmap_path(name)
+    return cache_file("cmap-" + name, source, marshal_suffix(".gwcm")) if source is not None else None
+
+
+def _keep(path: Any, name: str, cmap: CMap) -> None:
+    """Write ``cmap``'s parts to ``path`` for the next process (a CMap with no base only)."""
+    parts = cmap.parts()
+    if parts["bases"]:
+        return
+    write_atomically(path, MAGIC + marshal.dumps(parts))
+    prune(path, "cmap-" + name)
+
+
+def _read_kept(path: Any) -> CMap | None:
+    """The CMap kept in ``path``, or None: no file, another format, or data that is not
+    what :meth:`CMap.parts` gives (a damaged or foreign file is no error, only not used)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(MAGIC):
+        return None
+    try:
+        parts = marshal.loads(memoryview(data)[len(MAGIC):])
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not _plain_parts(parts):
+        return None
+    return CMap.from_parts(parts, predefined_cmap)
+
+
+def _all(kinds: set[type], values: Any) -> bool:
+    return set(map(type, values)) <= kinds
+
+
+def _plain_parts(parts: Any) -> bool:
+    """Whether ``parts`` holds what :meth:`CMap.parts` gives a CMap with no base, each value
+    of the types it gives (checked at C speed, column by column)."""
+    if type(parts) is not dict or set(parts) != {"name", "wmode", "codespace", "chars", "cids", "bases", "bf", "cid"}:
+        return False
+    if parts["bases"] != [] or type(parts["name"]) not in (str, type(None)) or parts["wmode"] not in (0, 1):
+        return False
+    codespace, chars, cids = parts["codespace"], parts["chars"], parts["cids"]
+    if type(codespace) is not list or not _all({tuple}, codespace) or set(map(len, codespace)) - {2}:
+        return False
+    if not _all({bytes}, (end for pair in codespace for end in pair)):
+        return False
+    if type(chars) is not dict or not _all({bytes}, chars) or not _all({str}, chars.values()):
+        return False
+    if type(cids) is not dict or not _all({bytes}, cids) or not _all({int}, cids.values()):
+        return False
+    return _plain_tables(parts["cid"], _cid_payloads) and _plain_tables(parts["bf"], _bf_payloads)
+
+
+def _plain_tables(tables: Any, payloads_plain: Callable[[list[Any]], bool]) -> bool:
+    if type(tables) is not dict or not _all({int}, tables) or not _all({tuple}, tables.values()):
+        return False
+    for columns in tables.values():
+        if len(columns) != 3 or not _all({list}, columns):
+            return False
+        starts, ends, payloads = columns
+        if not (len(starts) == len(ends) == len(payloads)) or not _all({int}, starts) or not _all({int}, ends):
+            return False
+        if not _all({tuple}, payloads) or set(map(len, payloads)) - {3} or not payloads_plain(payloads):
+            return False
+    return True
+
+
+def _cid_payloads(payloads: list[Any]) -> bool:
+    """("cid", first code, its CID) each."""
+    return set(map(_KIND, payloads)) <= {"cid"} and _all({int}, map(_FIRST, payloads)) and _all(
+        {int}, map(_VALUE, payloads))
+
+
+def _bf_payloads(payloads: list[Any]) -> bool:
+    """("inc", first code, (prefix, first character's code point)) or ("arr", first code,
+    each code's text or None) each."""
+    for kind, first, what in payloads:
+        if type(first) is not int:
+            return False
+        if kind == "inc":
+            if type(what) is not tuple or len(what) != 2 or type(what[0]) is not str or type(what[1]) is not int:
+                return False
+        elif kind != "arr" or type(what) is not list or not _all({str, type(None)}, what):
+            return False
+    return True

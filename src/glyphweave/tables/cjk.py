@@ -28,6 +28,7 @@ import re
 import unicodedata
 from array import array
 from itertools import accumulate
+from pathlib import Path
 
 from glyphweave.core.decoding import is_private_use
 from glyphweave.tables import loader
@@ -40,6 +41,7 @@ __all__ = [
     "cjk_source",
     "clear_caches",
     "cmap_data",
+    "cmap_path",
     "unicode_cmap_codec",
 ]
 
@@ -78,6 +80,14 @@ def unicode_cmap_codec(name: str | None) -> str | None:
     ``UniGB-UTF8-V`` → ``utf-8``, ``UniKS-UTF32-H`` → ``utf-32-be``); None for any other name."""
     m = _UNICODE_CMAP.match(name or "")
     return _CODECS[m.group(1)] if m else None
+
+
+def cmap_path(name: str) -> Path | None:
+    """The mirrored file of the predefined CMap ``name`` as a path (see :func:`cmap_data`),
+    None when there is none or it is no file of its own."""
+    if not _SAFE_NAME.match(name) or not loader.has_mirror(_TABLE):
+        return None
+    return loader.file_path(_TABLE, "cmap", name + ".gz")
 
 
 def cmap_data(name: str) -> bytes | None:

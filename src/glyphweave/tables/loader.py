@@ -14,6 +14,7 @@ Importing this module does no work.
 from __future__ import annotations
 
 import gzip
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from glyphweave.packagedata import package_folder
@@ -46,6 +47,13 @@ def has_mirror(table: str, marker: str = "PROVENANCE.tsv") -> bool:
         return _resource((table, marker)).is_file()
     except OSError:
         return False
+
+
+def file_path(*parts: str) -> Path | None:
+    """The mirrored file as a path of the file system, None when it is not there or not a
+    file of its own (a package inside a zip archive): what a cache names its files after."""
+    resource = _resource(parts)
+    return resource if isinstance(resource, Path) and resource.is_file() else None
 
 
 def read_bytes(*parts: str) -> bytes | None:
