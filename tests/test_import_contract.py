@@ -26,7 +26,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "core": frozenset({"core", "guard"}),
     # The layout engine (words, lines, blocks, reading order, bidi): on the core's records only.
     "layout": frozenset({"core", "layout", "cachefiles"}),
-    "tables": frozenset({"core", "tables", "packagedata"}),
+    "tables": frozenset({"core", "tables", "packagedata", "cachefiles"}),
     "pdf": frozenset({"core", "guard", "tables", "pdf", "cachefiles"}),
     "components": frozenset({"core", "guard", "components", "packagedata"}),
     # The stable plugin contract: core's records and stages, the hook marker, the glyph-name lookup.
@@ -82,7 +82,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # Where a package's data folders are (packagedata.py): the tables', the built-in profiles' and
     # the glyph registry's shape references.
     "packagedata": frozenset(),
-    # Files left in the machine's cache folder (cachefiles.py): the word lists', the parsed CMaps'.
+    # Files left in the machine's cache folder (cachefiles.py): the word lists', the parsed CMaps',
+    # the CID tables' line ends.
     "cachefiles": frozenset(),
     "glyphweave": frozenset({"api", "core", "guard", "components", "glyphmap", "batch", "opening", "pagewords",
                              "pagesearch", "pagetables"}),
