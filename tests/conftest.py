@@ -1,6 +1,6 @@
 """Shared test set-up: makes the synthetic-PDF helpers (``tests/pdfs.py``) importable as ``pdfs``,
-and keeps the word-list cache (``glyphweave.layout.wordcache``) in a temporary folder of the
-session, never in the user's own cache."""
+and keeps the cache folder (``glyphweave.cachefiles``) in a temporary folder of the session,
+never in the user's own cache."""
 
 from __future__ import annotations
 
@@ -40,3 +40,16 @@ def no_mirror(monkeypatch, tmp_path):
     monkeypatch.undo()
     predefined.clear_caches()
     tables.clear_caches()
+
+
+@pytest.fixture
+def cjk_cache(monkeypatch, tmp_path):
+    """An empty cache folder of the test's own (``tmp_path / "cache"``), with the CMaps and CID
+    tables this process parsed forgotten, before and after: what a new process meets."""
+    from glyphweave.pdf import predefined
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(folder))
+    predefined.clear_caches()
+    yield folder
+    predefined.clear_caches()

@@ -25,10 +25,10 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = ["KEEP", "byte_order", "cache_dir", "cache_file", "kept", "mapped", "marshal_suffix", "prune",
-           "write_atomically"]
+           "read_marshalled", "write_atomically"]
 
 KEEP = 4
 """Cache files kept per name and kind: a file is named by its source's size and time (and
@@ -88,22 +88,49 @@ def mapped(path: Path, magic: bytes, head: int) -> mmap.mmap | None:
     return data
 
 
-def kept(name: str, source: Path, suffix: str, read: Callable[[Path], _Kept | None],
-         make: Callable[[], tuple[bytes, _Kept]] | None) -> _Kept | None:
+def kept(name: str, source: Path | None, suffix: str, read: Callable[[Path], _Kept | None],
+         make: Callable[[], tuple[bytes | None, _Kept] | None] | None) -> _Kept | None:
     """What the cache file of kind ``suffix`` holds for ``source`` under ``name`` (``read``
     from it); when there is none and ``make`` is given, what ``make`` builds, its file
     (the bytes it gives with it) written for the next process and the kind's older files
-    pruned. None when neither works."""
-    path = cache_file(name, source, suffix)
-    if path is None:
+    pruned. ``make`` gives None when it builds nothing, and None for the bytes when what it
+    built is not to be kept. With no ``source`` to name a file after (a package inside a zip
+    archive) nothing is read or written: what ``make`` builds is returned. None when neither
+    works, or when ``source`` cannot be read."""
+    path = None
+    if source is not None:
+        path = cache_file(name, source, suffix)
+        if path is None:
+            return None
+        found = read(path)
+        if found is not None:
+            return found
+    built = make() if make is not None else None
+    if built is None:
         return None
-    found = read(path)
-    if found is not None or make is None:
-        return found
-    data, made = make()
-    write_atomically(path, data)
-    prune(path, name)
+    data, made = built
+    if path is not None and data is not None:
+        write_atomically(path, data)
+        prune(path, name)
     return made
+
+
+def read_marshalled(path: Path, magic: bytes) -> Any:
+    """What the cache file ``path`` holds after ``magic``, read by :mod:`marshal` (numbers,
+    strings, bytes and containers of them, never code), or None (missing, another format, or
+    damaged). The caller checks that it is what its kind holds."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(magic):
+        return None
+    import marshal
+
+    try:
+        return marshal.loads(memoryview(data)[len(magic):])
+    except (EOFError, ValueError, TypeError):
+        return None
 
 
 def prune(written: Path, name: str) -> None:

@@ -4,7 +4,6 @@ answers as the parsed CMap does, and a damaged or foreign file is parsed again, 
 from __future__ import annotations
 
 import marshal
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,15 +18,6 @@ pytestmark = pytest.mark.skipif(cjk.cjk_source() != "mirror" or cjk.cmap_path("G
 
 def _state(cmap: CMap) -> dict[str, object]:
     return {**cmap.parts(), "split": (cmap._lengths, cmap._width, getattr(cmap, "_step", None))}
-
-
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(folder))
-    predefined.clear_caches()
-    yield folder
-    predefined.clear_caches()
 
 
 def _names() -> list[str]:
@@ -47,9 +37,9 @@ def test_every_mirrored_cmap_made_again_from_its_parts_is_the_parsed_one() -> No
         assert again.split(b"\x81\x40a\xa1\xa1") == parsed.split(b"\x81\x40a\xa1\xa1"), name
 
 
-def test_a_cmap_parsed_once_is_read_back_by_the_next_process(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cmap_parsed_once_is_read_back_by_the_next_process(cjk_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = predefined.predefined_cmap("GBK-EUC-H")
-    [path] = cache.iterdir()
+    [path] = cjk_cache.iterdir()
     assert path.name.startswith("cmap-GBK-EUC-H-") and path.suffix == ".gwcm"
     predefined.clear_caches()  # as a new process: the parsing must not be asked
     monkeypatch.setattr(predefined, "parse_cmap", lambda *args, **kwargs: pytest.fail("parsed again"))
@@ -59,13 +49,13 @@ def test_a_cmap_parsed_once_is_read_back_by_the_next_process(cache: Path, monkey
     # A -V CMap takes its -H base by usecmap: parsed each time, never kept.
     monkeypatch.undo()
     vertical = predefined.predefined_cmap("GBK-EUC-V")
-    assert vertical is not None and vertical.wmode == 1 and len(list(cache.iterdir())) == 1
+    assert vertical is not None and vertical.wmode == 1 and len(list(cjk_cache.iterdir())) == 1
 
 
 @pytest.mark.parametrize("damage", ["cut", "magic", "foreign", "types"])
-def test_a_damaged_or_foreign_file_is_parsed_again(cache: Path, damage: str) -> None:
+def test_a_damaged_or_foreign_file_is_parsed_again(cjk_cache: Path, damage: str) -> None:
     parsed = predefined.predefined_cmap("GBK-EUC-H")
-    [path] = cache.iterdir()
+    [path] = cjk_cache.iterdir()
     data = path.read_bytes()
     parts = marshal.loads(data[len(predefined.MAGIC):])
     if damage == "cut":

@@ -3,7 +3,6 @@ every CID as the mirror's does; a damaged file is built again, never used."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,15 +13,6 @@ pytestmark = pytest.mark.skipif(cjk.cjk_source() != "mirror" or loader.file_path
                                 reason="the CJK mirror is not installed as files")
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("GLYPHWEAVE_CACHE_DIR", str(folder))
-    cjk.clear_caches()
-    yield folder
-    cjk.clear_caches()
-
-
 def _lines(ordering: str) -> list[bytes]:
     """The table's lines as the mirror's file has them, its header left out."""
     data = loader.read_bytes("cjk", "cid2unicode", ordering + ".txt.gz")
@@ -31,9 +21,9 @@ def _lines(ordering: str) -> list[bytes]:
 
 
 @pytest.mark.parametrize("ordering", cjk.ORDERINGS)
-def test_a_table_read_back_gives_every_line_of_the_mirror(cache: Path, ordering: str) -> None:
+def test_a_table_read_back_gives_every_line_of_the_mirror(cjk_cache: Path, ordering: str) -> None:
     built = cjk._cid_table(ordering)
-    [path] = cache.iterdir()
+    [path] = cjk_cache.iterdir()
     assert path.name.startswith(f"cid2unicode-{ordering}-") and path.suffix == ".gwct"
     cjk.clear_caches()
     read = cjk._read_table(path)
@@ -45,9 +35,9 @@ def test_a_table_read_back_gives_every_line_of_the_mirror(cache: Path, ordering:
 
 
 @pytest.mark.parametrize("damage", ["cut", "order", "ends", "count"])
-def test_a_damaged_table_file_is_built_again(cache: Path, damage: str) -> None:
+def test_a_damaged_table_file_is_built_again(cjk_cache: Path, damage: str) -> None:
     expected = cjk.cid_to_unicode("GB1", 4000)
-    [path] = cache.iterdir()
+    [path] = cjk_cache.iterdir()
     data = bytearray(path.read_bytes())
     head = len(cjk.TABLE_MAGIC) + 5
     if damage == "cut":

@@ -42,6 +42,7 @@ from glyphweave.cachefiles import (
     mapped,
     marshal_suffix,
     prune,
+    read_marshalled,
     write_atomically,
 )
 
@@ -283,16 +284,7 @@ def cached_table(name: str, source: Path, build: Callable[[], dict[str, float] |
 
 
 def _read_table(path: Path) -> dict[str, float] | None:
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    if not data.startswith(TABLE_MAGIC):
-        return None
-    try:
-        table = marshal.loads(memoryview(data)[len(TABLE_MAGIC):])
-    except (EOFError, ValueError, TypeError):
-        return None
+    table = read_marshalled(path, TABLE_MAGIC)
     # Strings to floats, or nothing (the types are collected at C speed).
     if type(table) is not dict or not set(map(type, table)) <= {str} or not set(map(type, table.values())) <= {float}:
         return None

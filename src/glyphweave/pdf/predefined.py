@@ -17,10 +17,12 @@ from __future__ import annotations
 import functools
 import marshal
 from collections.abc import Callable
+from functools import partial
 from operator import itemgetter
+from pathlib import Path
 from typing import Any
 
-from glyphweave.cachefiles import cache_file, marshal_suffix, prune, write_atomically
+from glyphweave.cachefiles import kept, marshal_suffix, read_marshalled
 from glyphweave.pdf.cmap import CMap, identity_cmap, parse_cmap
 from glyphweave.tables import cjk
 
@@ -44,26 +46,13 @@ def predefined_cmap(name: str) -> CMap | None:
         return identity_cmap(0)
     if name == "Identity-V":
         return identity_cmap(1)
-    path = _cache_path(name)
-    kept = _read_kept(path) if path is not None else None
-    if kept is not None:
-        return kept
-    data = cjk.cmap_data(name)
-    if data is None:
-        if cjk.cjk_source() == "mirror":
-            return None
+    if cjk.cjk_source() != "mirror":
         codespace = cjk.unicode_cmap_codespace(name)
         if codespace is None:
             return None
         spaces, wmode = codespace
         return CMap(name=name, wmode=wmode, codespace=spaces)
-    try:
-        cmap = parse_cmap(data, usecmap=predefined_cmap)
-    except ValueError:
-        return None
-    if path is not None:
-        _keep(path, name, cmap)
-    return cmap
+    return kept("cmap-" + name, cjk.cmap_path(name), marshal_suffix(".gwcm"), _read_kept, partial(_parsed, name))
 
 
 def clear_caches() -> None:
@@ -72,36 +61,25 @@ def clear_caches() -> None:
     cjk.clear_caches()
 
 
-def _cache_path(name: str) -> Any:
-    source = cjk.cmap_path(name)
-    return cache_file("cmap-" + name, source, marshal_suffix(".gwcm")) if source is not None else None
-
-
-def _keep(path: Any, name: str, cmap: CMap) -> None:
-    """Write ``cmap``'s parts to ``path`` for the next process (a CMap with no base only)."""
+def _parsed(name: str) -> tuple[bytes | None, CMap] | None:
+    """The mirrored CMap ``name`` parsed, and its cache file (None for a CMap with a base);
+    None when it is not mirrored or not a CMap."""
+    data = cjk.cmap_data(name)
+    if data is None:
+        return None
+    try:
+        cmap = parse_cmap(data, usecmap=predefined_cmap)
+    except ValueError:
+        return None
     parts = cmap.parts()
-    if parts["bases"]:
-        return
-    write_atomically(path, MAGIC + marshal.dumps(parts))
-    prune(path, "cmap-" + name)
+    return (None if parts["bases"] else MAGIC + marshal.dumps(parts)), cmap
 
 
-def _read_kept(path: Any) -> CMap | None:
+def _read_kept(path: Path) -> CMap | None:
     """The CMap kept in ``path``, or None: no file, another format, or data that is not
     what :meth:`CMap.parts` gives (a damaged or foreign file is no error, only not used)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    if not data.startswith(MAGIC):
-        return None
-    try:
-        parts = marshal.loads(memoryview(data)[len(MAGIC):])
-    except (EOFError, ValueError, TypeError):
-        return None
-    if not _plain_parts(parts):
-        return None
-    return CMap.from_parts(parts, predefined_cmap)
+    parts = read_marshalled(path, MAGIC)
+    return CMap.from_parts(parts, predefined_cmap) if _plain_parts(parts) else None
 
 
 def _all(kinds: set[type], values: Any) -> bool:

@@ -28,11 +28,12 @@ import re
 import unicodedata
 from array import array
 from collections.abc import Sequence
+from functools import partial
 from itertools import accumulate, islice
 from operator import gt
 from pathlib import Path
 
-from glyphweave.cachefiles import byte_order, cache_file, mapped, prune, write_atomically
+from glyphweave.cachefiles import byte_order, kept, mapped
 from glyphweave.core.decoding import is_private_use
 from glyphweave.tables import loader
 from glyphweave.tables.loader import Source
@@ -150,10 +151,12 @@ def _cid_table(ordering: str) -> tuple[bytes, Sequence[int]] | None:
     if ordering not in ORDERINGS or not loader.has_mirror(_TABLE):
         return None
     source = loader.file_path(_TABLE, "cid2unicode", ordering + ".txt.gz")
-    path = cache_file("cid2unicode-" + ordering, source, ".gwct") if source is not None else None
-    found = _read_table(path) if path is not None else None
-    if found is not None:
-        return found
+    return kept("cid2unicode-" + ordering, source, ".gwct", _read_table, partial(_table_file, ordering))
+
+
+def _table_file(ordering: str) -> tuple[bytes, tuple[bytes, Sequence[int]]] | None:
+    """The cache file of the collection's table, and the table, from the mirror (None when
+    its file cannot be read)."""
     data = _read_gz("cid2unicode", ordering + ".txt.gz")
     if data is None:
         return None
@@ -162,11 +165,8 @@ def _cid_table(ordering: str) -> tuple[bytes, Sequence[int]] | None:
         start = data.find(b"\n", start) + 1 or len(data)
     text = data[start:]
     ends = array("I", accumulate(map(len, text.split(b"\n")), initial=0))
-    if path is not None:
-        head = TABLE_MAGIC + byte_order() + (len(ends) - 1).to_bytes(4, "little")
-        write_atomically(path, b"".join((head, ends.tobytes(), text)))
-        prune(path, "cid2unicode-" + ordering)
-    return text, ends
+    head = TABLE_MAGIC + byte_order() + (len(ends) - 1).to_bytes(4, "little")
+    return b"".join((head, ends.tobytes(), text)), (text, ends)
 
 
 def _read_table(path: Path) -> tuple[bytes, Sequence[int]] | None:
