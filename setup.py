@@ -7,9 +7,11 @@ compiles from their Python sources (``COMPILED``):
 ``required`` (``GLYPHWEAVE_MYPYC=1``: failing to is an error), ``optional`` (a C compiler is
 there: failing to builds the pure-Python package, said in one line) or unset (pure).
 
-Each module gets its own C file (mypyc's ``separate``), compiled in parallel: one C file for
-all of them (a ``group_name``) compiled on one core took 90 s on a two-core machine, this
-takes under 40 s, and extraction is as fast.
+The mypyc modules are linked into :data:`LIBRARIES` shared libraries, each module its own C
+file (mypyc's ``multi_file``): a process loads two libraries instead of one per module (21
+before, each a few tenths of a millisecond to load at start-up), and the two build at once on
+a two-core machine. (One C file for all the modules compiled on one core took 90 s; one
+library per module made mypyc's runtime compile once per module.)
 """
 
 import os
@@ -30,6 +32,25 @@ def _fallback(what: str, exc: BaseException) -> None:
           file=sys.stderr)
 
 
+LIBRARIES = 2
+"""Shared libraries the mypyc modules are linked into: as many as the cores of the machines
+the build is sized for (setuptools builds extensions in parallel, and a library's C files one
+after another)."""
+
+
+def _libraries(paths: list) -> list:
+    """The mypyc modules' ``paths`` in :data:`LIBRARIES` groups of about equal source size
+    (the largest first, each to the smallest group so far), so that the libraries take about
+    as long to build; with each group's library name (a top-level module, as mypyc names its libraries)."""
+    groups: list = [[] for _ in range(LIBRARIES)]
+    sizes = [0] * LIBRARIES
+    for path in sorted(paths, key=lambda path: (-os.path.getsize(path), path)):
+        smallest = sizes.index(min(sizes))
+        groups[smallest].append(path)
+        sizes[smallest] += os.path.getsize(path)
+    return [(sorted(group), f"glyphweave_compiled{number}") for number, group in enumerate(groups, 1) if group]
+
+
 def _compiled_extensions() -> list:
     if _mode() not in ("required", "optional"):
         return []
@@ -45,8 +66,14 @@ def _compiled_extensions() -> list:
         native = cythonize([Extension(name, [os.path.join("src", *name.split(".")) + ".pyx"])
                             for name in lists["NATIVE"]], language_level=3, quiet=True,
                            build_dir=os.path.join("build", "cython"))
-        return native + mypycify([os.path.join("src", *name.split(".")) + ".py" for name in lists["COMPILED"]],
-                                 opt_level="3", separate=True)
+        paths = [os.path.join("src", *name.split(".")) + ".py" for name in lists["COMPILED"]]
+        compiled = mypycify(paths, opt_level="3", multi_file=True, separate=_libraries(paths))
+        for extension in compiled if os.name != "nt" else ():
+            # mypyc's C files for several libraries each define the other libraries' export
+            # tables (tentative definitions): -fcommon lets the linker merge them, as GCC did
+            # by default before version 10 (MSVC merges them anyway).
+            extension.extra_compile_args.append("-fcommon")
+        return native + compiled
     except (Exception, SystemExit) as exc:
         if _mode() == "required":
             raise
