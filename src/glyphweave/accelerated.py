@@ -35,7 +35,6 @@ COMPILED = (
     "glyphweave.layout.recovery",
     "glyphweave.layout.bands",
     "glyphweave.layout.page",
-    "glyphweave.plugins.filters.overprint",
     "glyphweave.plugins.filters.shadows",
     "glyphweave.plugins.filters.boxes",
     "glyphweave.plugins.assemblers.structure_order",
@@ -44,14 +43,15 @@ COMPILED = (
 """The modules a compiled build compiles: where a page's time goes, per shown string,
 run and line (see the design notes, "Speed"): the content stream's reading and
 interpretation with the loaded fonts' state it reads, each run's geometry, the word-gap rules, the shared page geometry
-(walks, lines, blocks, order, bands), the ``dedup`` filter's sweep and shadow test and the ``visible-box``
+(walks, lines, blocks, order, bands), the ``dedup`` filter's shadow test and the ``visible-box``
 filter's test of each run, and the ``structure`` assembler's reading of a tagged page (the
 filters and the assembler themselves hold hook implementations). Each must keep to what mypyc compiles: no subclass of a built-in
 type, no ``attrs`` class, no hook implementation, no method aliased by assignment."""
 
 
 NATIVE = ("glyphweave.pdf._ctokenizer", "glyphweave.pdf._cmeasure", "glyphweave.glyphmap._cshapes",
-          "glyphweave.layout._ctext", "glyphweave.layout._cwords", "glyphweave.pdf._ccmap")
+          "glyphweave.layout._ctext", "glyphweave.layout._cwords", "glyphweave.pdf._ccmap",
+          "glyphweave.plugins.filters._coverprint")
 """The modules written for C (each a ``.pyx`` beside the pure module it stands in for, whose
 importer falls back to that module where it is not built): the content tokenizer's fast
 path, :mod:`glyphweave.pdf.tokenizer` scanned byte by byte; the measuring of a shown
@@ -59,8 +59,9 @@ string, :mod:`glyphweave.pdf.measure` worked out in C doubles; the shape referen
 with the matcher's search, :mod:`glyphweave.glyphmap.shapes` over C arrays; and two scans
 of a page's text, its words for dehyphenation (:mod:`glyphweave.layout.hyphens`) and its
 characters of the script rules' blocks (:mod:`glyphweave.layout.scripts`), as loops; and the
-word lists' look-ups (:mod:`glyphweave.layout.wordcache`), in the cache files as they lie; and
-a CMap's cidrange sections (:mod:`glyphweave.pdf.cmap`), read in one pass."""
+word lists' look-ups (:mod:`glyphweave.layout.wordcache`), in the cache files as they lie;
+a CMap's cidrange sections (:mod:`glyphweave.pdf.cmap`), read in one pass; and the ``dedup``
+filter's sweep over a page's runs (:mod:`glyphweave.plugins.filters.overprint`), over C structs."""
 
 
 def compiled_modules() -> list[str]:

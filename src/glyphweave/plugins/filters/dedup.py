@@ -13,7 +13,11 @@ from collections.abc import Sequence
 
 from glyphweave.plugin import Filter, Option, PageContext, hookimpl
 from glyphweave.plugins.filters.overprint import COMPARISONS_PER_RUN
-from glyphweave.plugins.filters.overprint import suspects as overprint_suspects
+
+try:  # the compiled build's sweep: the same pairs of runs, found over C doubles
+    from glyphweave.plugins.filters._coverprint import suspects as overprint_suspects
+except ImportError:  # a pure install: the reference
+    from glyphweave.plugins.filters.overprint import suspects as overprint_suspects
 from glyphweave.plugins.filters.shadows import SAME_DIRECTION, is_space, shadows
 
 

@@ -1,6 +1,6 @@
 """Where glyphs may be painted over a copy of themselves: the sweep behind the ``dedup``
-filter, in a module of its own so that the compiled build compiles it (a module holding a
-hook implementation cannot be; see :mod:`glyphweave.accelerated`).
+filter. This is the reference; the compiled build sweeps in C
+(:mod:`glyphweave.plugins.filters._coverprint`, beside it), to the same answers.
 
 A copy lies within a small reach of its original, so two runs can hold a copy of each
 other only where their origin bounds, grown by that reach, overlap; a run can repeat itself
