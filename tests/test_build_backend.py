@@ -66,3 +66,14 @@ def test_the_compiler_is_cc_else_pythons_own(backend, monkeypatch):
     assert backend.c_compiler() is None
     monkeypatch.setenv("CC", f"{sys.executable} -c pass")
     assert backend.c_compiler() == sys.executable
+
+
+def test_the_source_distribution_takes_every_c_source():
+    # A .pyx the manifest leaves out would build a pure package from the sdist, silently.
+    from glyphweave.accelerated import NATIVE
+
+    root = BACKEND.parents[1]
+    manifest = (root / "MANIFEST.in").read_text(encoding="utf-8").split("\n")
+    assert "recursive-include src/glyphweave *.pyx" in manifest
+    for name in NATIVE:
+        assert (root / "src" / Path(*name.split("."))).with_suffix(".pyx").is_file(), name
