@@ -235,6 +235,34 @@ class _Resources:
         return group.get("/" + name)
 
 
+class _Saved:
+    """The graphics state ``q`` saves (and a form painted saves around itself), as
+    :meth:`PageInterpreter._restore` sets it back. A class rather than a tuple: compiled,
+    its numbers and matrix stay C doubles, where a tuple boxed a float for each of them and
+    a tuple for the matrix at every ``q`` (an OCR layer saves the state around every glyph)."""
+
+    __slots__ = ("ctm", "fill", "fill_n", "font", "font_idx", "fs", "stroke", "stroke_n", "tc", "th", "tl", "tr",
+                 "ts", "tw")
+
+    def __init__(self, ctm: Matrix, font: FontState | None, font_idx: int, fs: float, tc: float, tw: float,
+                 th: float, tl: float, tr: int, ts: float, fill: RGB | list[Any] | None,
+                 stroke: RGB | list[Any] | None, fill_n: int, stroke_n: int) -> None:
+        self.ctm = ctm
+        self.font = font
+        self.font_idx = font_idx
+        self.fs = fs
+        self.tc = tc
+        self.tw = tw
+        self.th = th
+        self.tl = tl
+        self.tr = tr
+        self.ts = ts
+        self.fill = fill
+        self.stroke = stroke
+        self.fill_n = fill_n
+        self.stroke_n = stroke_n
+
+
 class PageInterpreter:
     """Interprets one page (and the forms it paints) into a :class:`GlyphTable`."""
 
@@ -302,7 +330,7 @@ class PageInterpreter:
         self.fill_n = 1
         """Components of the fill colour space (1, 3 or 4; 0: one with no plain conversion)."""
         self.stroke_n = 1
-        self.gstack: list[tuple[Any, ...]] = []
+        self.gstack: list[_Saved] = []
         # (tag, MCID, ActualText, ActualText span id): innermost last; MCID and
         # ActualText are inherited from enclosing sequences.
         # (tag, mcid, ActualText, span id, the form XObject whose stream the MCID belongs to:
@@ -523,13 +551,15 @@ class PageInterpreter:
         return handler
 
     # -- graphics state -------------------------------------------------------------------
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (self.ctm, self.font, self.font_idx, self.fs, self.tc, self.tw, self.th,
-                self.tl, self.tr, self.ts, self.fill, self.stroke, self.fill_n, self.stroke_n)
+    def _snapshot(self) -> _Saved:
+        return _Saved(self.ctm, self.font, self.font_idx, self.fs, self.tc, self.tw, self.th,
+                      self.tl, self.tr, self.ts, self.fill, self.stroke, self.fill_n, self.stroke_n)
 
-    def _restore(self, snap: tuple[Any, ...]) -> None:
-        (self.ctm, self.font, self.font_idx, self.fs, self.tc, self.tw, self.th,
-         self.tl, self.tr, self.ts, self.fill, self.stroke, self.fill_n, self.stroke_n) = snap
+    def _restore(self, saved: _Saved) -> None:
+        self.ctm, self.font, self.font_idx = saved.ctm, saved.font, saved.font_idx
+        self.fs, self.tc, self.tw, self.th, self.tl, self.tr, self.ts = (
+            saved.fs, saved.tc, saved.tw, saved.th, saved.tl, saved.tr, saved.ts)
+        self.fill, self.stroke, self.fill_n, self.stroke_n = saved.fill, saved.stroke, saved.fill_n, saved.stroke_n
 
     def _check_limits(self, glyphs: int) -> None:
         """Past the glyph limit, the record limit or the time limit, end the page; else
