@@ -206,6 +206,29 @@ def test_number_of_generated_tokens(token: bytes) -> None:
     assert _float_or_error(native.number, token) == _float_or_error(float, token)
 
 
+def _matrix_or_none(read: Any, values: Any) -> Any:
+    found = read(values)
+    return None if found is None else [value.hex() for value in found]
+
+
+_OPERANDS = st.one_of(st.from_regex(rb"\A[+-]?([0-9]{1,18}(\.[0-9]{0,24})?|\.[0-9]{1,24})\Z"), st.binary(max_size=6),
+                      st.floats(allow_nan=True), st.integers(-10, 10), st.sampled_from(["/F1", "3", None]))
+
+
+@given(st.lists(_OPERANDS, max_size=9))
+def test_a_matrix_is_read_as_the_lexer_reads_it(values: list[Any]) -> None:
+    # Six numbers or more (the last six taken), fewer, or one that is not a number: the
+    # doubles to the bit, or None, alike.
+    assert _matrix_or_none(native.read_matrix, values) == _matrix_or_none(lexer.read_matrix, values)
+
+
+def test_a_matrix_of_a_cm_operator() -> None:
+    assert native.read_matrix([b"1", b"0", b"0", b"1", b"72.5", b"-0"]) == (1.0, 0.0, 0.0, 1.0, 72.5, -0.0)
+    assert native.read_matrix([b"2", b"1", b"0", b"0", b"1", b"0", b"0"]) == (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    assert native.read_matrix([b"1", b"0", b"0", b"1", b"0"]) is None
+    assert native.read_matrix([b"1", b"0", b"0", b"1", b"0", "/F1"]) is None
+
+
 def test_tj_operands_read_by_the_general_path_go_to_the_reference() -> None:
     assert_same_tj([bytearray(b"a"), b"-250", bytearray(b""), b"x", bytearray(b"b")])
     assert_same_tj(b"(a) 5 (b)")  # plain bytes, not a RawTJ

@@ -913,18 +913,19 @@ def test_a_page_tree_loop_ends_with_the_cache_too():
 
 
 def test_matrix_operands_read_as_the_reference_reads_them():
-    """``_matrix`` indexes its six operands one by one: the same numbers (and the same
-    refusals) as ``float`` over the last six, whatever each operand is."""
+    """The interpreter's matrix reader (the C one in the compiled build) indexes its six
+    operands one by one: the same numbers (and the same refusals) as ``float`` over the
+    last six, whatever each operand is."""
     from decimal import Decimal
 
-    from glyphweave.pdf.interpreter import _matrix
+    from glyphweave.pdf.interpreter import read_matrix
 
     operands = [b"q", b"2", 0.5, 3, Decimal("1.25"), b"-0", b"7.5"]
-    assert _matrix(operands) == tuple(float(v) for v in operands[-6:]) == (2.0, 0.5, 3.0, 1.25, -0.0, 7.5)
-    assert math.copysign(1.0, _matrix([1.0, 0.0, b"-0.0", 1.0, 0.0, 0.0])[2]) == -1.0
-    assert _matrix([1.0, 0.0, 0.0, 1.0, 0.0]) is None
-    assert _matrix([1.0, 0.0, 0.0, 1.0, 0.0, b"x"]) is None
-    assert _matrix([1.0, 0.0, 0.0, 1.0, 0.0, None]) is None
+    assert read_matrix(operands) == tuple(float(v) for v in operands[-6:]) == (2.0, 0.5, 3.0, 1.25, -0.0, 7.5)
+    assert math.copysign(1.0, read_matrix([1.0, 0.0, b"-0.0", 1.0, 0.0, 0.0])[2]) == -1.0
+    assert read_matrix([1.0, 0.0, 0.0, 1.0, 0.0]) is None
+    assert read_matrix([1.0, 0.0, 0.0, 1.0, 0.0, b"x"]) is None
+    assert read_matrix([1.0, 0.0, 0.0, 1.0, 0.0, None]) is None
 
 
 @pytest.mark.parametrize("zero", range(6))

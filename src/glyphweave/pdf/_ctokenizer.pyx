@@ -28,7 +28,7 @@ from glyphweave.pdf.lexer import REPEAT_MAX as _REPEAT_MAX
 from glyphweave.pdf.lexer import read_tj as _reference_read_tj
 from glyphweave.pdf.operands import RawTJ
 
-__all__ = ["number", "operations", "read_tj", "unescape_literal"]
+__all__ = ["number", "operations", "read_matrix", "read_tj", "unescape_literal"]
 
 # Character classes (ISO 32000-1 §7.2.2), one bit each.
 cdef enum:
@@ -893,6 +893,29 @@ def number(token):
                                          PyBytes_GET_SIZE(token), &value):
         return value
     return PyNumber_Float(token)  # what float() runs (Cython's own float() words its errors otherwise)
+
+
+def read_matrix(values):
+    """What :func:`glyphweave.pdf.lexer.read_matrix` returns for ``values``: the last six as
+    a matrix of floats, each read as :func:`number` reads it, in one call (the reference's
+    six calls of ``float``, compiled, cost more than the numbers), or None when there are
+    fewer than six or one is not a number."""
+    cdef Py_ssize_t n = len(values), i
+    cdef double m[6]
+    cdef double value
+    if n < 6:
+        return None
+    for i in range(6):
+        token = values[n - 6 + i]
+        if type(token) is bytes and _decimal(<const unsigned char*>PyBytes_AS_STRING(token), 0,
+                                             PyBytes_GET_SIZE(token), &value):
+            m[i] = value
+        else:
+            try:
+                m[i] = PyNumber_Float(token)
+            except (TypeError, ValueError):
+                return None
+    return (m[0], m[1], m[2], m[3], m[4], m[5])
 
 
 def read_tj(operand):

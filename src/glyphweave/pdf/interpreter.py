@@ -59,10 +59,10 @@ from glyphweave.pdf.tokenizer import (
     RawTJ,
 )
 
-try:  # the compiled build's tokenizer: the same items, TJ readings and numbers, scanned in C
-    from glyphweave.pdf._ctokenizer import number, operations, read_tj
+try:  # the compiled build's tokenizer: the same items, TJ readings, numbers and matrices, scanned in C
+    from glyphweave.pdf._ctokenizer import number, operations, read_matrix, read_tj
 except ImportError:  # a pure install: the reference
-    from glyphweave.pdf.lexer import read_tj
+    from glyphweave.pdf.lexer import read_matrix, read_tj
     from glyphweave.pdf.tokenizer import operations
 
     number = float  # type: ignore[assignment]  # numeric operands are bytes: float() reads them
@@ -130,22 +130,6 @@ def _is_identity(m: Matrix) -> bool:
     doubles, and ``m is IDENTITY`` boxed both into new tuples to compare them (never the same)."""
     a, b, c, d, e, f = m
     return a == 1.0 and b == 0.0 and c == 0.0 and d == 1.0 and e == 0.0 and f == 0.0
-
-
-def _matrix(values: list[Any]) -> Matrix | None:
-    """The last six operands as a matrix, None when there are fewer or one is not a number.
-    (Indexed one by one, not ``tuple(map(number, values[-6:]))``: compiled, that slice, map
-    and tuple cost four times the numbers themselves, once per ``cm`` and ``Tm``, and an OCR
-    layer has one of each per word.)"""
-    n = len(values)
-    if n < 6:
-        return None
-    read = number  # compiled, a global is looked up in the module's dict at each use
-    try:
-        return (read(values[n - 6]), read(values[n - 5]), read(values[n - 4]),
-                read(values[n - 3]), read(values[n - 2]), read(values[n - 1]))
-    except (TypeError, ValueError):
-        return None
 
 
 def _same_signs(m1: Matrix, m2: Matrix) -> bool:
@@ -669,7 +653,7 @@ class PageInterpreter:
         return n
 
     def _op_cm(self, args: list[Any], res: _Resources) -> None:
-        m = _matrix(args)
+        m = read_matrix(args)
         if m is not None:
             self.ctm = multiply(m, self.ctm)
 
@@ -788,7 +772,7 @@ class PageInterpreter:
         self._op_Td(args, res)
 
     def _op_Tm(self, args: list[Any], res: _Resources) -> None:
-        m = _matrix(args)
+        m = read_matrix(args)
         if m is not None:
             # A Tm that repeats the line matrix (text painted again and again on one spot)
             # keeps the tuple the runs already share: 232 bytes less per run recorded (pure build;
@@ -1033,7 +1017,7 @@ class PageInterpreter:
         data = self._read_stream(xobj, what)
         if data is None:
             return
-        matrix = _matrix(list(xobj.get("/Matrix", []))) or IDENTITY
+        matrix = read_matrix(list(xobj.get("/Matrix", []))) or IDENTITY
         form_res_obj = xobj.get("/Resources")
         form_res = self._resources(form_res_obj) if isinstance(form_res_obj, pikepdf.Dictionary) else res
         saved = self._snapshot()

@@ -141,6 +141,22 @@ def decode_name(raw: bytes) -> str:
     return raw.decode("latin-1")
 
 
+def read_matrix(values: list[Any]) -> tuple[float, float, float, float, float, float] | None:
+    """The last six of ``values`` (the operands of ``cm`` or ``Tm``, or a form's ``/Matrix``)
+    as a matrix, each as ``float`` reads it (a numeric operand is its bytes); None when
+    there are fewer than six or one is not a number. (Indexed one by one, not
+    ``tuple(map(float, values[-6:]))``: compiled, that slice, map and tuple cost four times
+    the numbers themselves, and an OCR layer has a ``cm`` and a ``Tm`` per word or glyph.)"""
+    n = len(values)
+    if n < 6:
+        return None
+    try:
+        return (float(values[n - 6]), float(values[n - 5]), float(values[n - 4]),
+                float(values[n - 3]), float(values[n - 2]), float(values[n - 1]))
+    except (TypeError, ValueError):
+        return None
+
+
 def read_tj(operand: bytes | list[Any]) -> tuple[list[Any], list[tuple[int, float]] | None]:
     """The strings a TJ operand shows and its numbers, as ``(bytes shown before it,
     number)``; None when there are no numbers. Empty strings are left out.
