@@ -51,7 +51,7 @@ type, no ``attrs`` class, no hook implementation, no method aliased by assignmen
 
 NATIVE = ("glyphweave.pdf._ctokenizer", "glyphweave.pdf._cmeasure", "glyphweave.glyphmap._cshapes",
           "glyphweave.layout._ctext", "glyphweave.layout._cwords", "glyphweave.pdf._ccmap",
-          "glyphweave.plugins.filters._coverprint")
+          "glyphweave.plugins.filters._coverprint", "glyphweave.core._cruns")
 """The modules written for C (each a ``.pyx`` beside the pure module it stands in for, whose
 importer falls back to that module where it is not built): the content tokenizer's fast
 path, :mod:`glyphweave.pdf.tokenizer` scanned byte by byte; the measuring of a shown
@@ -60,8 +60,9 @@ with the matcher's search, :mod:`glyphweave.glyphmap.shapes` over C arrays; and 
 of a page's text, its words for dehyphenation (:mod:`glyphweave.layout.hyphens`) and its
 characters of the script rules' blocks (:mod:`glyphweave.layout.scripts`), as loops; and the
 word lists' look-ups (:mod:`glyphweave.layout.wordcache`), in the cache files as they lie;
-a CMap's cidrange sections (:mod:`glyphweave.pdf.cmap`), read in one pass; and the ``dedup``
-filter's sweep over a page's runs (:mod:`glyphweave.plugins.filters.overprint`), over C structs."""
+a CMap's cidrange sections (:mod:`glyphweave.pdf.cmap`), read in one pass; the ``dedup``
+filter's sweep over a page's runs (:mod:`glyphweave.plugins.filters.overprint`), over C structs;
+and each run's geometry and frame (:mod:`glyphweave.core.runs`), records filled in place."""
 
 
 def compiled_modules() -> list[str]:

@@ -66,8 +66,12 @@ from glyphweave.core.runs import (
     run_axes,
     run_frame,
     run_page_size,
-    runs_geometry,
 )
+
+try:  # the compiled build: the same records, worked out in C
+    from glyphweave.core._cruns import runs_geometry
+except ImportError:  # a pure install: the reference
+    from glyphweave.core.runs import runs_geometry
 
 __all__ = ["GlyphTable", "Run", "RunFrame", "RunGeometry", "run_frame", "run_page_size"]
 
@@ -188,24 +192,19 @@ class GlyphTable:
         return cols
 
     def __getattr__(self, name: str) -> list[Any]:
-        # Only reached for names that are not attributes: column access (table.ox).
-        # Columns are built a group at a time, on first use.
+        # Only for names that are not attributes (table.ox): columns, a group at a time, built on first use.
         group = _COLUMN_GROUP.get(name)
         if group is None:
             raise AttributeError(f"GlyphTable has no column {name!r}")
         return self._group(group)[name]
 
     def raw_runs(self) -> list[Run]:
-        """The runs as recorded, in paint order; run k holds glyphs ``runs()[k].start`` to
-        ``runs()[k].end``. Do not modify them."""
+        """The runs as recorded, in paint order (run k: glyphs ``runs()[k].start`` to ``.end``); not to modify."""
         return self._runs
 
     def runs(self) -> list[RunGeometry]:
-        """Per-run geometry, computed without per-glyph work (cached).
-
-        A run is a straight string of glyphs, so whole-run decisions (entirely inside a
-        box, far from every other run) let a stage skip the per-glyph test for most glyphs.
-        """
+        """Per-run geometry, computed without per-glyph work (cached): a run is a straight string of
+        glyphs, so whole-run decisions (inside a box, far from every other run) spare most per-glyph tests."""
         if self._run_geometry is None:
             self._run_geometry, self._frames = runs_geometry(self._runs)
         return self._run_geometry

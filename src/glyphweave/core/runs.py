@@ -164,14 +164,14 @@ class RunGeometry(NamedTuple):
     space); <= 0 when the pen ever stands still or moves back, +inf for one glyph."""
 
 
-def runs_geometry(runs: list[Run]) -> tuple[list[RunGeometry], list[RunFrame]]:
-    """Each run's geometry, and its frame (computed for the geometry anyway, so a stage that
-    needs both gets the frame for the price of keeping it)."""
+def runs_geometry(runs: list[Run], first: int = 0) -> tuple[list[RunGeometry], list[RunFrame]]:
+    """Each run's geometry (the first's glyphs from ``first``), and its frame (computed for
+    the geometry anyway: a stage that needs both gets it for the price of keeping it)."""
     # Compiled: list.append is a C call, and the record types as locals spare look-ups by name.
     out: list[RunGeometry] = []
     frames: list[RunFrame] = []
     new, frame_type, geometry_type = _new, RunFrame, RunGeometry
-    start = 0
+    start = first
     hypot = math.hypot
     inf = math.inf
     for run in runs:

@@ -1,0 +1,3 @@
+from glyphweave.core.runs import Run, RunFrame, RunGeometry
+
+def runs_geometry(runs: list[Run], first: int = 0) -> tuple[list[RunGeometry], list[RunFrame]]: ...
