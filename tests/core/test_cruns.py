@@ -120,3 +120,16 @@ def test_the_same_records_on_real_pages():
                 _assert_same(page.table.raw_runs())
                 checked += len(page.table.raw_runs())
     assert checked > 1000
+
+
+def test_the_records_are_freed_with_their_last_reference():
+    # The records are allocated in C: each must hold one reference, its list's, and nothing
+    # more (a second one would keep every page's geometry alive to the end of the process).
+    import sys
+
+    table = GlyphTable()
+    add_text(table, "Hello", 10, 20)
+    geometry, frames = native.runs_geometry([_recorded(table.raw_runs()[0])])
+    record, frame = geometry[0], frames[0]
+    del geometry, frames
+    assert sys.getrefcount(record) == sys.getrefcount(frame) == 2

@@ -30,13 +30,15 @@ __all__ = ["runs_geometry"]
 
 
 cdef extern from "Python.h":
-    PyObject* PyType_GenericAlloc(PyTypeObject* kind, Py_ssize_t items) except NULL
+    # Declared as returning an object: Cython then owns the new reference (a PyObject* cast
+    # to object would take a second one, and every record would leak).
+    object PyType_GenericAlloc(PyTypeObject* kind, Py_ssize_t items)
 
 
 cdef object _record(type kind, Py_ssize_t size):
     """An instance of the named tuple ``kind`` with ``size`` items not yet set, as
     ``tuple.__new__`` allocates one (its items are set by the caller before it is seen)."""
-    return <object>PyType_GenericAlloc(<PyTypeObject*>kind, size)
+    return PyType_GenericAlloc(<PyTypeObject*>kind, size)
 
 
 cdef inline void _put(object record, Py_ssize_t index, object value):
