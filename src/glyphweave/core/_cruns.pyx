@@ -65,52 +65,53 @@ def runs_geometry(list runs, Py_ssize_t first=0):
     cdef double a, b, c, d, e, f, rise, bx, by, ax, ay, nx, ny, ux, uy, lo, hi, g_lo, g_hi, step
     cdef double x0, x1, y0, y1, o0, o1, along, norm
     cdef object matrix, starts, extent, by_object, frame, geometry
+    cdef bint vertical
     for run in runs:
-        if type(run) is not _reference.Run or PyTuple_GET_SIZE(run) < 19:
-            matrix = None
-        else:
-            matrix = <object>PyTuple_GET_ITEM(run, 2)
-        extent = <object>PyTuple_GET_ITEM(run, 18) if matrix is not None else None
-        starts = <object>PyTuple_GET_ITEM(run, 8) if matrix is not None else None
-        wmode = <object>PyTuple_GET_ITEM(run, 4) if matrix is not None else None
-        if (matrix is None or not _floats(matrix, 6) or not _floats(extent, 3)
-                or type(wmode) is not int or type(starts) is not tuple or PyTuple_GET_SIZE(starts) == 0
-                or not PyFloat_CheckExact(<object>PyTuple_GET_ITEM(starts, 0))
-                or not PyFloat_CheckExact(<object>PyTuple_GET_ITEM(starts, PyTuple_GET_SIZE(starts) - 1))
-                or not PyFloat_CheckExact(<object>PyTuple_GET_ITEM(run, 3))
-                or not PyFloat_CheckExact(<object>PyTuple_GET_ITEM(run, 11))
-                or not PyFloat_CheckExact(<object>PyTuple_GET_ITEM(run, 12))):
+        if not _common(run):
             start = _other(run, start, out, frames)
             continue
+        matrix = <object>PyTuple_GET_ITEM(run, 2)
         a = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(matrix, 0))
         b = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(matrix, 1))
         c = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(matrix, 2))
         d = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(matrix, 3))
         e = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(matrix, 4))
         f = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(matrix, 5))
-        frame = _record(RunFrame, 8)
         # run_axes: the one place the writing mode decides which matrix row is the axis.
-        if wmode == 0:
+        vertical = <object>PyTuple_GET_ITEM(run, 4) != 0
+        if not vertical:
             rise = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(run, 3))
             bx, by, ax, ay, nx, ny, ux, uy = e + c * rise, f + d * rise, a, b, c, d, a, b
+        else:
+            bx, by, ax, ay, nx, ny, ux, uy = e, f, c, d, a, b, -c, -d
+        if not (ay == 0.0 and nx == 0.0):
+            # Not upright: the reference's general computation.
+            start = _other(run, start, out, frames)
+            continue
+        # The frame, with the matrix's own floats where its values are the matrix's.
+        frame = _record(RunFrame, 8)
+        if not vertical:
             by_object = PyFloat_FromDouble(by)
             _put(frame, 0, PyFloat_FromDouble(bx))
             _put(frame, 1, by_object)
-            for i in range(4):  # a, b, c, d: the matrix's own floats
-                _put(frame, 2 + i, <object>PyTuple_GET_ITEM(matrix, i))
+            _put(frame, 2, <object>PyTuple_GET_ITEM(matrix, 0))
+            _put(frame, 3, <object>PyTuple_GET_ITEM(matrix, 1))
+            _put(frame, 4, <object>PyTuple_GET_ITEM(matrix, 2))
+            _put(frame, 5, <object>PyTuple_GET_ITEM(matrix, 3))
             _put(frame, 6, <object>PyTuple_GET_ITEM(matrix, 0))
             _put(frame, 7, <object>PyTuple_GET_ITEM(matrix, 1))
         else:
-            bx, by, ax, ay, nx, ny, ux, uy = e, f, c, d, a, b, -c, -d
             by_object = <object>PyTuple_GET_ITEM(matrix, 5)
-            for i, k in enumerate((4, 5, 2, 3, 0, 1)):
-                _put(frame, i, <object>PyTuple_GET_ITEM(matrix, k))
+            _put(frame, 0, <object>PyTuple_GET_ITEM(matrix, 4))
+            _put(frame, 1, by_object)
+            _put(frame, 2, <object>PyTuple_GET_ITEM(matrix, 2))
+            _put(frame, 3, <object>PyTuple_GET_ITEM(matrix, 3))
+            _put(frame, 4, <object>PyTuple_GET_ITEM(matrix, 0))
+            _put(frame, 5, <object>PyTuple_GET_ITEM(matrix, 1))
             _put(frame, 6, PyFloat_FromDouble(ux))
             _put(frame, 7, PyFloat_FromDouble(uy))
-        if not (ay == 0.0 and nx == 0.0):
-            # Not upright: the reference's general computation (its frame is the same).
-            start = _other(run, start, out, frames)
-            continue
+        starts = <object>PyTuple_GET_ITEM(run, 8)
+        extent = <object>PyTuple_GET_ITEM(run, 18)
         n = PyTuple_GET_SIZE(starts)
         lo = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(run, 11))
         hi = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(run, 12))
@@ -139,6 +140,23 @@ def runs_geometry(list runs, Py_ssize_t first=0):
         PyList_Append(frames, frame)
         start += n
     return out, frames
+
+
+cdef bint _common(object run):
+    """Whether ``run`` is what the interpreter records for the common case: a :class:`Run`
+    whose matrix, rise, descent and ascent are floats, whose extent is known, and whose
+    starts are a tuple with a float at each end (the reference takes anything else)."""
+    if type(run) is not _reference.Run:
+        return False
+    starts = <object>PyTuple_GET_ITEM(run, 8)
+    return (_floats(<object>PyTuple_GET_ITEM(run, 2), 6) and _floats(<object>PyTuple_GET_ITEM(run, 18), 3)
+            and type(<object>PyTuple_GET_ITEM(run, 4)) is int
+            and type(starts) is tuple and PyTuple_GET_SIZE(starts) > 0
+            and PyFloat_CheckExact(<object>PyTuple_GET_ITEM(starts, 0))
+            and PyFloat_CheckExact(<object>PyTuple_GET_ITEM(starts, PyTuple_GET_SIZE(starts) - 1))
+            and PyFloat_CheckExact(<object>PyTuple_GET_ITEM(run, 3))
+            and PyFloat_CheckExact(<object>PyTuple_GET_ITEM(run, 11))
+            and PyFloat_CheckExact(<object>PyTuple_GET_ITEM(run, 12)))
 
 
 cdef Py_ssize_t _other(object run, Py_ssize_t start, list out, list frames) except -1:

@@ -885,14 +885,19 @@ cdef object _float(const unsigned char* d, Py_ssize_t start, Py_ssize_t end):
     return PyNumber_Float(_slice(d, start, end))
 
 
-def number(token):
-    """``float(token)``, the value of a numeric operand (bytes), with the same result and the
-    same error for anything :func:`_decimal` does not read (the reference is ``float``)."""
+cdef double _operand_value(object token) except? -1.0:
+    """:func:`number` as a C double."""
     cdef double value
     if type(token) is bytes and _decimal(<const unsigned char*>PyBytes_AS_STRING(token), 0,
                                          PyBytes_GET_SIZE(token), &value):
         return value
     return PyNumber_Float(token)  # what float() runs (Cython's own float() words its errors otherwise)
+
+
+def number(token):
+    """``float(token)``, the value of a numeric operand (bytes), with the same result and the
+    same error for anything :func:`_decimal` does not read (the reference is ``float``)."""
+    return _operand_value(token)
 
 
 def read_matrix(values):
@@ -902,19 +907,13 @@ def read_matrix(values):
     fewer than six or one is not a number."""
     cdef Py_ssize_t n = len(values), i
     cdef double m[6]
-    cdef double value
     if n < 6:
         return None
-    for i in range(6):
-        token = values[n - 6 + i]
-        if type(token) is bytes and _decimal(<const unsigned char*>PyBytes_AS_STRING(token), 0,
-                                             PyBytes_GET_SIZE(token), &value):
-            m[i] = value
-        else:
-            try:
-                m[i] = PyNumber_Float(token)
-            except (TypeError, ValueError):
-                return None
+    try:
+        for i in range(6):
+            m[i] = _operand_value(values[n - 6 + i])
+    except (TypeError, ValueError):
+        return None
     return (m[0], m[1], m[2], m[3], m[4], m[5])
 
 

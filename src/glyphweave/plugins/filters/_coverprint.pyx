@@ -11,7 +11,7 @@ time on the benchmark corpus). Here the spans are C structs in an array, sorted 
 (ties by index, which is the reference's stable sort), and the active ones an array of
 positions kept sorted by top as ``insort`` keeps them (after equal tops). Every comparison
 is the reference's, in its order, so the runs paired are the same pairs in the same order,
-and the glyphs of each pair are found by the same call (``table.origins_within``). The build
+and the glyphs of each pair are found by the reference's own step (``paired_glyphs``). The build
 turns off the contraction of a multiplication and an addition into one fused step
 (``-ffp-contract=off``, as for :mod:`glyphweave.pdf._cmeasure`), so each number rounds as
 Python's does.
@@ -173,20 +173,8 @@ def suspects(table, along, across, size_tolerance, same_direction, comparisons_p
                 active[j] = active[j - 1]
             active[lo] = i
             m += 1
-        # The glyphs of each run of a pair that lie in the other's reach, found as the
-        # reference finds them.
-        for i in range(0, held, 2):
-            for mine, theirs in ((pairs[i], pairs[i + 1]), (pairs[i + 1], pairs[i])):
-                other_run = geometry[theirs]
-                r = grow * PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(other_run, 6))
-                origins = <object>PyTuple_GET_ITEM(other_run, 3)
-                x0 = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(origins, 0))
-                y0 = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(origins, 1))
-                x1 = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(origins, 2))
-                y1 = PyFloat_AS_DOUBLE(<object>PyTuple_GET_ITEM(origins, 3))
-                first = <object>PyTuple_GET_ITEM(geometry[mine], 0)
-                for position in table.origins_within(mine, (x0 - r, y0 - r, x1 + r, y1 + r)):
-                    found.add(first + position)
+        # The glyphs of each pair's runs within the other's reach, by the reference's own step.
+        _reference.paired_glyphs(table, geometry, [pairs[i] for i in range(held)], grow, found)
         return found
     finally:
         free(spans)

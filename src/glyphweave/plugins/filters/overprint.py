@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import insort
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from operator import itemgetter
 from typing import Final
 
@@ -109,15 +109,21 @@ def suspects(table: GlyphTable, along: float, across: float, size_tolerance: flo
                     pairs.append(other[5])
                     pairs.append(span[5])
         insort(active, span, key=_TOP)
-    # Glyphs of each run that lie in the other's reach, from the runs themselves (no
-    # page-wide columns; a bisection for the usual forward run).
+    paired_glyphs(table, geometry, pairs, grow, found)
+    return found
+
+
+def paired_glyphs(table: GlyphTable, geometry: list[RunGeometry], pairs: Sequence[int], grow: float,
+                  found: set[int]) -> None:
+    """Add to ``found`` the glyphs of each run of ``pairs`` (two run indices a pair) that lie
+    in the other's reach, from the runs themselves (no page-wide columns; a bisection for the
+    usual forward run). The C sweep hands its pairs here too."""
     for p in range(0, len(pairs), 2):
         a, b = pairs[p], pairs[p + 1]
         for mine, theirs in ((a, b), (b, a)):
-            # The other run's span, grown as above: its origins' bounds and reach.
+            # The other run's span, grown as the sweep grows it: its origins' bounds and reach.
             other_run = geometry[theirs]
             r = grow * other_run.height
             x0, y0, x1, y1 = other_run.origins
             first = geometry[mine].start
             found.update(first + j for j in table.origins_within(mine, (x0 - r, y0 - r, x1 + r, y1 + r)))
-    return found
